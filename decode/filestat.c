@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * stat.csv, events.csv and header.csv.  Counting follows
+ * perf_session__process_event() and events_stats__fprintf() in
+ * tools/perf/util/session.c: every record counts under its type, records
+ * inside COMPRESSED too (the COMPRESSED record itself as well).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/filestat.h"
+#include "perffile/perffile.h"
+#include "util/array.h"
+#include "util/csv.h"
+#include "util/strbuf.h"
+
+#define NR_TYPES 128
+
+struct type_count {
+	uint64_t count, bytes;
+};
+
+struct event_count {
+	uint64_t samples, period, lost;
+};
+
+struct filestat {
+	const struct perf_file *file;
+	struct type_count types[NR_TYPES];
+	struct array other;		/* struct other_type: types >= NR_TYPES */
+	struct array events;		/* struct event_count, by attr index */
+	uint64_t unknown_samples;
+	uint64_t first_time, last_time;
+	int have_time;
+};
+
+struct other_type {
+	uint32_t type;
+	struct type_count c;
+};
+
+int filestat__new(struct filestat **out, const struct perf_file *f)
+{
+	struct filestat *fs = calloc(1, sizeof(*fs));
+
+	*out = NULL;
+	if (!fs)
+		return -ENOMEM;
+	fs->file = f;
+	array__init(&fs->other, sizeof(struct other_type));
+	array__init(&fs->events, sizeof(struct event_count));
+	*out = fs;
+	return 0;
+}
+
+void filestat__delete(struct filestat *fs)
+{
+	if (!fs)
+		return;
+	array__release(&fs->other);
+	array__release(&fs->events);
+	free(fs);
+}
+
+static struct event_count *event_of(struct filestat *fs, const struct perf_evattr *a)
+{
+	while (fs->events.len <= (size_t)a->idx) {
+		if (!array__push(&fs->events))
+			return NULL;
+	}
+	return &ARRAY_AT(&fs->events, struct event_count, a->idx);
+}
+
+static struct type_count *type_of(struct filestat *fs, uint32_t type)
+{
+	struct other_type *o;
+	size_t i;
+
+	if (type < NR_TYPES)
+		return &fs->types[type];
+	for (i = 0; i < fs->other.len; i++) {
+		o = &ARRAY_AT(&fs->other, struct other_type, i);
+		if (o->type == type)
+			return &o->c;
+	}
+	o = array__push(&fs->other);
+	if (!o)
+		return NULL;
+	o->type = type;
+	return &o->c;
+}
+
+static const struct perf_evattr *attr_by_id(const struct perf_file *f, uint64_t id)
+{
+	const struct perf_evlist *el = perf_file__evlist(f);
+	void **slot;
+
+	if (el->nr == 1)
+		return &el->attrs[0];
+	slot = hashmap__find(&el->id_map, &id, 8);
+	return slot ? &el->attrs[(uintptr_t)*slot - 1] : NULL;
+}
+
+int filestat__add(struct filestat *fs, const struct perf_record *rec)
+{
+	struct type_count *t = type_of(fs, rec->type);
+	const struct perf_evattr *a = rec->evattr;
+	struct event_count *e;
+
+	if (!t)
+		return -ENOMEM;
+	t->count++;
+	t->bytes += rec->size + rec->payload_size;
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		if (!a) {
+			fs->unknown_samples++;
+			return 0;
+		}
+		e = event_of(fs, a);
+		if (!e)
+			return -ENOMEM;
+		e->samples++;
+		e->period += (rec->sample.sample_type & PERF_SAMPLE_PERIOD) ? rec->sample.period :
+			     a->attr.freq ? 1 : a->attr.sample_period;
+		if (rec->sample.sample_type & PERF_SAMPLE_TIME) {
+			if (!fs->have_time || rec->sample.time < fs->first_time)
+				fs->first_time = rec->sample.time;
+			if (!fs->have_time || rec->sample.time > fs->last_time)
+				fs->last_time = rec->sample.time;
+			fs->have_time = 1;
+		}
+		break;
+	case PERF_RECORD_LOST:
+		a = attr_by_id(fs->file, rec->u.lost.id);
+		if (a && (e = event_of(fs, a)))
+			e->lost += rec->u.lost.lost;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (a && (e = event_of(fs, a)))
+			e->lost += rec->u.lost.lost;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static void stat_row(struct csv *c, uint32_t type, const struct type_count *t)
+{
+	const char *name = perf_record_type__name(type);
+	char buf[32];
+
+	if (!name) {
+		snprintf(buf, sizeof(buf), "UNKNOWN(%u)", type);
+		name = buf;
+	}
+	csv__str(c, name);
+	csv__u64(c, t->count);
+	csv__u64(c, t->bytes);
+	csv__end_row(c);
+}
+
+static int cmp_other(const void *a, const void *b)
+{
+	const struct other_type *x = a, *y = b;
+
+	return x->type < y->type ? -1 : x->type > y->type;
+}
+
+int filestat__write_stat(const struct filestat *fs, const char *dir)
+{
+	struct csv c;
+	uint32_t i;
+	int err = csv__open(&c, dir, "stat.csv");
+
+	if (err)
+		return err;
+	csv__str(&c, "type");
+	csv__str(&c, "count");
+	csv__str(&c, "bytes");
+	csv__end_row(&c);
+	for (i = 0; i < NR_TYPES; i++)
+		if (fs->types[i].count)
+			stat_row(&c, i, &fs->types[i]);
+	qsort(fs->other.data, fs->other.len, sizeof(struct other_type), cmp_other);
+	for (i = 0; i < fs->other.len; i++) {
+		const struct other_type *o = &ARRAY_AT(&fs->other, struct other_type, i);
+
+		stat_row(&c, o->type, &o->c);
+	}
+	return csv__commit(&c);
+}
+
+int filestat__write_events(const struct filestat *fs, const char *dir)
+{
+	const struct perf_evlist *el = perf_file__evlist(fs->file);
+	struct strbuf sb = STRBUF_INIT;
+	struct csv c;
+	size_t i;
+	int err = csv__open(&c, dir, "events.csv");
+
+	if (err)
+		return err;
+	csv__row(&c, (const char *const[]){ "event", "type", "config", "sample_type",
+					    "period_or_freq", "samples", "period", "lost", NULL });
+	for (i = 0; i < el->nr; i++) {
+		const struct perf_evattr *a = &el->attrs[i];
+		static const struct event_count zero;
+		const struct event_count *e = i < fs->events.len ?
+			&ARRAY_AT(&fs->events, struct event_count, i) : &zero;
+		char buf[48];
+
+		csv__str(&c, a->name);
+		csv__u64(&c, a->attr.type);
+		csv__hex(&c, a->attr.config);
+		strbuf__reset(&sb);
+		if (perf_sample_type__format(a->attr.sample_type, &sb))
+			err = -ENOMEM;
+		csv__str(&c, sb.buf);
+		snprintf(buf, sizeof(buf), "%s=%llu", a->attr.freq ? "freq" : "period",
+			 (unsigned long long)a->attr.sample_period);
+		csv__str(&c, buf);
+		csv__u64(&c, e->samples);
+		csv__u64(&c, e->period);
+		csv__u64(&c, e->lost);
+		csv__end_row(&c);
+	}
+	strbuf__release(&sb);
+	if (err) {
+		csv__abort(&c);
+		return err;
+	}
+	return csv__commit(&c);
+}
+
+int filestat__write_header(const struct filestat *fs, const char *dir)
+{
+	const struct perf_features *ft = perf_file__features(fs->file);
+	const struct perf_evlist *el = perf_file__evlist(fs->file);
+	struct strbuf sb = STRBUF_INIT;
+	struct csv c;
+	size_t i;
+	int err = csv__open(&c, dir, "header.csv");
+
+	if (err)
+		return err;
+	csv__row(&c, (const char *const[]){ "section", "key", "value", NULL });
+	for (i = 0; i < ft->facts.len; i++) {
+		const struct perf_fact *fact = &ARRAY_AT(&ft->facts, struct perf_fact, i);
+
+		csv__row(&c, (const char *const[]){ fact->section, fact->key, fact->value, NULL });
+	}
+	for (i = 0; i < el->nr; i++) {
+		const struct perf_evattr *a = &el->attrs[i];
+
+		strbuf__reset(&sb);
+		err |= strbuf__addf(&sb, "type=%u config=%#llx size=%u sample_type=",
+				    a->attr.type, (unsigned long long)a->attr.config, a->file_attr_size);
+		err |= perf_sample_type__format(a->attr.sample_type, &sb);
+		err |= strbuf__addf(&sb, " %s=%llu ids=%zu", a->attr.freq ? "sample_freq" : "sample_period",
+				    (unsigned long long)a->attr.sample_period, a->nr_ids);
+		csv__row(&c, (const char *const[]){ "event", a->name, sb.buf, NULL });
+	}
+	if (fs->have_time) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%" PRIu64, fs->first_time);
+		csv__row(&c, (const char *const[]){ "samples", "first_time", buf, NULL });
+		snprintf(buf, sizeof(buf), "%" PRIu64, fs->last_time);
+		csv__row(&c, (const char *const[]){ "samples", "last_time", buf, NULL });
+	}
+	if (fs->unknown_samples) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%" PRIu64, fs->unknown_samples);
+		csv__row(&c, (const char *const[]){ "samples", "unknown_id", buf, NULL });
+	}
+	strbuf__release(&sb);
+	if (err) {
+		csv__abort(&c);
+		return -ENOMEM;
+	}
+	return csv__commit(&c);
+}

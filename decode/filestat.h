@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What a file holds, counted in file order: records per type (stat.csv, as
+ * `perf report --stats`), samples, period and lost samples per event
+ * (events.csv), and the header facts (header.csv).
+ */
+#ifndef DECODE_FILESTAT_H
+#define DECODE_FILESTAT_H
+
+#include <stdint.h>
+
+struct perf_file;
+struct perf_record;
+struct filestat;
+
+int filestat__new(struct filestat **out, const struct perf_file *f);
+void filestat__delete(struct filestat *fs);
+/* count one record as perf_file__next() yielded it; 0 or -ENOMEM */
+int filestat__add(struct filestat *fs, const struct perf_record *rec);
+
+int filestat__write_stat(const struct filestat *fs, const char *dir);
+int filestat__write_events(const struct filestat *fs, const char *dir);
+int filestat__write_header(const struct filestat *fs, const char *dir);
+
+#endif

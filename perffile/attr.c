@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * perf_event_attr in files: known prefix, byte swap (after
+ * perf_event__attr_swap() in tools/perf/util/session.c) and default names
+ * (after evsel__name() and evsel__add_modifiers() in tools/perf/util/evsel.c).
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "perffile/attr.h"
+#include "util/strbuf.h"
+
+int perf_attr__read(struct perf_event_attr *attr, const void *data, size_t file_size, int swapped)
+{
+	size_t n = file_size < sizeof(*attr) ? file_size : sizeof(*attr);
+
+	if (file_size < PERF_ATTR_SIZE_VER0)
+		return -EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	memcpy(attr, data, n);
+	if (swapped)
+		perf_attr__swap(attr, n);
+	attr->size = (uint32_t)file_size;
+	return 0;
+}
+
+static uint8_t revbyte(uint8_t b)
+{
+	b = (uint8_t)((b & 0xf0) >> 4 | (b & 0x0f) << 4);
+	b = (uint8_t)((b & 0xcc) >> 2 | (b & 0x33) << 2);
+	b = (uint8_t)((b & 0xaa) >> 1 | (b & 0x55) << 1);
+	return b;
+}
+
+#define SWAP_FIELD(attr, size, field, bits)						\
+	do {										\
+		if (offsetof(struct perf_event_attr, field) + sizeof((attr)->field) <= (size))	\
+			(attr)->field = bswap_##bits((attr)->field);			\
+	} while (0)
+
+void perf_attr__swap(struct perf_event_attr *attr, size_t size)
+{
+	size_t flags_off = offsetof(struct perf_event_attr, read_format) + sizeof(uint64_t);
+	uint8_t *p;
+	size_t i;
+
+	SWAP_FIELD(attr, size, type, 32);
+	SWAP_FIELD(attr, size, size, 32);
+	SWAP_FIELD(attr, size, config, 64);
+	SWAP_FIELD(attr, size, sample_period, 64);
+	SWAP_FIELD(attr, size, sample_type, 64);
+	SWAP_FIELD(attr, size, read_format, 64);
+	if (flags_off + 8 <= size) {
+		p = (uint8_t *)attr + flags_off;
+		for (i = 0; i < 8; i++)
+			p[i] = revbyte(p[i]);
+	}
+	SWAP_FIELD(attr, size, wakeup_events, 32);
+	SWAP_FIELD(attr, size, bp_type, 32);
+	SWAP_FIELD(attr, size, bp_addr, 64);
+	SWAP_FIELD(attr, size, bp_len, 64);
+	SWAP_FIELD(attr, size, branch_sample_type, 64);
+	SWAP_FIELD(attr, size, sample_regs_user, 64);
+	SWAP_FIELD(attr, size, sample_stack_user, 32);
+	SWAP_FIELD(attr, size, clockid, 32);
+	SWAP_FIELD(attr, size, sample_regs_intr, 64);
+	SWAP_FIELD(attr, size, aux_watermark, 32);
+	SWAP_FIELD(attr, size, sample_max_stack, 16);
+	SWAP_FIELD(attr, size, aux_sample_size, 32);
+	SWAP_FIELD(attr, size, sig_data, 64);
+}
+
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses",
+	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+	"stalled-cycles-backend", "ref-cycles",
+};
+
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+};
+
+static const char *const cache_names[] = {
+	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
+};
+
+static const char *const cache_ops[] = { "load", "store", "prefetch" };
+static const char *const cache_results[] = { "refs", "misses" };
+
+static int add_modifiers(const struct perf_event_attr *attr, struct strbuf *sb)
+{
+	int exclude_guest_default = 0;
+	size_t colon;
+	int err = 0;
+
+	/* evsel__add_modifiers(): only what differs from the defaults shows */
+	colon = sb->len;
+	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
+		err |= strbuf__addch(sb, ':');
+		if (!attr->exclude_user)
+			err |= strbuf__addch(sb, 'u');
+		if (!attr->exclude_kernel)
+			err |= strbuf__addch(sb, 'k');
+		if (!attr->exclude_hv)
+			err |= strbuf__addch(sb, 'h');
+	}
+	if (attr->precise_ip) {
+		if (sb->len == colon)
+			err |= strbuf__addch(sb, ':');
+		for (unsigned i = 0; i < attr->precise_ip; i++)
+			err |= strbuf__addch(sb, 'p');
+		exclude_guest_default = 1;
+	}
+	if (attr->exclude_host || attr->exclude_guest == !exclude_guest_default) {
+		if (sb->len == colon)
+			err |= strbuf__addch(sb, ':');
+		if (attr->exclude_host)
+			err |= strbuf__addch(sb, 'G');
+		if (!attr->exclude_guest)
+			err |= strbuf__addch(sb, 'H');
+	}
+	return err ? -ENOMEM : 0;
+}
+
+int perf_attr__name(const struct perf_event_attr *attr, struct strbuf *sb)
+{
+	uint64_t c = attr->config;
+	int err;
+
+	switch (attr->type) {
+	case PERF_TYPE_HARDWARE:
+		if (c < sizeof(hw_names) / sizeof(hw_names[0]))
+			err = strbuf__addstr(sb, hw_names[c]);
+		else
+			err = strbuf__addf(sb, "unknown-hardware:%#llx", (unsigned long long)c);
+		break;
+	case PERF_TYPE_SOFTWARE:
+		if (c < sizeof(sw_names) / sizeof(sw_names[0]))
+			return strbuf__addstr(sb, sw_names[c]);	/* software events take no modifiers */
+		return strbuf__addf(sb, "unknown-software:%#llx", (unsigned long long)c);
+	case PERF_TYPE_HW_CACHE: {
+		uint64_t id = c & 0xff, op = (c >> 8) & 0xff, res = (c >> 16) & 0xff;
+
+		if (id < 7 && op < 3 && res < 2)
+			err = strbuf__addf(sb, "%s-%s%s%s", cache_names[id], cache_ops[op],
+					   res ? "-" : "s", res ? cache_results[res] : "");
+		else
+			err = strbuf__addf(sb, "unknown-cache:%#llx", (unsigned long long)c);
+		break;
+	}
+	case PERF_TYPE_TRACEPOINT:
+		return strbuf__addf(sb, "unknown tracepoint:%llu", (unsigned long long)c);
+	case PERF_TYPE_RAW:
+		err = strbuf__addf(sb, "raw %#llx", (unsigned long long)c);
+		break;
+	case PERF_TYPE_BREAKPOINT:
+		err = strbuf__addf(sb, "mem:%#llx", (unsigned long long)attr->bp_addr);
+		break;
+	default:
+		err = strbuf__addf(sb, "unknown attr type: %u", attr->type);
+		break;
+	}
+	return err ? err : add_modifiers(attr, sb);
+}

@@ -1,0 +1,1278 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The perf.data reader: header, attrs, ids, feature sections, and the record
+ * stream of every variant (PERFILE2 either byte order, PERFFILE v1, pipe mode,
+ * gzip input, zstd COMPRESSED/COMPRESSED2 records).
+ *
+ * Follows perf_session__read_header(), perf_file_header__read(),
+ * perf_header__process_sections() (tools/perf/util/header.c) and
+ * reader__read_event() / perf_session__process_compressed_event()
+ * (tools/perf/util/session.c).
+ *
+ * Input is read through a window: the data section is never loaded whole.
+ * A record handed out is a view into the window (or into a scratch copy when
+ * it had to be swapped or re-aligned), valid until the next call.
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "perffile/attr.h"
+#include "perffile/perffile.h"
+#include "util/strbuf.h"
+
+#define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" little-endian */
+#define PERF_MAGIC2_SW		0x50455246494c4532ULL	/* "PERFILE2" big-endian */
+#define PERF_MAGIC1		0x454c494646524550ULL	/* "PERFFILE" */
+#define FILE_HEADER_SIZE	104
+#define FILE_HEADER_V1_SIZE	72	/* without the feature bitmap */
+#define PIPE_HEADER_SIZE	16
+#define FILE_SECTION_SIZE	16
+#define EVENT_TYPE_SIZE		72	/* u64 event_id; char name[64] */
+
+#define WINDOW_MIN		(1u << 20)
+#define PAYLOAD_INLINE_MAX	(16u << 20)	/* larger payloads are skipped, not exposed */
+#define FEATURE_MAX		(256ull << 20)	/* a feature section larger than this is skipped */
+#define MAX_ATTRS		65536
+#define ZSTD_WINDOW		(1u << 20)
+
+enum input_kind { INPUT_MEM, INPUT_FD, INPUT_GZ };
+
+struct perf_file {
+	struct perf_file_opts opts;
+	char *name;
+	struct perf_file_info info;
+	struct perf_evlist evlist;
+	struct perf_features ft;
+
+	/* input */
+	enum input_kind kind;
+	int fd, own_fd;
+	int seekable;
+	gzFile gz;
+	const uint8_t *mem;
+	uint64_t mem_len;
+	uint64_t in_pos;	/* next byte a sequential source delivers */
+
+	/* the record window: bytes [win_off, win_off + win_len) of the input */
+	uint8_t *win;
+	size_t win_cap, win_len;
+	uint64_t win_off;
+	uint64_t pos;		/* offset of the next outer record */
+	uint64_t end;		/* end of the data, UINT64_MAX when unknown */
+	int at_eof;		/* the input returned a short read */
+
+	uint64_t nr;
+	int err;
+
+	uint8_t *scratch;	/* swapped or re-aligned record copies */
+	size_t scratch_cap;
+
+	/* zstd: compressed records' content, decompressed into zout */
+	ZSTD_DStream *zds;
+	uint8_t *zin;
+	size_t zin_len, zin_pos, zin_cap;
+	uint8_t *zout;
+	size_t zout_start, zout_len, zout_cap;
+	uint64_t zoffset;	/* offset of the COMPRESSED record being expanded */
+
+	uint64_t nr_unknown_id;
+};
+
+static const struct log *flog(const struct perf_file *f)
+{
+	return f->opts.log;
+}
+
+static int fault(struct perf_file *f, const char *what, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * "NAME: WHAT at offset 0x1a2b0 (107184): DETAIL": every malformed-input
+ * message goes through here, so each names the file and the byte offset.
+ */
+static int fault(struct perf_file *f, const char *what, uint64_t off, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	log_msg(flog(f), LOG_ERR, "%s: %s at offset %#" PRIx64 " (%" PRIu64 "): %s",
+		f->name, what, off, off, buf);
+	return -EINVAL;
+}
+
+static uint64_t get64(const void *p, int swapped)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return swapped ? bswap_64(v) : v;
+}
+
+static uint32_t get32(const void *p, int swapped)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return swapped ? bswap_32(v) : v;
+}
+
+/* ---------------------------------------------------------------- input */
+
+/*
+ * Read up to len bytes at off.  Returns the bytes read (short at EOF) or a
+ * negative errno.  Sequential sources (pipes, gzip streams that cannot seek
+ * back cheaply) read forward, discarding what lies before off.
+ */
+static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	if (f->kind == INPUT_MEM) {
+		if (off >= f->mem_len)
+			return 0;
+		if (len > f->mem_len - off)
+			len = (size_t)(f->mem_len - off);
+		memcpy(buf, f->mem + off, len);
+		return (int64_t)len;
+	}
+	if (f->kind == INPUT_GZ) {
+		if (off != f->in_pos) {
+			if (gzseek(f->gz, (z_off_t)off, SEEK_SET) < 0)
+				return -EIO;
+			f->in_pos = off;
+		}
+		while (done < len) {
+			unsigned chunk = len - done > (1u << 30) ? 1u << 30 : (unsigned)(len - done);
+			int n = gzread(f->gz, (char *)buf + done, chunk);
+
+			if (n < 0)
+				return -EIO;
+			if (n == 0)
+				break;
+			done += (size_t)n;
+		}
+		f->in_pos += done;
+		return (int64_t)done;
+	}
+	if (f->seekable) {
+		while (done < len) {
+			ssize_t n = pread(f->fd, (char *)buf + done, len - done, (off_t)(off + done));
+
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			if (n == 0)
+				break;
+			done += (size_t)n;
+		}
+		return (int64_t)done;
+	}
+	/* a pipe: forward only */
+	if (off < f->in_pos)
+		return -ESPIPE;
+	while (f->in_pos < off) {
+		char skip[4096];
+		uint64_t want = off - f->in_pos;
+		ssize_t n = read(f->fd, skip, want < sizeof(skip) ? (size_t)want : sizeof(skip));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return 0;
+		f->in_pos += (uint64_t)n;
+	}
+	while (done < len) {
+		ssize_t n = read(f->fd, (char *)buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	f->in_pos += done;
+	return (int64_t)done;
+}
+
+/* read exactly len bytes at off: 0, -EIO on I/O error, 1 when the input ends first */
+static int input_read_full(struct perf_file *f, uint64_t off, void *buf, size_t len)
+{
+	int64_t n = input_read(f, off, buf, len);
+
+	if (n < 0)
+		return (int)n;
+	return (size_t)n == len ? 0 : 1;
+}
+
+/*
+ * Make bytes [f->pos, f->pos + n) contiguous in the window.  Returns how many
+ * of them are available (fewer than n only at the end of the input) or a
+ * negative errno; *p points at f->pos.
+ */
+static int64_t window_need(struct perf_file *f, size_t n, const uint8_t **p)
+{
+	uint64_t have;
+
+	if (f->kind == INPUT_MEM) {
+		have = f->pos < f->mem_len ? f->mem_len - f->pos : 0;
+		*p = f->mem + (f->pos < f->mem_len ? f->pos : f->mem_len);
+		return (int64_t)(have < n ? have : n);
+	}
+	if (f->pos >= f->win_off && f->pos - f->win_off <= f->win_len) {
+		have = f->win_off + f->win_len - f->pos;
+		if (have >= n || f->at_eof) {
+			*p = f->win + (f->pos - f->win_off);
+			return (int64_t)(have < n ? have : n);
+		}
+	} else {
+		have = 0;
+		f->win_off = f->pos;
+		f->win_len = 0;
+	}
+	/* keep the bytes from pos on, then fill the rest of the window */
+	if (have && f->pos != f->win_off)
+		memmove(f->win, f->win + (f->pos - f->win_off), (size_t)have);
+	f->win_off = f->pos;
+	f->win_len = (size_t)have;
+	if (n > f->win_cap) {
+		size_t cap = f->win_cap;
+		uint8_t *w;
+
+		while (cap < n)
+			cap *= 2;
+		w = realloc(f->win, cap);
+		if (!w)
+			return -ENOMEM;
+		f->win = w;
+		f->win_cap = cap;
+	}
+	{
+		size_t want = f->win_cap - f->win_len;
+		int64_t got;
+
+		if (f->end != UINT64_MAX) {
+			uint64_t left = f->end - (f->win_off + f->win_len);
+
+			if (want > left)
+				want = (size_t)left;
+			/* never less than what was asked for: a record may claim past the end */
+			if (want < n - f->win_len)
+				want = n - f->win_len;
+		}
+		got = input_read(f, f->win_off + f->win_len, f->win + f->win_len, want);
+		if (got < 0)
+			return got;
+		if ((size_t)got < want)
+			f->at_eof = 1;
+		f->win_len += (size_t)got;
+	}
+	*p = f->win;
+	return (int64_t)(f->win_len < n ? f->win_len : n);
+}
+
+/* ---------------------------------------------------------------- attrs */
+
+static int evlist_add(struct perf_file *f, const struct perf_event_attr *attr,
+		      const uint64_t *ids, size_t nr_ids, int ids_swapped)
+{
+	struct perf_evlist *el = &f->evlist;
+	struct perf_evattr *a, *attrs;
+	size_t i;
+
+	if (el->nr >= MAX_ATTRS)
+		return -EINVAL;
+	attrs = realloc(el->attrs, (el->nr + 1) * sizeof(*attrs));
+	if (!attrs)
+		return -ENOMEM;
+	el->attrs = attrs;
+	/* the id map stores indexes, so moved attrs stay reachable */
+	a = &attrs[el->nr];
+	memset(a, 0, sizeof(*a));
+	a->attr = *attr;
+	a->file_attr_size = attr->size;
+	a->idx = (int)el->nr;
+	if (nr_ids) {
+		a->ids = malloc(nr_ids * sizeof(uint64_t));
+		if (!a->ids)
+			return -ENOMEM;
+		for (i = 0; i < nr_ids; i++) {
+			void **slot;
+			int r;
+
+			a->ids[i] = ids_swapped ? bswap_64(ids[i]) : ids[i];
+			r = hashmap__insert(&el->id_map, &a->ids[i], 8, &slot);
+			if (r < 0) {
+				free(a->ids);
+				return r;
+			}
+			*slot = (void *)(uintptr_t)(el->nr + 1);
+		}
+		a->nr_ids = nr_ids;
+	}
+	el->nr++;
+	perf_evlist__prepare(el);
+	return 0;
+}
+
+static int set_name(struct perf_evattr *a, const char *name, size_t len)
+{
+	char *n = strndup(name, len);
+
+	if (!n)
+		return -ENOMEM;
+	free(a->name);
+	a->name = n;
+	return 0;
+}
+
+/* names from EVENT_DESC: matched by id, else by position when the counts agree */
+static int apply_event_desc(struct perf_file *f)
+{
+	struct perf_evlist *el = &f->evlist;
+	size_t i, j;
+	int err;
+
+	for (i = 0; i < f->ft.event_descs.len; i++) {
+		const struct perf_event_desc *d = &ARRAY_AT(&f->ft.event_descs, struct perf_event_desc, i);
+		struct perf_evattr *match = NULL;
+
+		if (!d->name)
+			continue;
+		for (j = 0; j < d->nr_ids && !match; j++) {
+			void **slot = hashmap__find(&el->id_map, &d->ids[j], 8);
+
+			if (slot)
+				match = &el->attrs[(uintptr_t)*slot - 1];
+		}
+		if (!match && f->ft.event_descs.len == el->nr)
+			match = &el->attrs[i];
+		if (!match)
+			continue;
+		err = set_name(match, d->name, strlen(d->name));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* old files: tracepoint names by config (event_types section, HEADER_EVENT_TYPE) */
+static int apply_event_type(struct perf_file *f, uint64_t event_id, const char *name, size_t len)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < f->evlist.nr; i++) {
+		struct perf_evattr *a = &f->evlist.attrs[i];
+
+		if (a->attr.config != event_id)
+			continue;
+		if (a->name && a->attr.type != PERF_TYPE_TRACEPOINT)
+			continue;
+		err = set_name(a, name, strnlen(name, len));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int default_names(struct perf_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->evlist.nr; i++) {
+		struct perf_evattr *a = &f->evlist.attrs[i];
+		struct strbuf sb = STRBUF_INIT;
+
+		if (a->name)
+			continue;
+		if (perf_attr__name(&a->attr, &sb)) {
+			strbuf__release(&sb);
+			return -ENOMEM;
+		}
+		a->name = strbuf__detach(&sb, NULL);
+		if (!a->name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- header */
+
+static int check_section(struct perf_file *f, const char *what, uint64_t hdr_off,
+			 uint64_t off, uint64_t size)
+{
+	if (off > UINT64_MAX - size)
+		return fault(f, "header", hdr_off, "%s section offset %#" PRIx64 " size %" PRIu64 " overflows",
+			     what, off, size);
+	if (f->info.file_size && off + size > f->info.file_size)
+		return fault(f, "header", hdr_off, "%s section [%#" PRIx64 ", +%" PRIu64 ") lies past the end of the file (%" PRIu64 " bytes)",
+			     what, off, size, f->info.file_size);
+	return 0;
+}
+
+static int read_ids(struct perf_file *f, uint64_t ent_off, uint64_t ids_off, uint64_t ids_size,
+		    uint64_t **ids, size_t *nr)
+{
+	int err;
+
+	*ids = NULL;
+	*nr = 0;
+	if (!ids_size)
+		return 0;
+	if (ids_size % 8)
+		return fault(f, "attr ids", ent_off, "attr ids size %" PRIu64 " is not a multiple of 8", ids_size);
+	err = check_section(f, "attr ids", ent_off, ids_off, ids_size);
+	if (err)
+		return err;
+	if (ids_size > (64ull << 20))
+		return fault(f, "attr ids", ent_off, "attr ids size %" PRIu64 " is implausible", ids_size);
+	*ids = malloc((size_t)ids_size);
+	if (!*ids)
+		return -ENOMEM;
+	err = input_read_full(f, ids_off, *ids, (size_t)ids_size);
+	if (err) {
+		free(*ids);
+		*ids = NULL;
+		return err < 0 ? err : fault(f, "attr ids", ids_off, "attr ids section truncated");
+	}
+	*nr = (size_t)(ids_size / 8);
+	return 0;
+}
+
+static int read_attrs(struct perf_file *f)
+{
+	struct perf_file_info *in = &f->info;
+	uint64_t nr, i, attr_bytes;
+	uint8_t *buf;
+	int err = 0;
+
+	if (!in->attrs_size)
+		return 0;
+	if (in->attr_size < PERF_ATTR_SIZE_VER0 + FILE_SECTION_SIZE || in->attr_size > (1u << 16))
+		return fault(f, "header", 16, "attr size %" PRIu64 " is not valid", in->attr_size);
+	if (in->attrs_size % in->attr_size)
+		return fault(f, "header", 32, "attrs section size %" PRIu64 " is not a multiple of the attr size %" PRIu64,
+			     in->attrs_size, in->attr_size);
+	err = check_section(f, "attrs", 24, in->attrs_offset, in->attrs_size);
+	if (err)
+		return err;
+	nr = in->attrs_size / in->attr_size;
+	if (nr > MAX_ATTRS)
+		return fault(f, "header", 32, "%" PRIu64 " attrs is implausible", nr);
+	attr_bytes = in->attr_size - FILE_SECTION_SIZE;
+	buf = malloc((size_t)in->attr_size);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		uint64_t off = in->attrs_offset + i * in->attr_size;
+		struct perf_event_attr attr;
+		uint64_t *ids;
+		size_t nr_ids;
+		uint32_t declared;
+
+		err = input_read_full(f, off, buf, (size_t)in->attr_size);
+		if (err) {
+			if (err > 0)
+				err = fault(f, "attr", off, "attr %" PRIu64 " truncated", i);
+			break;
+		}
+		err = perf_attr__read(&attr, buf, (size_t)attr_bytes, in->swapped);
+		if (err) {
+			err = fault(f, "attr", off, "attr %" PRIu64 " is too small", i);
+			break;
+		}
+		declared = get32(buf + 4, in->swapped);
+		if (declared > attr_bytes) {
+			err = fault(f, "attr", off, "attr %" PRIu64 " declares size %u, the file holds %" PRIu64,
+				    i, declared, attr_bytes);
+			break;
+		}
+		err = read_ids(f, off, get64(buf + attr_bytes, in->swapped),
+			       get64(buf + attr_bytes + 8, in->swapped), &ids, &nr_ids);
+		if (err)
+			break;
+		err = evlist_add(f, &attr, ids, nr_ids, in->swapped);
+		free(ids);
+		if (err) {
+			if (err == -EINVAL)
+				err = fault(f, "attr", off, "too many attrs");
+			break;
+		}
+	}
+	free(buf);
+	return err;
+}
+
+static int read_event_types(struct perf_file *f)
+{
+	uint64_t off = f->info.event_types_offset, size = f->info.event_types_size, i;
+	uint8_t ent[EVENT_TYPE_SIZE];
+	int err;
+
+	if (!size || !f->evlist.nr)
+		return 0;
+	if (check_section(f, "event_types", 56, off, size))
+		return 0;	/* the section is informational: ignore it when broken */
+	for (i = 0; i + EVENT_TYPE_SIZE <= size && i < 1024 * EVENT_TYPE_SIZE; i += EVENT_TYPE_SIZE) {
+		err = input_read_full(f, off + i, ent, sizeof(ent));
+		if (err)
+			return err < 0 ? err : 0;
+		err = apply_event_type(f, get64(ent, f->info.swapped), (const char *)ent + 8, 64);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int decode_feature(struct perf_file *f, unsigned feat, const void *data, uint64_t size,
+			  uint64_t off)
+{
+	const char *why = NULL;
+	int err = perf_features__decode(&f->ft, feat, data, size, f->info.swapped, &why);
+
+	if (err == -EINVAL)
+		return fault(f, "feature section", off, "feature %s: %s", perf_feature__name(feat) ? perf_feature__name(feat) : "?",
+			     why ? why : "malformed");
+	return err;
+}
+
+static int read_features(struct perf_file *f)
+{
+	struct perf_file_info *in = &f->info;
+	uint64_t table, nr = 0, i, off, size;
+	unsigned feat, k = 0;
+	uint8_t sec[FILE_SECTION_SIZE];
+	int err;
+
+	for (feat = 0; feat < PERF_FEAT_BITS; feat++)
+		if (in->features[feat / 64] & (1ull << (feat % 64)))
+			nr++;
+	if (!nr)
+		return 0;
+	table = in->data_offset + in->data_size;
+	if (table < in->data_offset)
+		return fault(f, "header", 40, "data section overflows");
+	err = check_section(f, "feature table", 40, table, nr * FILE_SECTION_SIZE);
+	if (err)
+		return err;
+	for (feat = 0; feat < PERF_FEAT_BITS; feat++) {
+		void *buf;
+
+		if (!(in->features[feat / 64] & (1ull << (feat % 64))))
+			continue;
+		i = table + (uint64_t)k++ * FILE_SECTION_SIZE;
+		err = input_read_full(f, i, sec, sizeof(sec));
+		if (err)
+			return err < 0 ? err : fault(f, "feature section", i, "feature table truncated");
+		off = get64(sec, in->swapped);
+		size = get64(sec + 8, in->swapped);
+		if (feat >= PERF_FEAT_LAST || feat == PERF_FEAT_RESERVED)
+			continue;	/* newer than us: skipped by its size */
+		err = check_section(f, perf_feature__name(feat) ? perf_feature__name(feat) : "feature", i, off, size);
+		if (err)
+			return err;
+		if (feat == PERF_FEAT_TRACING_DATA || size > FEATURE_MAX) {
+			err = perf_features__add_fact(&f->ft, perf_feature__name(feat), "size", "%" PRIu64, size);
+			if (err)
+				return err;
+			continue;
+		}
+		buf = malloc(size ? (size_t)size : 1);
+		if (!buf)
+			return -ENOMEM;
+		err = input_read_full(f, off, buf, (size_t)size);
+		if (err) {
+			free(buf);
+			return err < 0 ? err : fault(f, "feature section", off, "feature section truncated");
+		}
+		err = decode_feature(f, feat, buf, size, off);
+		free(buf);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int file_facts(struct perf_file *f)
+{
+	const struct perf_file_info *in = &f->info;
+	static const char *const formats[] = { "PERFILE2", "PERFFILE (v1)", "PERFILE2 pipe" };
+	int err = 0;
+
+	err |= perf_features__add_fact(&f->ft, "header", "format", "%s", formats[in->format]);
+	err |= perf_features__add_fact(&f->ft, "header", "byte_order", "%s",
+				       in->swapped == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) ?
+				       "big-endian" : "little-endian");
+	if (in->gzip)
+		err |= perf_features__add_fact(&f->ft, "header", "compression", "gzip");
+	if (in->format != PERF_FORMAT_PIPE) {
+		err |= perf_features__add_fact(&f->ft, "header", "attr_size", "%" PRIu64, in->attr_size);
+		err |= perf_features__add_fact(&f->ft, "header", "data_offset", "%" PRIu64, in->data_offset);
+		err |= perf_features__add_fact(&f->ft, "header", "data_size", "%" PRIu64, in->data_size);
+	}
+	return err ? -ENOMEM : 0;
+}
+
+static int read_file_header(struct perf_file *f)
+{
+	struct perf_file_info *in = &f->info;
+	uint8_t h[FILE_HEADER_SIZE];
+	uint64_t magic, hsize;
+	int64_t n;
+	int err, i;
+
+	n = input_read(f, 0, h, sizeof(h));
+	if (n < 0)
+		return (int)n;
+	if (n < 16)
+		return fault(f, "header", 0, "file too short for a perf.data header (%" PRId64 " bytes)", n);
+	memcpy(&magic, h, 8);
+	if (magic == PERF_MAGIC2) {
+		in->swapped = 0;
+	} else if (magic == PERF_MAGIC2_SW) {
+		in->swapped = 1;
+	} else if (magic == PERF_MAGIC1) {
+		in->format = PERF_FORMAT_FILE_V1;
+	} else {
+		return fault(f, "header", 0, "not a perf.data file (bad magic)");
+	}
+	hsize = get64(h + 8, in->swapped);
+	if (in->format != PERF_FORMAT_FILE_V1 && hsize == PIPE_HEADER_SIZE) {
+		in->format = PERF_FORMAT_PIPE;
+		in->header_size = hsize;
+		f->pos = PIPE_HEADER_SIZE;
+		f->end = UINT64_MAX;
+		if (in->file_size)
+			f->end = in->file_size;
+		return 0;
+	}
+	if (n < FILE_HEADER_V1_SIZE)
+		return fault(f, "header", 0, "file too short for a perf.data header (%" PRId64 " bytes)", n);
+	if (in->format == PERF_FORMAT_FILE_V1) {
+		/* v1 says its byte order through attr_size, not the magic (try_all_file_abis) */
+		static const uint64_t abi[] = { PERF_ATTR_SIZE_VER0, PERF_ATTR_SIZE_VER1,
+						PERF_ATTR_SIZE_VER2, PERF_ATTR_SIZE_VER3,
+						PERF_ATTR_SIZE_VER4 };
+		uint64_t as = get64(h + 16, 0);
+
+		for (i = 0; i < 5; i++) {
+			if (as == abi[i] + FILE_SECTION_SIZE)
+				break;
+			if (bswap_64(as) == abi[i] + FILE_SECTION_SIZE) {
+				in->swapped = 1;
+				break;
+			}
+		}
+		if (i == 5)
+			return fault(f, "header", 16, "v1 file with unknown attr size %" PRIu64, as);
+		hsize = get64(h + 8, in->swapped);
+	}
+	if (hsize != FILE_HEADER_SIZE && hsize != FILE_HEADER_V1_SIZE)
+		return fault(f, "header", 8, "header size %" PRIu64 " is neither %d nor %d", hsize,
+			     FILE_HEADER_SIZE, FILE_HEADER_V1_SIZE);
+	if (n < (int64_t)hsize)
+		return fault(f, "header", 0, "header truncated (%" PRId64 " of %" PRIu64 " bytes)", n, hsize);
+	in->header_size = hsize;
+	in->attr_size = get64(h + 16, in->swapped);
+	in->attrs_offset = get64(h + 24, in->swapped);
+	in->attrs_size = get64(h + 32, in->swapped);
+	in->data_offset = get64(h + 40, in->swapped);
+	in->data_size = get64(h + 48, in->swapped);
+	in->event_types_offset = get64(h + 56, in->swapped);
+	in->event_types_size = get64(h + 64, in->swapped);
+	memset(in->features, 0, sizeof(in->features));
+	if (hsize == FILE_HEADER_SIZE) {
+		for (i = 0; i < 4; i++)
+			in->features[i] = get64(h + 72 + 8 * i, in->swapped);
+		/*
+		 * perf wrote the bitmap as unsigned longs: a 32-bit big-endian
+		 * writer needs a 32-bit swap.  HOSTNAME is always set by perf
+		 * since 2012; use it to tell, as perf_file_header__read() does.
+		 */
+		if (in->swapped && !(in->features[0] & (1ull << PERF_FEAT_HOSTNAME))) {
+			for (i = 0; i < 4; i++) {
+				uint64_t v = get64(h + 72 + 8 * i, 0);
+				uint32_t lo = bswap_32((uint32_t)v), hi = bswap_32((uint32_t)(v >> 32));
+
+				in->features[i] = (uint64_t)hi << 32 | lo;
+			}
+			if (!(in->features[0] & (1ull << PERF_FEAT_HOSTNAME))) {
+				memset(in->features, 0, sizeof(in->features));
+				in->features[0] = 1ull << PERF_FEAT_BUILD_ID;
+			}
+		}
+	}
+	err = check_section(f, "data", 40, in->data_offset, in->data_size);
+	if (err)
+		return err;
+	if (in->data_offset < hsize)
+		return fault(f, "header", 40, "data section starts inside the header (%#" PRIx64 ")", in->data_offset);
+	f->pos = in->data_offset;
+	f->end = in->data_offset + in->data_size;
+	if (!in->data_size && in->file_size > in->data_offset) {
+		log_msg(flog(f), LOG_WARN, "%s: data size is 0 (was perf record interrupted?): reading to the end of the file",
+			f->name);
+		f->end = in->file_size;
+	}
+	err = read_attrs(f);
+	if (err)
+		return err;
+	err = read_features(f);
+	if (err)
+		return err;
+	err = read_event_types(f);
+	if (err)
+		return err;
+	return apply_event_desc(f);
+}
+
+/* ---------------------------------------------------------------- open */
+
+static int file_init(struct perf_file **out, const struct perf_file_opts *opts)
+{
+	struct perf_file *f = calloc(1, sizeof(*f));
+
+	*out = NULL;
+	if (!f)
+		return -ENOMEM;
+	if (opts)
+		f->opts = *opts;
+	f->name = strdup(f->opts.name ? f->opts.name : "perf.data");
+	f->win_cap = WINDOW_MIN;
+	f->win = malloc(f->win_cap);
+	if (!f->name || !f->win) {
+		free(f->name);
+		free(f->win);
+		free(f);
+		return -ENOMEM;
+	}
+	f->fd = -1;
+	f->end = UINT64_MAX;
+	hashmap__init(&f->evlist.id_map);
+	perf_features__init(&f->ft);
+	*out = f;
+	return 0;
+}
+
+static int file_start(struct perf_file *f)
+{
+	int err = read_file_header(f);
+
+	if (!err)
+		err = default_names(f);
+	if (!err)
+		err = file_facts(f);
+	return err;
+}
+
+static int open_input_fd(struct perf_file *f, int fd)
+{
+	struct stat st;
+	uint8_t magic[2];
+
+	f->fd = fd;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		f->seekable = 1;
+		f->info.file_size = (uint64_t)st.st_size;
+		if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+			int dfd = dup(fd);
+
+			if (dfd < 0)
+				return -errno;
+			f->gz = gzdopen(dfd, "rb");
+			if (!f->gz) {
+				close(dfd);
+				return -ENOMEM;
+			}
+			gzbuffer(f->gz, 1 << 18);
+			f->kind = INPUT_GZ;
+			f->info.gzip = 1;
+			f->info.file_size = 0;
+		} else {
+			f->kind = INPUT_FD;
+		}
+		return 0;
+	}
+	/* a pipe: zlib reads gzip or passes plain bytes through, forward only */
+	{
+		int dfd = dup(fd);
+
+		if (dfd < 0)
+			return -errno;
+		f->gz = gzdopen(dfd, "rb");
+		if (!f->gz) {
+			close(dfd);
+			return -ENOMEM;
+		}
+		gzbuffer(f->gz, 1 << 18);
+		f->kind = INPUT_GZ;
+	}
+	return 0;
+}
+
+int perf_file__open_fd(struct perf_file **out, int fd, const struct perf_file_opts *opts)
+{
+	struct perf_file *f;
+	int err = file_init(&f, opts);
+
+	if (err)
+		return err;
+	err = open_input_fd(f, fd);
+	if (!err)
+		err = file_start(f);
+	if (err) {
+		if (err != -EINVAL && err != -ENOMEM)
+			log_msg(flog(f), LOG_ERR, "%s: %s", f->name, strerror(-err));
+		perf_file__delete(f);
+		return err;
+	}
+	*out = f;
+	return 0;
+}
+
+int perf_file__open(struct perf_file **out, const char *path, const struct perf_file_opts *opts)
+{
+	struct perf_file_opts o = opts ? *opts : (struct perf_file_opts){ 0 };
+	int fd, err;
+
+	if (!o.name)
+		o.name = path;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		log_msg(o.log, LOG_ERR, "%s: cannot open: %s", o.name, strerror(errno));
+		return err;
+	}
+	err = perf_file__open_fd(out, fd, &o);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	(*out)->own_fd = 1;
+	return 0;
+}
+
+int perf_file__open_mem(struct perf_file **out, const void *buf, size_t len,
+			const struct perf_file_opts *opts)
+{
+	struct perf_file *f;
+	int err = file_init(&f, opts);
+
+	if (err)
+		return err;
+	f->kind = INPUT_MEM;
+	f->mem = buf;
+	f->mem_len = len;
+	f->seekable = 1;
+	f->info.file_size = len;
+	err = file_start(f);
+	if (err) {
+		perf_file__delete(f);
+		return err;
+	}
+	*out = f;
+	return 0;
+}
+
+void perf_file__delete(struct perf_file *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->evlist.nr; i++) {
+		free(f->evlist.attrs[i].ids);
+		free(f->evlist.attrs[i].name);
+	}
+	free(f->evlist.attrs);
+	hashmap__release(&f->evlist.id_map, NULL);
+	perf_features__release(&f->ft);
+	if (f->gz)
+		gzclose(f->gz);
+	if (f->own_fd && f->fd >= 0)
+		close(f->fd);
+	ZSTD_freeDStream(f->zds);
+	free(f->zin);
+	free(f->zout);
+	free(f->win);
+	free(f->scratch);
+	free(f->name);
+	free(f);
+}
+
+const struct perf_file_info *perf_file__info(const struct perf_file *f)
+{
+	return &f->info;
+}
+
+const struct perf_evlist *perf_file__evlist(const struct perf_file *f)
+{
+	return &f->evlist;
+}
+
+const struct perf_features *perf_file__features(const struct perf_file *f)
+{
+	return &f->ft;
+}
+
+uint64_t perf_file__pos(const struct perf_file *f)
+{
+	return f->kind == INPUT_GZ ? f->in_pos : f->pos;
+}
+
+/* ---------------------------------------------------------------- records */
+
+/* an aligned, writable copy of a record when it must be swapped or is misaligned */
+static const uint8_t *own_copy(struct perf_file *f, const uint8_t *p, size_t size)
+{
+	if (!f->info.swapped && !((uintptr_t)p & 7))
+		return p;
+	if (size > f->scratch_cap) {
+		size_t cap = size < 65536 ? 65536 : size;
+		uint8_t *s = realloc(f->scratch, cap);
+
+		if (!s)
+			return NULL;
+		f->scratch = s;
+		f->scratch_cap = cap;
+	}
+	memcpy(f->scratch, p, size);
+	return f->scratch;
+}
+
+static int decode_record(struct perf_file *f, struct perf_record *rec, const char *what)
+{
+	const char *why = NULL;
+	int err;
+
+	if (f->info.swapped) {
+		err = perf_record__swap((void *)rec->data, rec->size, &f->evlist, &why);
+		if (err)
+			return fault(f, what, rec->offset, "%s", why ? why : "cannot swap");
+	}
+	err = perf_record__decode(rec, &f->evlist, &why);
+	if (!err)
+		return 0;
+	if (err != -EINVAL)
+		return err;
+	if (rec->type < PERF_RECORD_USER_TYPE_START &&
+	    !perf_evlist__find(&f->evlist, rec->type, rec->data, rec->size)) {
+		/* perf skips records of unknown ids and counts them: so do we */
+		if (!f->nr_unknown_id++)
+			log_msg(flog(f), LOG_WARN, "%s: %s at offset %#" PRIx64 " (%" PRIu64 "): %s: skipped (further ones counted silently)",
+				f->name, what, rec->offset, rec->offset, why ? why : "unknown sample id");
+		rec->evattr = NULL;
+		memset(&rec->sample, 0, sizeof(rec->sample));
+		memset(&rec->u, 0, sizeof(rec->u));
+		return 0;
+	}
+	return fault(f, what, rec->offset, "%s %s", perf_record_type__name(rec->type) ?
+		     perf_record_type__name(rec->type) : "record", why ? why : "is malformed");
+}
+
+static void fill_header(struct perf_record *rec, const uint8_t *p)
+{
+	uint32_t type;
+	uint16_t misc, size;
+
+	memcpy(&type, p, 4);
+	memcpy(&misc, p + 4, 2);
+	memcpy(&size, p + 6, 2);
+	rec->type = type;
+	rec->misc = misc;
+	rec->size = size;
+}
+
+static int zstd_feed(struct perf_file *f, const struct perf_record *rec)
+{
+	const void *data = rec->u.compressed.data;
+	size_t size = (size_t)rec->u.compressed.size;
+
+	if (!f->zds) {
+		f->zds = ZSTD_createDStream();
+		if (!f->zds)
+			return -ENOMEM;
+		ZSTD_initDStream(f->zds);
+		f->zout_cap = ZSTD_WINDOW;
+		f->zout = malloc(f->zout_cap);
+		if (!f->zout)
+			return -ENOMEM;
+	}
+	if (size > f->zin_cap) {
+		uint8_t *z = realloc(f->zin, size);
+
+		if (!z)
+			return -ENOMEM;
+		f->zin = z;
+		f->zin_cap = size;
+	}
+	memcpy(f->zin, data, size);
+	f->zin_len = size;
+	f->zin_pos = 0;
+	f->zoffset = rec->offset;
+	return 0;
+}
+
+/* make n decompressed bytes contiguous at zout + zout_start; returns how many are there */
+static int64_t zneed(struct perf_file *f, size_t n, const uint8_t **p)
+{
+	while (f->zout_len - f->zout_start < n && f->zin_pos < f->zin_len) {
+		ZSTD_inBuffer in = { f->zin, f->zin_len, f->zin_pos };
+		ZSTD_outBuffer out;
+		size_t r;
+
+		if (f->zout_start) {
+			memmove(f->zout, f->zout + f->zout_start, f->zout_len - f->zout_start);
+			f->zout_len -= f->zout_start;
+			f->zout_start = 0;
+		}
+		out = (ZSTD_outBuffer){ f->zout, f->zout_cap, f->zout_len };
+		r = ZSTD_decompressStream(f->zds, &out, &in);
+		if (ZSTD_isError(r))
+			return fault(f, "compressed record", f->zoffset, "zstd: %s", ZSTD_getErrorName(r));
+		if (out.pos == f->zout_len && in.pos == f->zin_pos)
+			break;
+		f->zout_len = out.pos;
+		f->zin_pos = in.pos;
+	}
+	*p = f->zout + f->zout_start;
+	return (int64_t)(f->zout_len - f->zout_start < n ? f->zout_len - f->zout_start : n);
+}
+
+/* the next record decompressed from COMPRESSED chunks: 1, 0 when none is complete yet */
+static int next_inner(struct perf_file *f, struct perf_record *rec)
+{
+	const uint8_t *p;
+	int64_t n;
+
+	if (!f->zds)
+		return 0;
+	n = zneed(f, 8, &p);
+	if (n < 8)
+		return n < 0 ? (int)n : 0;
+	fill_header(rec, p);
+	if (f->info.swapped) {
+		rec->type = bswap_32(rec->type);
+		rec->misc = bswap_16(rec->misc);
+		rec->size = bswap_16(rec->size);
+	}
+	if (rec->size < 8)
+		return fault(f, "compressed record", f->zoffset, "inner record size %u is smaller than its header",
+			     rec->size);
+	n = zneed(f, rec->size, &p);
+	if (n < rec->size)
+		return n < 0 ? (int)n : 0;	/* it continues in the next chunk */
+	rec->data = own_copy(f, p, rec->size);
+	if (!rec->data)
+		return -ENOMEM;
+	f->zout_start += rec->size;
+	rec->offset = f->zoffset;
+	rec->compressed = 1;
+	return 1;
+}
+
+static uint64_t payload_size(struct perf_file *f, const uint8_t *p, uint32_t type, uint16_t size)
+{
+	if (type == PERF_RECORD_AUXTRACE && size >= 16)
+		return get64(p + 8, f->info.swapped);
+	if (type == PERF_RECORD_HEADER_TRACING_DATA && size >= 12)
+		return get32(p + 8, f->info.swapped);
+	return 0;
+}
+
+static int next_outer(struct perf_file *f, struct perf_record *rec)
+{
+	const int pipe = f->info.format == PERF_FORMAT_PIPE;
+	const uint8_t *p;
+	uint64_t psize;
+	int64_t n;
+
+	if (f->pos >= f->end)
+		return 0;
+	n = window_need(f, 8, &p);
+	if (n < 0)
+		return (int)n;
+	if (n == 0) {
+		if (pipe || f->end == UINT64_MAX)
+			return 0;
+		return fault(f, "data section", f->pos, "the file ends %" PRIu64 " bytes early",
+			     f->end - f->pos);
+	}
+	if (n < 8) {
+		if (pipe) {
+			log_msg(flog(f), LOG_WARN, "%s: unexpected end of event stream at offset %#" PRIx64 " (%" PRIu64 ")",
+				f->name, f->pos, f->pos);
+			return 0;
+		}
+		return fault(f, "record", f->pos, "header truncated (%" PRId64 " bytes left)", n);
+	}
+	memset(rec, 0, sizeof(*rec));
+	fill_header(rec, p);
+	if (f->info.swapped) {
+		rec->type = bswap_32(rec->type);
+		rec->misc = bswap_16(rec->misc);
+		rec->size = bswap_16(rec->size);
+	}
+	rec->offset = f->pos;
+	if (rec->size < 8)
+		return fault(f, "record", f->pos, "size %u is smaller than its header", rec->size);
+	if (f->end != UINT64_MAX && rec->size > f->end - f->pos)
+		return fault(f, "record", f->pos, "size %u runs past the end of the data section at %#" PRIx64,
+			     rec->size, f->end);
+	n = window_need(f, rec->size, &p);
+	if (n < 0)
+		return (int)n;
+	if (n < rec->size) {
+		if (pipe) {
+			log_msg(flog(f), LOG_WARN, "%s: unexpected end of event stream at offset %#" PRIx64 " (%" PRIu64 ")",
+				f->name, f->pos, f->pos);
+			return 0;
+		}
+		return fault(f, "record", f->pos, "truncated: %" PRId64 " of %u bytes", n, rec->size);
+	}
+	psize = payload_size(f, p, rec->type, rec->size);
+	if (psize) {
+		uint64_t total = rec->size + psize;
+
+		if (psize > UINT64_MAX - rec->size ||
+		    (f->end != UINT64_MAX && total > f->end - f->pos))
+			return fault(f, "record", f->pos, "payload of %" PRIu64 " bytes runs past the end of the data",
+				     psize);
+		rec->payload_size = psize;
+		if (psize <= PAYLOAD_INLINE_MAX) {
+			n = window_need(f, (size_t)total, &p);
+			if (n < 0)
+				return (int)n;
+			if ((uint64_t)n < total)
+				return fault(f, "record", f->pos, "payload truncated: %" PRIu64 " of %" PRIu64 " bytes",
+					     n - (uint64_t)rec->size, psize);
+			rec->payload = p + rec->size;
+		}
+	}
+	rec->data = own_copy(f, p, rec->size);
+	if (!rec->data)
+		return -ENOMEM;
+	f->pos += rec->size + psize;
+	return 1;
+}
+
+/* what a record means for the stream itself: attrs, names, features, compression */
+static int apply_user_record(struct perf_file *f, const struct perf_record *rec)
+{
+	struct perf_event_attr attr;
+	int err;
+
+	switch (rec->type) {
+	case PERF_RECORD_HEADER_ATTR:
+		if (perf_attr__read(&attr, rec->u.header_attr.attr, rec->u.header_attr.attr_size, 0))
+			return fault(f, "record", rec->offset, "HEADER_ATTR attr size %u is too small",
+				     rec->u.header_attr.attr_size);
+		err = evlist_add(f, &attr, rec->u.header_attr.ids, (size_t)rec->u.header_attr.nr_ids, 0);
+		if (err == -EINVAL)
+			return fault(f, "record", rec->offset, "too many attrs");
+		if (!err)
+			err = apply_event_desc(f);
+		if (!err)
+			err = default_names(f);
+		return err;
+	case PERF_RECORD_HEADER_FEATURE:
+		if (rec->u.feature.feat_id >= PERF_FEAT_LAST || rec->u.feature.feat_id == PERF_FEAT_RESERVED)
+			return 0;
+		err = decode_feature(f, (unsigned)rec->u.feature.feat_id, rec->u.feature.data,
+				     rec->u.feature.size, rec->offset);
+		if (!err && rec->u.feature.feat_id == PERF_FEAT_EVENT_DESC)
+			err = apply_event_desc(f);
+		return err;
+	case PERF_RECORD_HEADER_EVENT_TYPE:
+		return apply_event_type(f, rec->u.event_type.event_id, rec->u.event_type.name,
+					rec->size - 16);
+	case PERF_RECORD_COMPRESSED:
+	case PERF_RECORD_COMPRESSED2:
+		return zstd_feed(f, rec);
+	default:
+		return 0;
+	}
+}
+
+int perf_file__next(struct perf_file *f, struct perf_record *rec)
+{
+	int r;
+
+	if (f->err)
+		return f->err;
+	memset(rec, 0, sizeof(*rec));
+	r = next_inner(f, rec);
+	if (r == 0)
+		r = next_outer(f, rec);
+	if (r == 0 && f->zout_len > f->zout_start)
+		log_msg(flog(f), LOG_WARN, "%s: %zu bytes of compressed data at the end do not form a record",
+			f->name, f->zout_len - f->zout_start);
+	if (r <= 0)
+		goto out;
+	rec->nr = f->nr++;
+	r = decode_record(f, rec, rec->compressed ? "compressed record" : "record");
+	if (!r && rec->type >= PERF_RECORD_USER_TYPE_START)
+		r = apply_user_record(f, rec);
+	if (!r)
+		return 1;
+out:
+	if (r < 0)
+		f->err = r;
+	if (r < 0 && r != -EINVAL && r != -ENOMEM)
+		log_msg(flog(f), LOG_ERR, "%s: read error at offset %#" PRIx64 ": %s", f->name, f->pos,
+			strerror(-r));
+	return r;
+}
+
+int perf_file__decode(const struct perf_file *f, const void *data, size_t size,
+		      struct perf_record *rec, const char **why)
+{
+	uint64_t nr = rec->nr, offset = rec->offset;
+	int compressed = rec->compressed;
+
+	memset(rec, 0, sizeof(*rec));
+	if (size < 8) {
+		*why = "record shorter than its header";
+		return -EINVAL;
+	}
+	fill_header(rec, data);
+	if (rec->size != size) {
+		*why = "record size does not match its header";
+		return -EINVAL;
+	}
+	rec->data = data;
+	rec->nr = nr;
+	rec->offset = offset;
+	rec->compressed = compressed;
+	if (perf_record__decode(rec, &f->evlist, why) == 0)
+		return 0;
+	if (rec->type < PERF_RECORD_USER_TYPE_START &&
+	    !perf_evlist__find(&f->evlist, rec->type, rec->data, rec->size)) {
+		rec->evattr = NULL;
+		memset(&rec->sample, 0, sizeof(rec->sample));
+		memset(&rec->u, 0, sizeof(rec->u));
+		return 0;
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs every unit test binary given as an argument and every tests/cli/test-*.sh,
+# counts cases, and ends with one line "check: N passed, N failed, N skipped".
+# Unit tests are cmocka binaries; CLI tests print "ok - ...", "not ok - ...",
+# "skip - ..." lines.  Environment: PROG (the readperf binary), GEN (tests/gen).
+set -u
+export LC_ALL=C
+cd "$(dirname "$0")/.." || exit 3
+: "${PROG:=build/readperf}" "${GEN:=build/tests/gen/gen-perf}" "${B:=build}"
+export PROG GEN B
+export READPERF_TOP=$PWD
+pass=0 fail=0 skip=0
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+
+count() {	# name, output file, exit status, kind
+	local name=$1 out=$2 rc=$3 kind=$4 p f s
+	if [ "$kind" = unit ]; then
+		p=$(grep -c '^\[       OK \]' "$out")
+		f=$(grep -E '^\[  (FAILED|ERROR) +\] ' "$out" | grep -vc 'test(s)')
+		s=$(grep -E '^\[  SKIPPED \] ' "$out" | grep -vc 'test(s)')
+	else
+		p=$(grep -c '^ok - ' "$out")
+		f=$(grep -c '^not ok - ' "$out")
+		s=$(grep -c '^skip - ' "$out")
+	fi
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "not ok - $name exited with status $rc" >> "$out"
+	fi
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	if [ "$f" -ne 0 ]; then
+		echo "FAIL $name ($p passed, $f failed, $s skipped)"
+		grep -E '^not ok - |^\[  (FAILED|ERROR) +\]|rror|Assert|Sanitizer|runtime error' "$out" | head -40 | sed 's/^/    /'
+	else
+		echo "PASS $name ($p passed, $s skipped)"
+	fi
+	grep -E '^skip - |^\[  SKIPPED \] ' "$out" | grep -v 'test(s)' | head -5 | sed 's/^/    /'
+}
+
+for t in "$@"; do
+	name=$(basename "$t")
+	out="$log/$name.out"
+	timeout 600 "$t" > "$out" 2>&1
+	count "$name" "$out" $? unit
+done
+for t in tests/cli/test-*.sh; do
+	[ -e "$t" ] || continue
+	name=$(basename "$t" .sh)
+	out="$log/$name.out"
+	timeout 900 bash "$t" > "$out" 2>&1
+	count "$name" "$out" $? cli
+done
+echo "check: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

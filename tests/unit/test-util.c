@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Unit tests for util/: array, hashmap, strbuf, csv. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "util/array.h"
+#include "util/csv.h"
+#include "util/hashmap.h"
+#include "util/log.h"
+#include "util/strbuf.h"
+
+static void test_array_push_and_grow(void **state)
+{
+	struct array a = ARRAY_INIT(uint32_t);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++) {
+		uint32_t *p = array__push(&a);
+
+		assert_non_null(p);
+		assert_int_equal(*p, 0);
+		*p = (uint32_t)i * 3;
+	}
+	assert_int_equal(a.len, 1000);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(ARRAY_AT(&a, uint32_t, i), i * 3);
+	array__release(&a);
+	assert_null(a.data);
+	assert_int_equal(a.len, 0);
+}
+
+static void test_array_overflow(void **state)
+{
+	struct array a = ARRAY_INIT(uint64_t);
+
+	(void)state;
+	assert_int_equal(array__reserve(&a, SIZE_MAX / 4), -ENOMEM);
+	assert_int_equal(a.len, 0);
+	assert_int_equal(array__append(&a, "12345678", 1), 0);
+	assert_int_equal(array__reserve(&a, SIZE_MAX), -ENOMEM);
+	array__release(&a);
+}
+
+static void test_hashmap_insert_find(void **state)
+{
+	struct hashmap m;
+	uint64_t k;
+	void **slot;
+	size_t it = 0, seen = 0;
+	struct hashmap_entry *e;
+
+	(void)state;
+	hashmap__init(&m);
+	assert_null(hashmap__find(&m, "x", 1));
+	for (k = 0; k < 5000; k++) {
+		assert_int_equal(hashmap__insert(&m, &k, sizeof(k), &slot), 1);
+		*slot = (void *)(uintptr_t)(k + 1);
+	}
+	k = 42;
+	assert_int_equal(hashmap__insert(&m, &k, sizeof(k), &slot), 0);
+	assert_ptr_equal(*slot, (void *)(uintptr_t)43);
+	for (k = 0; k < 5000; k++) {
+		slot = hashmap__find(&m, &k, sizeof(k));
+		assert_non_null(slot);
+		assert_ptr_equal(*slot, (void *)(uintptr_t)(k + 1));
+	}
+	k = 5000;
+	assert_null(hashmap__find(&m, &k, sizeof(k)));
+	while ((e = hashmap__next(&m, &it)))
+		seen++;
+	assert_int_equal(seen, 5000);
+	assert_int_equal(m.len, 5000);
+	/* string keys of different lengths sharing a prefix stay apart */
+	assert_int_equal(hashmap__insert(&m, "abc", 3, &slot), 1);
+	assert_int_equal(hashmap__insert(&m, "abcd", 4, &slot), 1);
+	assert_int_equal(hashmap__insert(&m, "abc", 3, &slot), 0);
+	hashmap__release(&m, NULL);
+}
+
+static void test_strbuf(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+	size_t len;
+
+	(void)state;
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(strbuf__addstr(&sb, "perf"), 0);
+	assert_int_equal(strbuf__addch(&sb, '.'), 0);
+	assert_int_equal(strbuf__addf(&sb, "%s-%d", "data", 42), 0);
+	assert_string_equal(sb.buf, "perf.data-42");
+	assert_int_equal(sb.len, 12);
+	strbuf__reset(&sb);
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(strbuf__addf(&sb, "%0300d", 7), 0);
+	assert_int_equal(sb.len, 300);
+	s = strbuf__detach(&sb, &len);
+	assert_int_equal(len, 300);
+	assert_int_equal(s[299], '7');
+	free(s);
+	assert_string_equal(sb.buf, "");
+	strbuf__release(&sb);
+}
+
+static char *read_all(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = calloc(1, 4096);
+
+	assert_non_null(fp);
+	assert_non_null(buf);
+	assert_true(fread(buf, 1, 4095, fp) < 4095);
+	fclose(fp);
+	return buf;
+}
+
+static void test_csv_quoting_and_numbers(void **state)
+{
+	char dir[] = "/tmp/readperf-test-csv-XXXXXX";
+	char path[256];
+	struct csv c;
+	char *text;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(csv__open(&c, dir, "t.csv"), 0);
+	csv__str(&c, "plain");
+	csv__str(&c, "a,b");
+	csv__str(&c, "say \"hi\"");
+	csv__str(&c, "two\nlines");
+	csv__str(&c, NULL);
+	csv__end_row(&c);
+	csv__u64(&c, 0);
+	csv__u64(&c, UINT64_MAX);
+	csv__i64(&c, -42);
+	csv__hex(&c, 0xABCDEFULL);
+	/* 1/3 = 33.33333.. -> 33.3333; 2/3 -> 66.6667 (half up); 0/0 -> 0.0000 */
+	csv__pct(&c, 1, 3);
+	csv__pct(&c, 2, 3);
+	csv__pct(&c, 0, 0);
+	csv__pct(&c, 5, 5);
+	csv__end_row(&c);
+	snprintf(path, sizeof(path), "%s/t.csv", dir);
+	assert_int_equal(access(path, F_OK), -1);	/* not visible before commit */
+	assert_int_equal(csv__commit(&c), 0);
+	text = read_all(path);
+	assert_string_equal(text,
+			    "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\n"
+			    "0,18446744073709551615,-42,0xabcdef,33.3333,66.6667,0.0000,100.0000\n");
+	free(text);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_csv_abort_leaves_nothing(void **state)
+{
+	char dir[] = "/tmp/readperf-test-csv-XXXXXX";
+	struct csv c;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(csv__open(&c, dir, "t.csv"), 0);
+	csv__str(&c, "x");
+	csv__abort(&c);
+	assert_int_equal(rmdir(dir), 0);	/* empty: the temporary file is gone */
+	assert_int_equal(csv__open(&c, "/nonexistent/dir", "t.csv"), -ENOENT);
+}
+
+static void collect(void *ctx, enum log_level level, const char *msg)
+{
+	struct strbuf *sb = ctx;
+
+	strbuf__addf(sb, "%d:%s;", (int)level, msg);
+}
+
+static void test_log_callback(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct log log = { collect, &sb };
+
+	(void)state;
+	log_msg(&log, LOG_WARN, "file %s at offset %#x", "perf.data", 0x10);
+	log_msg(NULL, LOG_ERR, "dropped");
+	assert_string_equal(sb.buf, "1:file perf.data at offset 0x10;");
+	strbuf__release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_array_push_and_grow),
+		cmocka_unit_test(test_array_overflow),
+		cmocka_unit_test(test_hashmap_insert_find),
+		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_csv_quoting_and_numbers),
+		cmocka_unit_test(test_csv_abort_leaves_nothing),
+		cmocka_unit_test(test_log_callback),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * RFC 4180 CSV writer: fields separated by ',', rows ended by '\n', a field
+ * quoted (with "" for ") only when it holds , " \r or \n.
+ *
+ * A report is written to "DIR/.NAME.tmp.PID" and renamed to "DIR/NAME" by
+ * csv__commit, so a reader never sees half a report.  csv__abort (or
+ * csv__commit after a write error) removes the temporary file.  Output is
+ * buffered; errors are sticky and reported by csv__commit.
+ */
+#ifndef UTIL_CSV_H
+#define UTIL_CSV_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct csv {
+	FILE *fp;
+	char *tmp_path;
+	char *path;
+	int need_sep;
+	int err;		/* first error, negative errno */
+};
+
+/* create DIR/NAME atomically; 0 or negative errno */
+int csv__open(struct csv *c, const char *dir, const char *name);
+/* write to an already open stream instead (tests, stdout); never renamed */
+void csv__open_stream(struct csv *c, FILE *fp);
+
+void csv__str(struct csv *c, const char *s);		/* NULL writes an empty field */
+void csv__strn(struct csv *c, const char *s, size_t len);
+void csv__u64(struct csv *c, uint64_t v);
+void csv__i64(struct csv *c, int64_t v);
+void csv__hex(struct csv *c, uint64_t v);		/* 0x lower-case */
+void csv__pct(struct csv *c, uint64_t num, uint64_t den);	/* 100*num/den, 4 decimals; 0.0000 when den is 0 */
+void csv__empty(struct csv *c);
+void csv__row(struct csv *c, const char *const *fields);	/* a whole row of strings, NULL-terminated */
+void csv__end_row(struct csv *c);
+
+/* flush, close, rename into place; returns the first error */
+int csv__commit(struct csv *c);
+void csv__abort(struct csv *c);
+
+#endif

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Open-addressing hash map.  The hash is a simple 64-bit multiply-xorshift
+ * over 8-byte words (no seed: output must be deterministic).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashmap.h"
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+uint64_t hash_bytes(const void *key, size_t len)
+{
+	const unsigned char *p = key;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+	uint64_t w;
+
+	while (len >= 8) {
+		memcpy(&w, p, 8);
+		h = mix(h ^ w) + 0x9e3779b97f4a7c15ULL;
+		p += 8;
+		len -= 8;
+	}
+	if (len) {
+		w = 0;
+		memcpy(&w, p, len);
+		h = mix(h ^ w ^ ((uint64_t)len << 56));
+	}
+	return mix(h);
+}
+
+void hashmap__init(struct hashmap *m)
+{
+	m->slots = NULL;
+	m->cap = 0;
+	m->len = 0;
+}
+
+void hashmap__release(struct hashmap *m, void (*free_value)(void *value))
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++) {
+		if (!m->slots[i].key)
+			continue;
+		free(m->slots[i].key);
+		if (free_value)
+			free_value(m->slots[i].value);
+	}
+	free(m->slots);
+	hashmap__init(m);
+}
+
+static struct hashmap_entry *probe(const struct hashmap *m, uint64_t hash,
+				   const void *key, size_t keylen)
+{
+	size_t mask = m->cap - 1, i = hash & mask;
+
+	for (;;) {
+		struct hashmap_entry *e = &m->slots[i];
+
+		if (!e->key)
+			return e;
+		if (e->hash == hash && e->keylen == keylen &&
+		    !memcmp(e->key, key, keylen))
+			return e;
+		i = (i + 1) & mask;
+	}
+}
+
+void **hashmap__find(const struct hashmap *m, const void *key, size_t keylen)
+{
+	struct hashmap_entry *e;
+
+	if (!m->cap)
+		return NULL;
+	e = probe(m, hash_bytes(key, keylen), key, keylen);
+	return e->key ? &e->value : NULL;
+}
+
+static int grow(struct hashmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 16, i;
+	struct hashmap_entry *old = m->slots, *slots;
+	struct hashmap old_map = *m;
+
+	if (cap > SIZE_MAX / 2 / sizeof(*slots))
+		return -ENOMEM;
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	m->slots = slots;
+	m->cap = cap;
+	for (i = 0; i < old_map.cap; i++) {
+		if (old[i].key)
+			*probe(m, old[i].hash, old[i].key, old[i].keylen) = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+int hashmap__insert(struct hashmap *m, const void *key, size_t keylen, void ***slot)
+{
+	uint64_t hash = hash_bytes(key, keylen);
+	struct hashmap_entry *e;
+	void *copy;
+
+	if (m->cap) {
+		e = probe(m, hash, key, keylen);
+		if (e->key) {
+			*slot = &e->value;
+			return 0;
+		}
+	}
+	if ((m->len + 1) * 2 > m->cap) {
+		int err = grow(m);
+
+		if (err)
+			return err;
+	}
+	copy = malloc(keylen ? keylen : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, key, keylen);
+	e = probe(m, hash, key, keylen);
+	e->hash = hash;
+	e->key = copy;
+	e->keylen = keylen;
+	e->value = NULL;
+	m->len++;
+	*slot = &e->value;
+	return 1;
+}
+
+struct hashmap_entry *hashmap__next(const struct hashmap *m, size_t *it)
+{
+	while (*it < m->cap) {
+		struct hashmap_entry *e = &m->slots[(*it)++];
+
+		if (e->key)
+			return e;
+	}
+	return NULL;
+}
