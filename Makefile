@@ -48,6 +48,8 @@ GEN_SRCS =
 # --- end lead ---
 
 # --- owner: records ---
+PERFFILE_SRCS += perffile/record.c
+UNIT_TESTS += test-record
 # --- end records ---
 
 # --- owner: features ---
@@ -62,6 +64,13 @@ UNIT_TESTS += test-writer
 # --- end writer ---
 
 # --- owner: capture ---
+PERFFILE_SRCS += perffile/capture.c perffile/ringbuf.c perffile/selfmon.c perffile/synth.c
+CAPTURE_CMD_SRCS = cmd-capture.c
+UNIT_TESTS += test-capture test-selfmon
+# test driver until readperf.c wires `record`/`stat`: build/tests/capture-main record|stat ...
+CAPTURE_MAIN = $(B)/tests/capture-main
+$(CAPTURE_MAIN): $(B)/tests/capture-main.o $(CAPTURE_CMD_SRCS:%.c=$(B)/%.o) $(B)/libreadperf.a
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(B)/libreadperf.a $(LIBS)
 # --- end capture ---
 
 # --- owner: symbols ---
@@ -70,6 +79,9 @@ UNIT_TESTS += test-symbols
 # --- end symbols ---
 
 # --- owner: machine ---
+PERFFILE_SRCS += perffile/ordered.c
+DECODE_SRCS += decode/machine.c decode/analysis.c decode/report.c
+UNIT_TESTS += test-ordered
 # --- end machine ---
 
 # ---------------------------------------------------------------- rules
@@ -83,7 +95,7 @@ GEN = $(B)/tests/gen/gen-perf
 GEN_OBJS = $(GEN_SRCS:%.c=$(B)/%.o)
 
 .SECONDARY:
-.PHONY: all check unit-tests cli-tests bench fuzz install clean
+.PHONY: all check unit-tests bench fuzz install clean demo
 .DEFAULT_GOAL := all
 
 ifdef SANITIZE
@@ -94,7 +106,14 @@ readperf: $(PROG)
 	$(Q)cp $< $@
 endif
 
-$(B)/%.o: %.c
+# a fresh machine: install (or name) the missing -dev packages before the first compile
+DEPS_STAMP = $(B)/.deps-ok
+$(DEPS_STAMP): tests/install-deps.sh
+	@mkdir -p $(dir $@)
+	$(Q)CC="$(CC)" tests/install-deps.sh
+	@touch $@
+
+$(B)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -130,11 +149,19 @@ fuzz: $(LIB_SRCS) tests/fuzz/fuzz-reader.c
 		-o $(B)/fuzz/fuzz-reader tests/fuzz/fuzz-reader.c $(LIB_SRCS) $(LIBS)
 	$(Q)tests/fuzz/run.sh $(B)/fuzz/fuzz-reader
 
+# the README's first command: analyse a shipped recording and show the result
+demo: all
+	$(Q)rm -rf demo-out
+	$(Q)$(PROG) -o demo-out --symfs testdata/symfs testdata/work.data
+	@echo "readperf wrote demo-out/: $$(cd demo-out && ls | tr '\n' ' ')"
+	@echo "--- demo-out/results.csv (samples per function) ---"
+	@head -n 12 demo-out/results.csv | awk -F, '{ printf "%-10s %-18s %-28s %8s %10s\n", $$1, $$2, $$3, $$6, $$8 }'
+
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/readperf
 
 clean:
-	rm -rf build build-san readperf
+	rm -rf build build-san readperf demo-out
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -14,7 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "decode/analysis.h"
 #include "decode/filestat.h"
+#include "decode/symbols.h"
+#include "perffile/ordered.h"
 #include "perffile/perffile.h"
 #include "util/log.h"
 #include "util/progress.h"
@@ -60,7 +63,18 @@ static void usage(FILE *fp)
 	      "options:\n"
 	      "  -o DIR              output directory (default .; created if missing)\n"
 	      "  --reports LIST      reports to write, comma-separated (default all):\n"
-	      "                      stat,events,header\n"
+	      "                      stat,events,header,overview,processes,results,lines,callers\n"
+	      "  --symfs DIR         look for binaries under DIR first\n"
+	      "  --kallsyms FILE     kernel symbols from FILE (default /proc/kallsyms when the\n"
+	      "                      running kernel is the recorded one)\n"
+	      "  --debug-dir DIR     another root for separate debug files (repeatable)\n"
+	      "  --no-source         skip source file and line lookups\n"
+	      "  -e, --event NAME    only samples of this event\n"
+	      "  --pid LIST          only these processes (comma-separated pids)\n"
+	      "  --tid LIST          only these threads\n"
+	      "  --comm LIST         only these command names\n"
+	      "  --time START,END    only samples in this time window: perf timestamps in ns,\n"
+	      "                      or seconds with a '.' (as perf script prints); either may be empty\n"
 	      "  -q, --quiet         no warnings or progress\n"
 	      "  -h, --help          this text\n"
 	      "  --version           print the version\n"
@@ -71,9 +85,15 @@ static void usage(FILE *fp)
 /* ---------------------------------------------------------------- reports */
 
 enum report_bit {
-	R_STAT = 1 << 0,
-	R_EVENTS = 1 << 1,
-	R_HEADER = 1 << 2,
+	R_OVERVIEW = REPORT_OVERVIEW,
+	R_PROCESSES = REPORT_PROCESSES,
+	R_RESULTS = REPORT_RESULTS,
+	R_LINES = REPORT_LINES,
+	R_CALLERS = REPORT_CALLERS,
+	R_ANALYSIS = R_OVERVIEW | R_PROCESSES | R_RESULTS | R_LINES | R_CALLERS,
+	R_STAT = 1 << 8,
+	R_EVENTS = 1 << 9,
+	R_HEADER = 1 << 10,
 };
 
 static const struct {
@@ -83,6 +103,11 @@ static const struct {
 	{ "stat", R_STAT },
 	{ "events", R_EVENTS },
 	{ "header", R_HEADER },
+	{ "overview", R_OVERVIEW },
+	{ "processes", R_PROCESSES },
+	{ "results", R_RESULTS },
+	{ "lines", R_LINES },
+	{ "callers", R_CALLERS },
 };
 
 #define NR_REPORTS (sizeof(report_names) / sizeof(report_names[0]))
@@ -140,6 +165,12 @@ struct analyse_opts {
 	const char *outdir;
 	unsigned reports;
 	int quiet;
+	struct symbols_opts sym;
+	struct analysis_opts an;
+	const char *debug_dirs[16];
+	uint32_t pids[256], tids[256];
+	const char *comms[64];
+	char *comm_list;
 };
 
 static int open_input(const char *input, const struct log *log, struct perf_file **f)
@@ -178,10 +209,29 @@ static int write_reports(const struct analyse_opts *o, const struct filestat *fs
 	return err;
 }
 
-static int analyse(const struct analyse_opts *o, const struct log *log)
+/* the recorded kernel's build id and os release, for the kallsyms check */
+static void recorded_kernel(const struct perf_file *f, struct symbols_opts *so)
+{
+	const struct perf_features *ft = perf_file__features(f);
+	size_t i;
+
+	so->recorded_osrelease = ft->osrelease;
+	for (i = 0; i < ft->build_ids.len; i++) {
+		const struct perf_build_id *b = &ARRAY_AT(&ft->build_ids, struct perf_build_id, i);
+
+		if (b->filename && !strcmp(b->filename, "[kernel.kallsyms]")) {
+			so->recorded_kernel_build_id = b->build_id;
+			so->recorded_kernel_build_id_size = b->size;
+		}
+	}
+}
+
+static int analyse(struct analyse_opts *o, const struct log *log)
 {
 	struct perf_file *f;
 	struct filestat *fs = NULL;
+	struct analysis *an = NULL;
+	struct ordered_queue *q = NULL;
 	struct perf_record rec;
 	struct progress prog;
 	int err, read_err = 0, r;
@@ -197,11 +247,26 @@ static int analyse(const struct analyse_opts *o, const struct log *log)
 	err = filestat__new(&fs, f);
 	if (err)
 		goto out_close;
+	if (o->reports & R_ANALYSIS) {
+		recorded_kernel(f, &o->sym);
+		o->sym.log = log;
+		o->an.symbols = &o->sym;
+		o->an.log = log;
+		o->an.reports = o->reports & R_ANALYSIS;
+		o->an.out_dir = o->outdir;
+		err = analysis__new(&an, f, &o->an);
+		if (!err)
+			err = ordered_queue__new(&q, f, analysis__deliver, an);
+		if (err)
+			goto out_delete;
+	}
 	progress__init(&prog, !o->quiet && isatty(STDERR_FILENO) &&
 		       perf_file__info(f)->file_size > (64u << 20) ? stderr : NULL,
 		       "reading", perf_file__info(f)->file_size);
 	while ((r = perf_file__next(f, &rec)) > 0) {
 		err = filestat__add(fs, &rec);
+		if (!err && q)
+			err = ordered_queue__push(q, &rec);
 		if (err)
 			break;
 		progress__update(&prog, perf_file__pos(f));
@@ -210,10 +275,20 @@ static int analyse(const struct analyse_opts *o, const struct log *log)
 	if (r < 0)
 		read_err = r;
 	/* the reports cover what was read, also after a fault */
+	if (!err && q)
+		err = ordered_queue__flush(q);
 	if (!err)
 		err = write_reports(o, fs, log);
+	if (!err && an) {
+		err = analysis__write(an, o->outdir);
+		if (err)
+			log_msg(log, LOG_ERR, "%s: cannot write the reports: %s", o->outdir, strerror(-err));
+	}
 	if (read_err)
 		err = read_err;
+out_delete:
+	ordered_queue__delete(q);
+	analysis__delete(an);
 	filestat__delete(fs);
 out_close:
 	perf_file__delete(f);
@@ -222,21 +297,99 @@ out_close:
 	return exit_for(err);
 }
 
+/* "1,2,3" -> numbers; 0 or -EINVAL */
+static int parse_u32_list(const char *arg, uint32_t *out, size_t max, size_t *nr)
+{
+	const char *p = arg;
+	char *end;
+
+	*nr = 0;
+	while (*p) {
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v > UINT32_MAX || (*end && *end != ',') || *nr == max)
+			return -EINVAL;
+		out[(*nr)++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return *nr ? 0 : -EINVAL;
+}
+
+/* ns as an integer, or seconds with a '.' ("12345.678901"); empty = open */
+static int parse_time(const char *s, size_t len, uint64_t *out)
+{
+	char buf[64], *end;
+	const char *dot;
+
+	*out = 0;
+	if (!len)
+		return 0;
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	dot = strchr(buf, '.');
+	errno = 0;
+	if (!dot) {
+		unsigned long long v = strtoull(buf, &end, 10);
+
+		if (*end || errno || end == buf)
+			return -EINVAL;
+		*out = v;
+		return 0;
+	} else {
+		unsigned long long sec = strtoull(buf, &end, 10), frac = 0;
+		size_t digits = 0;
+
+		if (end != dot || errno)
+			return -EINVAL;
+		for (end = (char *)dot + 1; *end; end++, digits++) {
+			if (*end < '0' || *end > '9' || digits >= 9)
+				return -EINVAL;
+			frac = frac * 10 + (unsigned long long)(*end - '0');
+		}
+		for (; digits < 9; digits++)
+			frac *= 10;
+		if (sec > UINT64_MAX / 1000000000ull)
+			return -EINVAL;
+		*out = sec * 1000000000ull + frac;
+		return 0;
+	}
+}
+
 static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct log *log)
 {
-	enum { OPT_REPORTS = 256, OPT_VERSION };
+	enum { OPT_REPORTS = 256, OPT_VERSION, OPT_SYMFS, OPT_KALLSYMS, OPT_DEBUG_DIR, OPT_NO_SOURCE,
+	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "reports", required_argument, NULL, OPT_REPORTS },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+		{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "time", required_argument, NULL, OPT_TIME },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct analyse_opts o = { .input = "perf.data", .outdir = ".", .reports = ~0u };
-	int c;
+	struct analyse_opts o;
+	const char *comma;
+	char *tok, *save = NULL;
+	int c, code;
 
-	while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+	memset(&o, 0, sizeof(o));
+	o.input = "perf.data";
+	o.outdir = ".";
+	o.reports = ~0u;
+	while ((c = getopt_long(argc, argv, "o:e:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o.outdir = optarg;
@@ -244,6 +397,60 @@ static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct lo
 		case OPT_REPORTS:
 			if (parse_reports(optarg, &o.reports))
 				return EXIT_USAGE;
+			break;
+		case OPT_SYMFS:
+			o.sym.symfs = optarg;
+			break;
+		case OPT_KALLSYMS:
+			o.sym.kallsyms = optarg;
+			break;
+		case OPT_DEBUG_DIR:
+			if (o.sym.nr_debug_dirs == sizeof(o.debug_dirs) / sizeof(o.debug_dirs[0])) {
+				fputs("readperf: too many --debug-dir\n", stderr);
+				return EXIT_USAGE;
+			}
+			o.debug_dirs[o.sym.nr_debug_dirs++] = optarg;
+			o.sym.debug_dirs = o.debug_dirs;
+			break;
+		case OPT_NO_SOURCE:
+			o.sym.no_source = 1;
+			break;
+		case 'e':
+			o.an.event = optarg;
+			break;
+		case OPT_PID:
+			if (parse_u32_list(optarg, o.pids, 256, &o.an.nr_pids)) {
+				fprintf(stderr, "readperf: --pid wants comma-separated numbers, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			o.an.pids = o.pids;
+			break;
+		case OPT_TID:
+			if (parse_u32_list(optarg, o.tids, 256, &o.an.nr_tids)) {
+				fprintf(stderr, "readperf: --tid wants comma-separated numbers, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			o.an.tids = o.tids;
+			break;
+		case OPT_COMM:
+			free(o.comm_list);
+			o.comm_list = strdup(optarg);
+			if (!o.comm_list)
+				return EXIT_SYSTEM;
+			o.an.nr_comms = 0;
+			for (tok = strtok_r(o.comm_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+				if (o.an.nr_comms < 64)
+					o.comms[o.an.nr_comms++] = tok;
+			o.an.comms = o.comms;
+			break;
+		case OPT_TIME:
+			comma = strchr(optarg, ',');
+			if (!comma || parse_time(optarg, (size_t)(comma - optarg), &o.an.time_start) ||
+			    parse_time(comma + 1, strlen(comma + 1), &o.an.time_end)) {
+				fprintf(stderr, "readperf: --time wants START,END, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			o.an.has_time = 1;
 			break;
 		case 'q':
 			lg->quiet = o.quiet = 1;
@@ -265,7 +472,9 @@ static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct lo
 		fprintf(stderr, "readperf: one input file at a time ('%s' is extra)\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	return analyse(&o, log);
+	code = analyse(&o, log);
+	free(o.comm_list);
+	return code;
 }
 
 /* ---------------------------------------------------------------- header, dump */

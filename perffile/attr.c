@@ -91,39 +91,38 @@ static const char *const cache_names[] = {
 static const char *const cache_ops[] = { "load", "store", "prefetch" };
 static const char *const cache_results[] = { "refs", "misses" };
 
+/* evsel__add_modifiers(): only what differs from the defaults shows, as ":ukhppHG" */
 static int add_modifiers(const struct perf_event_attr *attr, struct strbuf *sb)
 {
+	char mods[16];
+	size_t n = 0;
 	int exclude_guest_default = 0;
-	size_t colon;
-	int err = 0;
 
-	/* evsel__add_modifiers(): only what differs from the defaults shows */
-	colon = sb->len;
 	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
-		err |= strbuf__addch(sb, ':');
-		if (!attr->exclude_user)
-			err |= strbuf__addch(sb, 'u');
 		if (!attr->exclude_kernel)
-			err |= strbuf__addch(sb, 'k');
+			mods[n++] = 'k';
+		if (!attr->exclude_user)
+			mods[n++] = 'u';
 		if (!attr->exclude_hv)
-			err |= strbuf__addch(sb, 'h');
-	}
-	if (attr->precise_ip) {
-		if (sb->len == colon)
-			err |= strbuf__addch(sb, ':');
-		for (unsigned i = 0; i < attr->precise_ip; i++)
-			err |= strbuf__addch(sb, 'p');
+			mods[n++] = 'h';
 		exclude_guest_default = 1;
 	}
-	if (attr->exclude_host || attr->exclude_guest == !exclude_guest_default) {
-		if (sb->len == colon)
-			err |= strbuf__addch(sb, ':');
-		if (attr->exclude_host)
-			err |= strbuf__addch(sb, 'G');
-		if (!attr->exclude_guest)
-			err |= strbuf__addch(sb, 'H');
+	if (attr->precise_ip) {
+		for (unsigned i = 0; i < attr->precise_ip && i < 3; i++)
+			mods[n++] = 'p';
+		exclude_guest_default = 1;
 	}
-	return err ? -ENOMEM : 0;
+	if (attr->exclude_host || attr->exclude_guest == (unsigned)exclude_guest_default) {
+		if (!attr->exclude_host)
+			mods[n++] = 'H';
+		if (!attr->exclude_guest)
+			mods[n++] = 'G';
+	}
+	if (!n)
+		return 0;
+	if (strbuf__addch(sb, ':') || strbuf__add(sb, mods, n))
+		return -ENOMEM;
+	return 0;
 }
 
 int perf_attr__name(const struct perf_event_attr *attr, struct strbuf *sb)
@@ -140,8 +139,10 @@ int perf_attr__name(const struct perf_event_attr *attr, struct strbuf *sb)
 		break;
 	case PERF_TYPE_SOFTWARE:
 		if (c < sizeof(sw_names) / sizeof(sw_names[0]))
-			return strbuf__addstr(sb, sw_names[c]);	/* software events take no modifiers */
-		return strbuf__addf(sb, "unknown-software:%#llx", (unsigned long long)c);
+			err = strbuf__addstr(sb, sw_names[c]);
+		else
+			err = strbuf__addf(sb, "unknown-software:%#llx", (unsigned long long)c);
+		break;
 	case PERF_TYPE_HW_CACHE: {
 		uint64_t id = c & 0xff, op = (c >> 8) & 0xff, res = (c >> 16) & 0xff;
 

@@ -346,13 +346,19 @@ static int set_name(struct perf_evattr *a, const char *name, size_t len)
 	return 0;
 }
 
-/* names from EVENT_DESC: matched by id, else by position when the counts agree */
+/*
+ * Names from EVENT_DESC: matched by id, else by position when the counts
+ * agree.  Not in pipe mode: perf 6.1 keeps a pipe's EVENT_DESC for printing
+ * only and names its events from the attrs, and names must agree with perf.
+ */
 static int apply_event_desc(struct perf_file *f)
 {
 	struct perf_evlist *el = &f->evlist;
 	size_t i, j;
 	int err;
 
+	if (f->info.format == PERF_FORMAT_PIPE)
+		return 0;
 	for (i = 0; i < f->ft.event_descs.len; i++) {
 		const struct perf_event_desc *d = &ARRAY_AT(&f->ft.event_descs, struct perf_event_desc, i);
 		struct perf_evattr *match = NULL;
@@ -662,9 +668,8 @@ static int read_file_header(struct perf_file *f)
 		in->format = PERF_FORMAT_PIPE;
 		in->header_size = hsize;
 		f->pos = PIPE_HEADER_SIZE;
+		/* a stream ends where the bytes end; a cut last record ends it (perf: "unexpected end of event stream") */
 		f->end = UINT64_MAX;
-		if (in->file_size)
-			f->end = in->file_size;
 		return 0;
 	}
 	if (n < FILE_HEADER_V1_SIZE)

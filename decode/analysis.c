@@ -1,0 +1,713 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Sample resolution and aggregation (see analysis.h).  Follows
+ * process_sample_event() of tools/perf/builtin-report.c, machine__resolve()
+ * and thread__resolve_callchain_sample() of tools/perf/util/machine.c, and
+ * the hists of --sort dso,sym / --children (util/hist.c) in Linux perf 6.1.
+ *
+ * Hot path per sample: one thread lookup, one map lookup per address (binary
+ * search), one hash lookup per address in the address cache, which points
+ * straight at the per-event counters of the function and of the source
+ * line.  Everything else happens once per distinct address.  The report
+ * writers are in report.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/analysis_internal.h"
+
+/* ------------------------------------------------------------------ pool */
+
+struct pool_chunk {
+	struct pool_chunk *next;
+	size_t cap, used;
+	unsigned char data[];
+};
+
+#define POOL_CHUNK (64u * 1024)
+
+void *pool__alloc(struct pool *p, size_t size)
+{
+	struct pool_chunk *c = p->head;
+	void *r;
+
+	size = (size + 15) & ~(size_t)15;
+	if (!c || c->used + size > c->cap) {
+		size_t cap = size > POOL_CHUNK ? size : POOL_CHUNK;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->cap = cap;
+		c->used = 0;
+		c->next = p->head;
+		p->head = c;
+	}
+	r = c->data + c->used;
+	c->used += size;
+	memset(r, 0, size);
+	return r;
+}
+
+char *pool__strdup(struct pool *p, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = pool__alloc(p, n);
+
+	if (r)
+		memcpy(r, s, n);
+	return r;
+}
+
+void pool__release(struct pool *p)
+{
+	struct pool_chunk *c = p->head, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	p->head = NULL;
+}
+
+/* --------------------------------------------------------------- helpers */
+
+static int ptrs_push(struct array *a, void *p)
+{
+	void **slot = array__push(a);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = p;
+	return 0;
+}
+
+/* the string value interned in the pool (stable for the analysis' life) */
+static const char *intern(struct analysis *a, const char *s)
+{
+	void **slot;
+	int ret;
+
+	if (!s)
+		return NULL;
+	ret = hashmap__insert(&a->strings, s, strlen(s) + 1, &slot);
+	if (ret < 0)
+		return NULL;
+	if (ret == 1) {
+		*slot = pool__strdup(&a->pool, s);
+		if (!*slot)
+			*slot = (void *)UNKNOWN;	/* never freed: values are pool memory */
+	}
+	return *slot;
+}
+
+static struct evstat *get_event(struct analysis *a, const struct perf_evattr *ev)
+{
+	struct evstat *es;
+	size_t i = (size_t)ev->idx;
+
+	if (ev->idx < 0)
+		return NULL;
+	if (i >= a->nr_events) {
+		size_t n = i + 1;
+		struct evstat *ne = realloc(a->events, n * sizeof(*ne));
+
+		if (!ne)
+			return NULL;
+		memset(ne + a->nr_events, 0, (n - a->nr_events) * sizeof(*ne));
+		a->events = ne;
+		a->nr_events = n;
+	}
+	es = &a->events[i];
+	if (!es->name) {
+		es->name = intern(a, ev->name ? ev->name : UNKNOWN);
+		if (!es->name)
+			return NULL;
+		es->idx = (uint32_t)i;
+	}
+	return es;
+}
+
+/* the (event, dso, function) counters; def_file/line filled on creation */
+static struct fstat *get_fstat(struct analysis *a, uint32_t event, const char *dso,
+			       const char *fn, const char *def_file, unsigned def_line)
+{
+	struct strbuf *k = &a->keybuf;
+	void **slot;
+	struct fstat *f;
+	int ret;
+
+	strbuf__reset(k);
+	if (strbuf__add(k, &event, sizeof(event)) || strbuf__addstr(k, dso) ||
+	    strbuf__addch(k, '\0') || strbuf__addstr(k, fn))
+		return NULL;
+	ret = hashmap__insert(&a->fstats, k->buf, k->len, &slot);
+	if (ret < 0)
+		return NULL;
+	if (ret == 0)
+		return *slot;
+	f = pool__alloc(&a->pool, sizeof(*f));
+	if (!f) {
+		*slot = NULL;
+		return NULL;
+	}
+	f->event = event;
+	f->dso = intern(a, dso);
+	f->function = intern(a, fn);
+	f->def_file = def_file ? intern(a, def_file) : NULL;
+	f->def_line = def_line;
+	f->seen = UINT64_MAX;
+	*slot = f;
+	if (!f->dso || !f->function || ptrs_push(&a->fstat_list, f))
+		return NULL;
+	return f;
+}
+
+static struct lstat *get_lstat(struct analysis *a, struct fstat *f, const char *src, unsigned line)
+{
+	struct strbuf *k = &a->keybuf;
+	void **slot;
+	struct lstat *l;
+	int ret;
+
+	strbuf__reset(k);
+	if (strbuf__add(k, &f, sizeof(f)) || strbuf__add(k, &line, sizeof(line)) ||
+	    strbuf__addstr(k, src ? src : ""))
+		return NULL;
+	ret = hashmap__insert(&a->lstats, k->buf, k->len, &slot);
+	if (ret < 0)
+		return NULL;
+	if (ret == 0)
+		return *slot;
+	l = pool__alloc(&a->pool, sizeof(*l));
+	if (!l) {
+		*slot = NULL;
+		return NULL;
+	}
+	l->f = f;
+	l->src_file = src ? intern(a, src) : NULL;
+	l->line = line;
+	*slot = l;
+	if ((src && !l->src_file) || ptrs_push(&a->lstat_list, l))
+		return NULL;
+	return l;
+}
+
+struct target {
+	struct dso *dso;	/* NULL: no map */
+	uint64_t start, pgoff;
+};
+
+struct ip_key {
+	uint64_t dso, start, pgoff, ip;
+	uint32_t event, pad;
+};
+
+/*
+ * The cache entry of (event, map, ip).  need_line: the source line too
+ * (self addresses); callchain addresses take the fast path.
+ */
+static struct ipent *resolve(struct analysis *a, uint32_t event, const struct target *t,
+			     uint64_t ip, int need_line)
+{
+	struct ip_key key;
+	struct sym_result res;
+	struct ipent *e;
+	const char *dso_name, *fn;
+	void **slot;
+	int ret, found;
+
+	if (!t->dso) {
+		struct evstat *es = &a->events[event];
+
+		if (!es->unknown) {
+			es->unknown = pool__alloc(&a->pool, sizeof(*es->unknown));
+			if (!es->unknown)
+				return NULL;
+			es->unknown->f = get_fstat(a, event, UNKNOWN, UNKNOWN, NULL, 0);
+			if (!es->unknown->f)
+				return NULL;
+		}
+		if (need_line && !es->unknown->l) {
+			es->unknown->l = get_lstat(a, es->unknown->f, NULL, 0);
+			if (!es->unknown->l)
+				return NULL;
+		}
+		return es->unknown;
+	}
+
+	memset(&key, 0, sizeof(key));
+	key.dso = (uint64_t)(uintptr_t)t->dso;
+	key.start = t->start;
+	key.pgoff = t->pgoff;
+	key.ip = ip;
+	key.event = event;
+	slot = hashmap__find(&a->ipcache, &key, sizeof(key));
+	if (slot) {
+		e = *slot;
+		if (!need_line || e->l)
+			return e;
+	} else {
+		e = NULL;
+	}
+
+	memset(&res, 0, sizeof(res));
+	if (need_line)
+		ret = symbols__resolve(a->syms, t->dso, t->start, t->pgoff, ip, &res);
+	else
+		ret = symbols__resolve_sym(a->syms, t->dso, t->start, t->pgoff, ip, &res);
+	found = ret == 0 && res.function;
+	dso_name = dso__name(t->dso);
+	if (!dso_name)
+		dso_name = UNKNOWN;
+	fn = found ? res.function : UNKNOWN;
+
+	if (!e) {
+		e = pool__alloc(&a->pool, sizeof(*e));
+		if (!e)
+			return NULL;
+		e->f = get_fstat(a, event, dso_name, fn, found ? res.def_file : NULL,
+				 found ? res.def_line : 0);
+		if (!e->f)
+			return NULL;
+		e->unresolved = !found;
+		ret = hashmap__insert(&a->ipcache, &key, sizeof(key), &slot);
+		if (ret < 0)
+			return NULL;
+		*slot = e;
+	}
+	if (need_line) {
+		if (!e->f->def_file && found && res.def_file) {
+			e->f->def_file = intern(a, res.def_file);
+			e->f->def_line = res.def_line;
+		}
+		e->l = get_lstat(a, e->f, found ? res.src_file : NULL, found ? res.src_line : 0);
+		if (!e->l)
+			return NULL;
+	}
+	return e;
+}
+
+/* the map of ip for a cpumode; t->dso NULL when none */
+static void find_target(struct analysis *a, const struct mthread *th, unsigned cpumode,
+			uint64_t ip, struct target *t)
+{
+	const struct map_entry *m = NULL;
+
+	t->dso = NULL;
+	t->start = 0;
+	t->pgoff = 0;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		m = machine__find_kernel_map(a->m, ip);
+		if (!m && !machine__nr_kernel_maps(a->m)) {
+			/* no kernel MMAP in the file: the whole space is the kernel's */
+			t->dso = a->kernel_dso;
+			return;
+		}
+	} else if (cpumode == PERF_RECORD_MISC_USER && th) {
+		m = machine__find_map(th, ip);
+	}
+	if (m) {
+		t->dso = m->dso;
+		t->start = m->start;
+		t->pgoff = m->pgoff;
+	}
+}
+
+/* ---------------------------------------------------------------- filters */
+
+static int pass_pid_filters(const struct analysis *a, uint32_t pid, uint32_t tid,
+			    const struct mthread *th)
+{
+	const struct analysis_opts *o = &a->opts;
+	size_t i;
+
+	if (o->nr_pids) {
+		for (i = 0; i < o->nr_pids; i++)
+			if (o->pids[i] == pid)
+				break;
+		if (i == o->nr_pids)
+			return 0;
+	}
+	if (o->nr_tids) {
+		for (i = 0; i < o->nr_tids; i++)
+			if (o->tids[i] == tid)
+				break;
+		if (i == o->nr_tids)
+			return 0;
+	}
+	if (o->nr_comms) {
+		const char *comm = th ? th->comm : NULL;
+
+		if (!comm)
+			return 0;
+		for (i = 0; i < o->nr_comms; i++)
+			if (!strcmp(o->comms[i], comm))
+				break;
+		if (i == o->nr_comms)
+			return 0;
+	}
+	return 1;
+}
+
+static int pass_time(const struct analysis *a, uint64_t time)
+{
+	const struct analysis_opts *o = &a->opts;
+
+	if (!o->has_time)
+		return 1;
+	if (o->time_start && time < o->time_start)
+		return 0;
+	if (o->time_end && time > o->time_end)
+		return 0;
+	return 1;
+}
+
+/* ---------------------------------------------------------------- samples */
+
+static int count_edge(struct analysis *a, struct fstat *caller, struct fstat *callee,
+		      uint64_t period)
+{
+	struct fstat *key[2] = { caller, callee };
+	struct estat *e;
+	void **slot;
+	int ret;
+
+	ret = hashmap__insert(&a->estats, key, sizeof(key), &slot);
+	if (ret < 0)
+		return -ENOMEM;
+	if (ret == 1) {
+		e = pool__alloc(&a->pool, sizeof(*e));
+		*slot = e;
+		if (!e)
+			return -ENOMEM;
+		e->caller = caller;
+		e->callee = callee;
+		e->seen = UINT64_MAX;
+		if (ptrs_push(&a->estat_list, e))
+			return -ENOMEM;
+	}
+	e = *slot;
+	if (!e)
+		return -ENOMEM;
+	if (e->seen != a->seq) {
+		e->seen = a->seq;
+		e->samples++;
+		e->period += period;
+	}
+	return 0;
+}
+
+static void count_child(struct analysis *a, struct fstat *f, uint64_t period)
+{
+	if (f->seen == a->seq)
+		return;
+	f->seen = a->seq;
+	f->ch_samples++;
+	f->ch_period += period;
+}
+
+static int do_callchain(struct analysis *a, uint32_t event, const struct mthread *th,
+			const struct perf_record *rec, struct fstat *self, uint64_t period)
+{
+	const struct perf_sample *s = &rec->sample;
+	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct fstat *prev = self;
+	int skipped_self = 0;
+	uint64_t i, depth = 0;
+
+	count_child(a, self, period);
+	for (i = 0; i < s->callchain_nr && depth < MAX_CHAIN; i++) {
+		uint64_t ip = s->callchain[i];
+		struct target t;
+		struct ipent *e;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case PERF_CONTEXT_HV:
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+				break;
+			case PERF_CONTEXT_KERNEL:
+				cpumode = PERF_RECORD_MISC_KERNEL;
+				break;
+			case PERF_CONTEXT_USER:
+				cpumode = PERF_RECORD_MISC_USER;
+				break;
+			case PERF_CONTEXT_GUEST_KERNEL:
+				cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
+				break;
+			case PERF_CONTEXT_GUEST_USER:
+				cpumode = PERF_RECORD_MISC_GUEST_USER;
+				break;
+			default:
+				break;
+			}
+			continue;
+		}
+		if (!skipped_self) {
+			skipped_self = 1;
+			if (ip == s->ip)
+				continue;
+		}
+		depth++;
+		find_target(a, th, cpumode, ip, &t);
+		e = resolve(a, event, &t, ip, 0);
+		if (!e)
+			return -ENOMEM;
+		count_child(a, e->f, period);
+		if (a->opts.reports & REPORT_CALLERS) {
+			if (count_edge(a, e->f, prev, period))
+				return -ENOMEM;
+		}
+		prev = e->f;
+	}
+	return 0;
+}
+
+static uint64_t sample_period(const struct perf_record *rec)
+{
+	if (rec->sample.sample_type & PERF_SAMPLE_PERIOD)
+		return rec->sample.period;
+	return rec->evattr->attr.sample_period;
+}
+
+static int process_sample(struct analysis *a, struct perf_record *rec)
+{
+	const struct perf_sample *s = &rec->sample;
+	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint32_t pid = UINT32_MAX, tid = UINT32_MAX;
+	struct mthread *th;
+	struct evstat *es;
+	struct target t;
+	struct ipent *e;
+	uint64_t period, time = 0;
+
+	if (s->sample_type & PERF_SAMPLE_TIME)
+		time = s->time;
+	if (!pass_time(a, time))
+		goto filtered;
+	if (!rec->evattr)
+		goto filtered;
+	if (a->opts.event && strcmp(a->opts.event, rec->evattr->name ? rec->evattr->name : ""))
+		goto filtered;
+	if (s->sample_type & PERF_SAMPLE_TID) {
+		pid = s->pid;
+		tid = s->tid;
+	}
+	th = machine__findnew_thread(a->m, pid, tid);
+	if (!th)
+		return -ENOMEM;
+	if (!pass_pid_filters(a, pid, tid, th))
+		goto filtered;
+	es = get_event(a, rec->evattr);
+	if (!es)
+		return -ENOMEM;
+
+	period = sample_period(rec);
+	find_target(a, th, cpumode, s->ip, &t);
+	e = resolve(a, es->idx, &t, s->ip, 1);
+	if (!e)
+		return -ENOMEM;
+	a->seq++;
+	a->nr_samples++;
+	if (e->unresolved || !t.dso)
+		a->nr_unresolved++;
+	es->samples++;
+	es->period += period;
+	e->f->samples++;
+	e->f->period += period;
+	e->l->samples++;
+	e->l->period += period;
+	th->proc->samples++;
+	th->proc->period += period;
+	if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		int err = do_callchain(a, es->idx, th, rec, e->f, period);
+
+		if (err)
+			return err;
+	}
+	if (a->overview_open)
+		overview__sample(a, rec, es->name, period, e->f);
+	return 0;
+
+filtered:
+	a->nr_filtered++;
+	return 0;
+}
+
+/* pid/tid of a non-sample record: from its body, else from its sample_id_all trailer */
+static int record_pid_tid(const struct perf_record *rec, uint32_t *pid, uint32_t *tid)
+{
+	switch (rec->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		*pid = rec->u.mmap.pid;
+		*tid = rec->u.mmap.tid;
+		return 1;
+	case PERF_RECORD_COMM:
+		*pid = rec->u.comm.pid;
+		*tid = rec->u.comm.tid;
+		return 1;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		*pid = rec->u.fork.pid;
+		*tid = rec->u.fork.tid;
+		return 1;
+	default:
+		break;
+	}
+	if (rec->type < PERF_RECORD_USER_TYPE_START && (rec->sample.sample_type & PERF_SAMPLE_TID)) {
+		*pid = rec->sample.pid;
+		*tid = rec->sample.tid;
+		return 1;
+	}
+	return 0;
+}
+
+int analysis__process(struct analysis *a, struct perf_record *rec)
+{
+	uint64_t time = 0;
+	int has_time = 0, err;
+
+	if (rec->type == PERF_RECORD_SAMPLE)
+		return process_sample(a, rec);
+
+	if (rec->type < PERF_RECORD_USER_TYPE_START && (rec->sample.sample_type & PERF_SAMPLE_TIME)) {
+		time = rec->sample.time;
+		has_time = 1;
+	}
+	err = machine__process(a->m, rec, time);
+	if (err)
+		return err;
+	if (rec->type == PERF_RECORD_HEADER_BUILD_ID && rec->u.build_id.build_id &&
+	    rec->u.build_id.filename && rec->u.build_id.size)
+		symbols__set_build_id(a->syms, rec->u.build_id.filename, rec->u.build_id.build_id,
+				      rec->u.build_id.size);
+
+	if (a->overview_open) {
+		uint32_t pid, tid;
+
+		if (a->opts.has_time && has_time && !pass_time(a, time))
+			return 0;
+		if (record_pid_tid(rec, &pid, &tid)) {
+			const struct analysis_opts *o = &a->opts;
+
+			if ((o->nr_pids || o->nr_tids || o->nr_comms) &&
+			    !pass_pid_filters(a, pid, tid,
+					      o->nr_comms ? machine__findnew_thread(a->m, pid, tid) : NULL))
+				return 0;
+		} else if (a->opts.nr_pids || a->opts.nr_tids || a->opts.nr_comms) {
+			return 0;
+		}
+		overview__record(a, rec);
+	}
+	return 0;
+}
+
+int analysis__deliver(void *ctx, struct perf_record *rec)
+{
+	return analysis__process(ctx, rec);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+int analysis__new(struct analysis **out, const struct perf_file *f, const struct analysis_opts *opts)
+{
+	struct analysis *a = calloc(1, sizeof(*a));
+	struct symbols_opts so;
+	const struct perf_features *ft;
+	int err;
+
+	*out = NULL;
+	if (!a)
+		return -ENOMEM;
+	a->f = f;
+	a->opts = *opts;
+	a->log = opts->log;
+	hashmap__init(&a->strings);
+	hashmap__init(&a->fstats);
+	hashmap__init(&a->lstats);
+	hashmap__init(&a->estats);
+	hashmap__init(&a->ipcache);
+	array__init(&a->fstat_list, sizeof(void *));
+	array__init(&a->lstat_list, sizeof(void *));
+	array__init(&a->estat_list, sizeof(void *));
+	strbuf__init(&a->keybuf);
+	strbuf__init(&a->info);
+
+	ft = f ? perf_file__features(f) : NULL;
+	if (opts->symbols) {
+		so = *opts->symbols;
+	} else {
+		memset(&so, 0, sizeof(so));
+		so.log = opts->log;
+		if (ft)
+			so.recorded_osrelease = ft->osrelease;
+	}
+	err = symbols__new(&a->syms, &so);
+	if (err)
+		goto out_delete;
+	a->kernel_dso = symbols__kernel_dso(a->syms);
+	if (!a->kernel_dso) {
+		err = -ENOMEM;
+		goto out_delete;
+	}
+	if (ft) {
+		size_t i;
+
+		for (i = 0; i < ft->build_ids.len; i++) {
+			const struct perf_build_id *b = &ARRAY_AT(&ft->build_ids, struct perf_build_id, i);
+
+			if (b->filename && b->size)
+				symbols__set_build_id(a->syms, b->filename, b->build_id, b->size);
+		}
+	}
+	err = machine__new(&a->m, a->syms);
+	if (err)
+		goto out_delete;
+	if (opts->reports & REPORT_OVERVIEW) {
+		err = overview__open(a);
+		if (err)
+			goto out_delete;
+	}
+	*out = a;
+	return 0;
+
+out_delete:
+	analysis__delete(a);
+	return err;
+}
+
+void analysis__delete(struct analysis *a)
+{
+	if (!a)
+		return;
+	overview__close(a);
+	machine__delete(a->m);
+	symbols__delete(a->syms);
+	hashmap__release(&a->strings, NULL);
+	hashmap__release(&a->fstats, NULL);
+	hashmap__release(&a->lstats, NULL);
+	hashmap__release(&a->estats, NULL);
+	hashmap__release(&a->ipcache, NULL);
+	array__release(&a->fstat_list);
+	array__release(&a->lstat_list);
+	array__release(&a->estat_list);
+	strbuf__release(&a->keybuf);
+	strbuf__release(&a->info);
+	free(a->events);
+	pool__release(&a->pool);
+	free(a);
+}
+
+void analysis__stats(const struct analysis *a, struct analysis_stats *st)
+{
+	st->samples = a->nr_samples;
+	st->filtered = a->nr_filtered;
+	st->unresolved = a->nr_unresolved;
+	st->nr_functions = a->fstat_list.len;
+	st->nr_addresses = a->ipcache.len;
+}

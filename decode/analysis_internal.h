@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What analysis.c (aggregation) and report.c (CSV writers) share.  Not a
+ * public API.
+ */
+#ifndef DECODE_ANALYSIS_INTERNAL_H
+#define DECODE_ANALYSIS_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "decode/analysis.h"
+#include "decode/machine.h"
+#include "util/array.h"
+#include "util/csv.h"
+#include "util/hashmap.h"
+#include "util/strbuf.h"
+
+#define UNKNOWN "[unknown]"
+#define MAX_CHAIN 1024		/* addresses used per callchain */
+
+/* bump allocator for everything that lives as long as the analysis */
+struct pool {
+	struct pool_chunk *head;
+};
+
+void *pool__alloc(struct pool *p, size_t size);	/* zeroed; NULL on ENOMEM */
+char *pool__strdup(struct pool *p, const char *s);
+void pool__release(struct pool *p);
+
+/* (event, dso, function) */
+struct fstat {
+	uint32_t event;
+	const char *dso, *function;	/* interned */
+	const char *def_file;		/* interned or NULL */
+	unsigned def_line;
+	uint64_t samples, period;	/* self */
+	uint64_t ch_samples, ch_period;	/* children: samples whose chain holds it */
+	uint64_t seen;			/* sample sequence number of the last children count */
+};
+
+/* (event, dso, function, source file, line) */
+struct lstat {
+	struct fstat *f;
+	const char *src_file;		/* interned or NULL */
+	unsigned line;
+	uint64_t samples, period;
+};
+
+/* caller -> callee */
+struct estat {
+	struct fstat *caller, *callee;
+	uint64_t samples, period;
+	uint64_t seen;
+};
+
+/* an address cache entry */
+struct ipent {
+	struct fstat *f;
+	struct lstat *l;		/* NULL until used as a sample address */
+	int unresolved;
+};
+
+struct evstat {
+	const char *name;		/* interned */
+	uint32_t idx;
+	uint64_t samples, period;
+	struct ipent *unknown;		/* addresses in no map */
+};
+
+struct analysis {
+	const struct perf_file *f;
+	struct analysis_opts opts;
+	const struct log *log;
+	struct symbols *syms;
+	struct dso *kernel_dso;
+	struct machine *m;
+	struct pool pool;
+	struct hashmap strings;		/* string -> pool copy */
+	struct hashmap fstats, lstats, estats;
+	struct hashmap ipcache;		/* struct ip_key -> struct ipent */
+	struct array fstat_list, lstat_list, estat_list;	/* creation order */
+	struct evstat *events;		/* by attr index */
+	size_t nr_events;
+	struct strbuf keybuf;		/* scratch for hash keys */
+	struct strbuf info;		/* scratch for overview info */
+	uint64_t seq;			/* samples seen: dedup stamp for children and edges */
+	uint64_t nr_samples, nr_filtered, nr_unresolved;
+	/* overview.csv, streamed */
+	int overview_open;
+	struct csv ov;
+	FILE *ov_tmp;			/* when not streaming into opts.out_dir */
+};
+
+int overview__open(struct analysis *a);
+void overview__close(struct analysis *a);
+void overview__sample(struct analysis *a, const struct perf_record *rec, const char *event,
+		      uint64_t period, const struct fstat *f);
+void overview__record(struct analysis *a, const struct perf_record *rec);
+
+#endif

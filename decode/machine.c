@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Processes, threads and maps (see machine.h).  Follows
+ * machine__process_{comm,fork,exit,mmap,mmap2}_event(), thread__fork() and
+ * maps__fixup_overlappings() of Linux perf 6.1.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/machine.h"
+#include "decode/symbols.h"
+#include "util/hashmap.h"
+
+struct machine {
+	struct symbols *syms;
+	struct hashmap strings;		/* interned strings: key = the string, value = the copy */
+	struct hashmap procs;		/* pid -> current struct process */
+	struct hashmap threads;		/* tid -> current struct mthread */
+	struct process **all_procs;
+	size_t nr_procs, cap_procs;
+	struct mthread **all_threads;
+	size_t nr_threads, cap_threads;
+	struct maps kmaps;
+};
+
+/* the map owns a NUL-terminated copy of every key: that copy is the interned string */
+static const char *intern(struct machine *m, const char *s)
+{
+	void **slot;
+	struct hashmap_entry *e;
+
+	if (hashmap__insert(&m->strings, s, strlen(s) + 1, &slot) < 0)
+		return NULL;
+	e = (struct hashmap_entry *)(void *)((char *)slot - offsetof(struct hashmap_entry, value));
+	return e->key;
+}
+
+static int grow_ptrs(void ***v, size_t *cap, size_t n)
+{
+	size_t ncap;
+	void **nv;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 64;
+	nv = realloc(*v, ncap * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+int machine__new(struct machine **out, struct symbols *syms)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+
+	*out = NULL;
+	if (!m)
+		return -ENOMEM;
+	m->syms = syms;
+	hashmap__init(&m->strings);
+	hashmap__init(&m->procs);
+	hashmap__init(&m->threads);
+	*out = m;
+	return 0;
+}
+
+void machine__delete(struct machine *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr_procs; i++) {
+		free(m->all_procs[i]->maps.v);
+		free(m->all_procs[i]);
+	}
+	for (i = 0; i < m->nr_threads; i++)
+		free(m->all_threads[i]);
+	free(m->all_procs);
+	free(m->all_threads);
+	free(m->kmaps.v);
+	hashmap__release(&m->strings, NULL);
+	hashmap__release(&m->procs, NULL);
+	hashmap__release(&m->threads, NULL);
+	free(m);
+}
+
+/* ------------------------------------------------------------------ maps */
+
+const struct map_entry *maps__find(const struct maps *maps, uint64_t ip)
+{
+	size_t lo = 0, hi = maps->n;
+
+	/* last map with start <= ip */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (maps->v[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (ip < maps->v[lo - 1].end)
+		return &maps->v[lo - 1];
+	return NULL;
+}
+
+static int maps_reserve(struct maps *maps, size_t extra)
+{
+	size_t cap;
+	struct map_entry *nv;
+
+	if (maps->n + extra <= maps->cap)
+		return 0;
+	cap = maps->cap ? maps->cap : 16;
+	while (cap < maps->n + extra)
+		cap *= 2;
+	nv = realloc(maps->v, cap * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	maps->v = nv;
+	maps->cap = cap;
+	return 0;
+}
+
+int maps__insert(struct maps *maps, const struct map_entry *e)
+{
+	size_t lo = 0, hi = maps->n, first, last, nr_new = 0;
+	struct map_entry repl[3];
+	int err;
+
+	if (e->end <= e->start)
+		return 0;
+	/* first map whose end is past e->start (ends are sorted too: no overlaps) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (maps->v[mid].end <= e->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	last = first;
+	while (last < maps->n && maps->v[last].start < e->end)
+		last++;
+	/* maps [first, last) overlap e; keep what sticks out on either side */
+	if (first < last && maps->v[first].start < e->start) {
+		repl[nr_new] = maps->v[first];
+		repl[nr_new].end = e->start;
+		nr_new++;
+	}
+	repl[nr_new++] = *e;
+	if (first < last && maps->v[last - 1].end > e->end) {
+		const struct map_entry *old = &maps->v[last - 1];
+
+		repl[nr_new] = *old;
+		repl[nr_new].start = e->end;
+		repl[nr_new].pgoff = old->pgoff + (e->end - old->start);
+		nr_new++;
+	}
+	if (nr_new > last - first) {
+		err = maps_reserve(maps, nr_new - (last - first));
+		if (err)
+			return err;
+	}
+	memmove(&maps->v[first + nr_new], &maps->v[last], (maps->n - last) * sizeof(*maps->v));
+	memcpy(&maps->v[first], repl, nr_new * sizeof(*repl));
+	maps->n = maps->n - (last - first) + nr_new;
+	return 0;
+}
+
+static int maps_copy(struct maps *dst, const struct maps *src)
+{
+	dst->n = 0;
+	if (maps_reserve(dst, src->n))
+		return -ENOMEM;
+	if (src->n)
+		memcpy(dst->v, src->v, src->n * sizeof(*src->v));
+	dst->n = src->n;
+	return 0;
+}
+
+/* ------------------------------------------------------- processes/threads */
+
+static struct process *new_process(struct machine *m, uint32_t pid)
+{
+	struct process *p, *old;
+	void **slot;
+	int ret;
+
+	if (grow_ptrs((void ***)&m->all_procs, &m->cap_procs, m->nr_procs))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	ret = hashmap__insert(&m->procs, &pid, sizeof(pid), &slot);
+	if (ret < 0) {
+		free(p);
+		return NULL;
+	}
+	old = *slot;
+	if (old)
+		old->retired = 1;
+	*slot = p;
+	p->pid = pid;
+	if (pid == 0)	/* perf names the idle thread so (machine__init) */
+		p->comm = intern(m, "swapper");
+	m->all_procs[m->nr_procs++] = p;
+	return p;
+}
+
+static struct process *findnew_process(struct machine *m, uint32_t pid)
+{
+	void **slot = hashmap__find(&m->procs, &pid, sizeof(pid));
+
+	if (slot)
+		return *slot;
+	return new_process(m, pid);
+}
+
+static struct mthread *new_thread(struct machine *m, struct process *p, uint32_t tid)
+{
+	struct mthread *t;
+	void **slot;
+
+	if (grow_ptrs((void ***)&m->all_threads, &m->cap_threads, m->nr_threads))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	if (hashmap__insert(&m->threads, &tid, sizeof(tid), &slot) < 0) {
+		free(t);
+		return NULL;
+	}
+	*slot = t;
+	t->tid = tid;
+	t->proc = p;
+	if (tid == p->pid || !p->comm)
+		t->comm = p->comm;
+	p->nr_threads++;
+	m->all_threads[m->nr_threads++] = t;
+	return t;
+}
+
+struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t tid)
+{
+	void **slot = hashmap__find(&m->threads, &tid, sizeof(tid));
+	struct mthread *t = slot ? *slot : NULL;
+	struct process *p;
+
+	if (t && !t->proc->retired && (t->proc->pid == pid || pid == UINT32_MAX))
+		return t;
+	if (pid == UINT32_MAX)
+		pid = tid;
+	p = findnew_process(m, pid);
+	if (!p)
+		return NULL;
+	return new_thread(m, p, tid);
+}
+
+static struct mthread *find_thread(struct machine *m, uint32_t pid, uint32_t tid)
+{
+	void **slot = hashmap__find(&m->threads, &tid, sizeof(tid));
+	struct mthread *t = slot ? *slot : NULL;
+
+	if (t && !t->proc->retired && t->proc->pid == pid)
+		return t;
+	return NULL;
+}
+
+static void set_comm(struct mthread *t, const char *comm)
+{
+	struct process *p = t->proc;
+
+	t->comm = comm;
+	if (t->tid == p->pid || !p->comm || p->pid == 0)
+		p->comm = comm;
+}
+
+static int process_comm(struct machine *m, const struct perf_rec_comm *c)
+{
+	struct mthread *t = machine__findnew_thread(m, c->pid, c->tid);
+	const char *comm;
+
+	if (!t)
+		return -ENOMEM;
+	comm = intern(m, c->comm);
+	if (!comm)
+		return -ENOMEM;
+	if (c->exec)
+		t->proc->maps.n = 0;
+	set_comm(t, comm);
+	return 0;
+}
+
+static int process_fork(struct machine *m, const struct perf_rec_fork *f, uint64_t time)
+{
+	struct mthread *parent = machine__findnew_thread(m, f->ppid, f->ptid);
+	struct mthread *child;
+	struct process *p;
+
+	if (!parent)
+		return -ENOMEM;
+	if (f->pid != f->ppid) {
+		/* a new process; an existing one with this pid is a past lifetime */
+		p = new_process(m, f->pid);
+		if (!p)
+			return -ENOMEM;
+		p->has_ppid = 1;
+		p->ppid = f->ppid;
+		p->has_start = 1;
+		p->start_time = f->time ? f->time : time;
+		if (maps_copy(&p->maps, &parent->proc->maps))
+			return -ENOMEM;
+		p->comm = parent->comm;
+	} else {
+		p = parent->proc;
+		if (p->pid != f->pid || p->retired) {
+			p = findnew_process(m, f->pid);
+			if (!p)
+				return -ENOMEM;
+		}
+	}
+	child = new_thread(m, p, f->tid);
+	if (!child)
+		return -ENOMEM;
+	if (parent->comm)
+		set_comm(child, parent->comm);
+	return 0;
+}
+
+static int process_exit(struct machine *m, const struct perf_rec_fork *f, uint64_t time)
+{
+	struct mthread *t = find_thread(m, f->pid, f->tid);
+
+	if (!t)
+		return 0;
+	t->exited = 1;
+	if (f->tid == f->pid) {
+		t->proc->has_exit = 1;
+		t->proc->exit_time = f->time ? f->time : time;
+	}
+	return 0;
+}
+
+static uint64_t map_end(uint64_t start, uint64_t len)
+{
+	if (len > UINT64_MAX - start)
+		return UINT64_MAX;
+	return start + len;
+}
+
+static int process_mmap(struct machine *m, const struct perf_record *rec)
+{
+	const struct perf_rec_mmap *mm = &rec->u.mmap;
+	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct map_entry e;
+
+	memset(&e, 0, sizeof(e));
+	e.start = mm->start;
+	e.end = map_end(mm->start, mm->len);
+	e.pgoff = mm->pgoff;
+	e.filename = intern(m, mm->filename);
+	if (!e.filename)
+		return -ENOMEM;
+
+	if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_USER)
+		return 0;	/* no guest machines */
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		int is_kernel = !strncmp(mm->filename, "[kernel.kallsyms]", 17);
+
+		if (m->syms) {
+			if (rec->type == PERF_RECORD_MMAP2 && mm->build_id && mm->build_id_size)
+				symbols__set_build_id(m->syms, is_kernel ? "[kernel.kallsyms]" : mm->filename,
+						      mm->build_id, mm->build_id_size);
+			e.dso = is_kernel ? symbols__kernel_dso(m->syms)
+					  : symbols__dso_for_map(m->syms, mm->filename, mm->pid, 1);
+			if (!e.dso)
+				return -ENOMEM;
+		}
+		/* perf: a zero-sized synthesized kernel MMAP covers everything */
+		if (is_kernel && e.start == 0 && e.end == 0)
+			e.end = UINT64_MAX;
+		return maps__insert(&m->kmaps, &e);
+	}
+
+	{
+		struct mthread *t = machine__findnew_thread(m, mm->pid, mm->tid);
+
+		if (!t)
+			return -ENOMEM;
+		if (m->syms) {
+			if (rec->type == PERF_RECORD_MMAP2 && mm->build_id && mm->build_id_size)
+				symbols__set_build_id(m->syms, mm->filename, mm->build_id,
+						      mm->build_id_size);
+			e.dso = symbols__dso_for_map(m->syms, mm->filename, mm->pid, 0);
+			if (!e.dso)
+				return -ENOMEM;
+		}
+		t->proc->nr_mmaps++;
+		return maps__insert(&t->proc->maps, &e);
+	}
+}
+
+int machine__process(struct machine *m, const struct perf_record *rec, uint64_t time)
+{
+	switch (rec->type) {
+	case PERF_RECORD_COMM:
+		return process_comm(m, &rec->u.comm);
+	case PERF_RECORD_FORK:
+		return process_fork(m, &rec->u.fork, time);
+	case PERF_RECORD_EXIT:
+		return process_exit(m, &rec->u.fork, time);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return process_mmap(m, rec);
+	default:
+		return 0;
+	}
+}
+
+const struct map_entry *machine__find_map(const struct mthread *t, uint64_t ip)
+{
+	return maps__find(&t->proc->maps, ip);
+}
+
+const struct map_entry *machine__find_kernel_map(const struct machine *m, uint64_t ip)
+{
+	return maps__find(&m->kmaps, ip);
+}
+
+size_t machine__nr_kernel_maps(const struct machine *m)
+{
+	return m->kmaps.n;
+}
+
+struct process *const *machine__processes(const struct machine *m, size_t *nr)
+{
+	*nr = m->nr_procs;
+	return m->all_procs;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The machine model: processes, threads and their memory maps, rebuilt from
+ * COMM, FORK, EXIT, MMAP and MMAP2 records replayed in time order, and the
+ * kernel's maps ([kernel.kallsyms] and modules) from kernel MMAP records.
+ * Follows machine.c, thread.c and maps.c of Linux perf 6.1:
+ *
+ *  - a thread is known by its tid; the threads of a process share the
+ *    process's maps;
+ *  - FORK of a new process copies the parent's maps and comm; FORK of a
+ *    thread adds it to the process; a FORK for a pid that is already known
+ *    starts a new process lifetime (pid reuse); the old one stays listed;
+ *  - COMM with PERF_RECORD_MISC_COMM_EXEC (exec) empties the process's maps;
+ *  - EXIT marks the thread exited (it still resolves later samples);
+ *  - a new map removes the parts of older maps it overlaps (perf's
+ *    maps__fixup_overlappings), keeping pgoff right for the pieces;
+ *  - processes that existed before the recording (synthesized records at
+ *    time 0, or a first sample) are created on first sight.
+ *
+ * Everything returned is owned by the machine and lives until
+ * machine__delete; struct map_entry pointers only until the next record
+ * that changes maps.
+ */
+#ifndef DECODE_MACHINE_H
+#define DECODE_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perffile/record.h"
+
+struct symbols;
+struct dso;
+
+struct map_entry {
+	uint64_t start, end;		/* [start, end) */
+	uint64_t pgoff;
+	struct dso *dso;		/* NULL when the machine has no symbols */
+	const char *filename;		/* as recorded, interned */
+};
+
+struct maps {
+	struct map_entry *v;		/* sorted by start, no overlaps */
+	size_t n, cap;
+};
+
+struct process;
+
+struct mthread {
+	uint32_t tid;
+	struct process *proc;
+	const char *comm;		/* interned; NULL until known */
+	int exited;
+};
+
+struct process {
+	uint32_t pid;
+	int has_ppid;
+	uint32_t ppid;
+	const char *comm;		/* of the main thread (or the first named thread), interned */
+	int has_start, has_exit;
+	uint64_t start_time, exit_time;
+	unsigned nr_threads;		/* threads seen in this lifetime */
+	uint64_t nr_mmaps;		/* MMAP/MMAP2 records for it */
+	uint64_t samples, period;	/* filled by the analysis */
+	int retired;			/* a later lifetime took the pid */
+	struct maps maps;
+};
+
+struct machine;
+
+/* syms is borrowed and may be NULL (maps then carry no dso); 0 or -ENOMEM */
+int machine__new(struct machine **out, struct symbols *syms);
+void machine__delete(struct machine *m);
+
+/*
+ * Apply one record (COMM, FORK, EXIT, MMAP, MMAP2; others are ignored).
+ * time is the record's time (0 when unknown).  0 or -ENOMEM.
+ */
+int machine__process(struct machine *m, const struct perf_record *rec, uint64_t time);
+
+/* the thread (pid, tid), created when unknown (with its process); NULL on ENOMEM */
+struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t tid);
+
+/* the map of the thread's process holding ip, or NULL */
+const struct map_entry *machine__find_map(const struct mthread *t, uint64_t ip);
+/* the kernel map holding ip, or NULL */
+const struct map_entry *machine__find_kernel_map(const struct machine *m, uint64_t ip);
+/* number of kernel maps seen */
+size_t machine__nr_kernel_maps(const struct machine *m);
+
+/* every process lifetime in creation order */
+struct process *const *machine__processes(const struct machine *m, size_t *nr);
+
+/* the map holding ip in maps, or NULL (binary search) */
+const struct map_entry *maps__find(const struct maps *maps, uint64_t ip);
+/* insert a map, cutting what it overlaps out of older maps; 0 or -ENOMEM */
+int maps__insert(struct maps *maps, const struct map_entry *e);
+
+#endif

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Symbol resolution, in process, with libbfd: DSOs (ELF binaries, shared
+ * objects, separate debug files, the build-id cache), the kernel from a
+ * kallsyms file, JIT code from /tmp/perf-PID.map, and the [vdso] from the
+ * build-id cache.  Follows tools/perf/util/symbol.c, symbol-elf.c, dso.c and
+ * map.c of Linux perf 6.1 so names agree with `perf report`.
+ *
+ * Ownership: struct symbols owns every struct dso and every string it hands
+ * out (function names, file names, dso names); they live until
+ * symbols__delete.  Loading is lazy: a DSO's files are opened at its first
+ * resolve.  Every resolve is cached per (dso, address).  Nothing here prints
+ * or forks; warnings go to opts->log, once per DSO.
+ */
+#ifndef DECODE_SYMBOLS_H
+#define DECODE_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct log;
+
+struct symbols;            /* the resolver: owns every DSO and all caches */
+struct dso;
+
+struct symbols_opts {
+	const char *symfs;                 /* prefix for binary paths, or NULL */
+	const char *kallsyms;              /* --kallsyms FILE, used as given, or NULL */
+	const char *const *debug_dirs;     /* extra debug roots (--debug-dir), nr_debug_dirs of them */
+	size_t nr_debug_dirs;
+	int no_source;                     /* skip file/line lookups */
+	const char *recorded_osrelease;    /* from the file's OSRELEASE feature, or NULL */
+	const uint8_t *recorded_kernel_build_id;   /* [kernel.kallsyms] build id from BUILD_ID, or NULL */
+	size_t recorded_kernel_build_id_size;
+	const struct log *log;             /* util/log.h; may be NULL */
+};
+
+/*
+ * opts and the strings it points to are copied; opts may be NULL (defaults).
+ * 0 or -ENOMEM.
+ */
+int symbols__new(struct symbols **out, const struct symbols_opts *opts);
+void symbols__delete(struct symbols *s);
+
+/*
+ * Record the build id the file recorded for a path (BUILD_ID feature, MMAP2
+ * with build id), before or after the DSO is created but before its first
+ * resolve.  "[kernel.kallsyms]" and "[vdso]" are accepted as paths.  A later
+ * call for the same path replaces the earlier one.  0, -EINVAL (size 0 or
+ * > 20 bytes), -ENOMEM.
+ */
+int symbols__set_build_id(struct symbols *s, const char *filename,
+			  const uint8_t *build_id, size_t size);
+
+/*
+ * The DSO for a map: filename as in the MMAP record ("/usr/bin/ls",
+ * "[kernel.kallsyms]_text", "/lib/modules/.../x.ko", "[vdso]", "//anon",
+ * "[anon:...]", "/memfd:..." ...), pid of the process (for /tmp/perf-PID.map
+ * of JIT/anon maps), kernel = the map came from a kernel MMAP (misc cpumode
+ * kernel).  Interned: the same key gives the same dso.  NULL only on ENOMEM.
+ *
+ * Classification (perf 6.1, util/map.c map__new and machine.c):
+ *   kernel, "[kernel.kallsyms]..." or "[guest.kernel.kallsyms..." -> the kernel dso
+ *   kernel, "/path/x-y.ko[.xz|.gz|.zst]" or "[x_y]"     -> module "[x_y]" (kallsyms symbols)
+ *   "//anon", "/dev/zero...", "/anon_hugepage...", "[anon:...", "[heap]",
+ *   "[stack...", "/SYSV..."                                -> "/tmp/perf-PID.map" of pid
+ *   "[vdso]"                                               -> the vdso (build-id cache only)
+ *   other "[...]" names ("[vsyscall]", "[uprobes]")        -> never resolves
+ *   anything else                                          -> an ELF file at that path
+ */
+struct dso *symbols__dso_for_map(struct symbols *s, const char *filename,
+				 uint32_t pid, int kernel);
+/* the DSO for kernel addresses that fall in no map ([kernel.kallsyms]); NULL only on ENOMEM */
+struct dso *symbols__kernel_dso(struct symbols *s);
+
+/* as perf report's dso column: "ls", "libc.so.6", "[kernel.kallsyms]", "[vdso]", "[ext4]", "perf-1234.map" */
+const char *dso__name(const struct dso *d);
+/* full path as recorded ("/tmp/perf-1234.map" for anon maps) */
+const char *dso__path(const struct dso *d);
+
+struct sym_result {
+	const char *function;     /* demangled as perf report prints it, NULL when unresolved (interned) */
+	uint64_t sym_addr;        /* symbol start (file vaddr space; absolute for kernel and perf-map) */
+	const char *def_file;     /* basename of the file where the function is defined (NULL unknown) */
+	unsigned def_line;
+	const char *src_file;     /* basename of the innermost (inline-aware) source file of the address */
+	unsigned src_line;
+	/* additions: */
+	const char *def_path;     /* def_file as the debug info names it (usually absolute), or NULL */
+	const char *src_path;     /* src_file likewise */
+	uint64_t addr;            /* the address looked up: file vaddr for ELF dsos, ip otherwise */
+};
+
+/*
+ * Resolve a sample address in a map of this dso: map_start/map_pgoff from
+ * the MMAP record, ip the address.  User DSOs: file offset = ip - map_start +
+ * map_pgoff, then an ELF vaddr through the PT_LOAD program headers (PIE,
+ * shared objects, non-zero pgoff, prelinked).  Kernel/kallsyms/perf-map: ip
+ * as is.  Fills function and sym_addr and, unless opts->no_source, the
+ * source fields (def_* and src_*).  0 found, -ENOENT not found (out zeroed
+ * apart from addr), -EINVAL bad arguments.  Never fails on a bad file: the
+ * address is then unresolved and a warning is logged once for the dso.
+ */
+int symbols__resolve(struct symbols *s, struct dso *dso, uint64_t map_start,
+		     uint64_t map_pgoff, uint64_t ip, struct sym_result *out);
+/*
+ * As symbols__resolve but function and sym_addr only: never touches the
+ * debug line tables (the fast path; > 10M cached lookups/s).  The source
+ * fields of out are NULL/0.
+ */
+int symbols__resolve_sym(struct symbols *s, struct dso *dso, uint64_t map_start,
+			 uint64_t map_pgoff, uint64_t ip, struct sym_result *out);
+
+/* statistics for tests and -v: distinct addresses cached, DSOs loaded */
+size_t symbols__nr_cached(const struct symbols *s);
+
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The time-ordered queue: replays the records of a perf.data file in
+ * timestamp order, as perf's ordered-events do (tools/perf/util/ordered-events.c
+ * and perf_session__process_event() in session.c of Linux perf 6.1).
+ *
+ *  - A kernel record with a timestamp (SAMPLE with PERF_SAMPLE_TIME, other
+ *    kernel records with sample_id_all and TIME) is copied into the queue.
+ *    Its time 0 (synthesized records) or no time at all: it is delivered at
+ *    once, in file position relative to what the queue already delivered.
+ *  - User records (type >= 64) are delivered at once.
+ *  - PERF_RECORD_FINISHED_ROUND delivers every queued record whose time is
+ *    <= the largest time seen before the previous FINISHED_ROUND (perf's
+ *    OE_FLUSH__ROUND), then itself.  FINISHED_INIT and ordered_queue__flush()
+ *    deliver everything.
+ *  - Equal times keep file order (the key is (time, nr)).  A record older
+ *    than what was already delivered is delivered at the next flush, late,
+ *    as perf does.
+ *
+ * Memory: the copies live in big blocks that are recycled once every record
+ * in them was delivered, so the queue holds about two rounds, not the file.
+ * Nothing is allocated per record.
+ */
+#ifndef PERFFILE_ORDERED_H
+#define PERFFILE_ORDERED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perffile/perffile.h"
+
+struct ordered_queue;
+
+/*
+ * Called for every record in replay order.  rec (and the bytes it points
+ * into) is valid only during the call.  A non-zero return stops delivery
+ * and is returned by the push/flush that delivered.
+ */
+typedef int (*ordered_deliver_fn)(void *ctx, struct perf_record *rec);
+
+/* f is borrowed (used to re-decode the copies); 0 or -ENOMEM */
+int ordered_queue__new(struct ordered_queue **out, const struct perf_file *f,
+		       ordered_deliver_fn deliver, void *ctx);
+void ordered_queue__delete(struct ordered_queue *q);
+
+/*
+ * Queue (or deliver) one record from perf_file__next().  The record bytes are
+ * copied; rec may be reused by the caller after the call.  Returns 0, the
+ * deliver callback's non-zero value, -ENOMEM, or -EINVAL when a queued copy
+ * no longer decodes with perf_file__decode() (that record is dropped).
+ */
+int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec);
+
+/* deliver everything queued (end of file, after an error); 0 or the callback's value */
+int ordered_queue__flush(struct ordered_queue *q);
+
+/* statistics: records queued now, the most ever queued, records delivered late */
+struct ordered_queue_stats {
+	size_t queued;
+	size_t max_queued;
+	uint64_t nr_unordered;
+	size_t bytes_allocated;
+};
+void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_stats *st);
+
+#endif

@@ -1,0 +1,617 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Records for tasks that run before the capture starts, made from /proc the
+ * way tools/perf/util/synthetic-events.c does (perf_event__synthesize_comm,
+ * _fork, _mmap_events, _kernel_mmap): COMM and FORK per thread, MMAP2 per
+ * executable mapping, MMAP of [kernel.kallsyms]_text.  Each record gets a
+ * zeroed sample_id_all trailer (synthesized records carry id 0, which perf
+ * maps to the first event).
+ *
+ * Also the NT_GNU_BUILD_ID reader (ELF program headers PT_NOTE, else
+ * section headers SHT_NOTE; /sys/kernel/notes; the vdso in memory) and the
+ * system facts of the feature sections (header.c write_cpudesc, write_cpuid,
+ * write_total_mem).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perffile/capture.h"
+
+#define SYNTH_MAX_RECORD 65528	/* header.size is a u16; keep 8-byte alignment */
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* read a small /proc file into buf (NUL-terminated); bytes read or -errno */
+static ssize_t read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (got < size - 1) {
+		ssize_t n = read(fd, buf + got, size - 1 - got);
+
+		if (n < 0) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return (ssize_t)got;
+}
+
+/* header + body (body_len bytes) + padding + zeroed trailer, to emit */
+static int emit_record(const struct synth_ctx *sc, uint32_t type, uint16_t misc, const void *body, size_t body_len)
+{
+	unsigned char buf[SYNTH_MAX_RECORD + 64];
+	struct perf_event_header h;
+	size_t size = sizeof(h) + align8(body_len) + sc->id_hdr_size;
+
+	if (size > SYNTH_MAX_RECORD)
+		return -E2BIG;
+	memset(buf, 0, size);
+	h.type = type;
+	h.misc = misc;
+	h.size = (uint16_t)size;
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), body, body_len);
+	return sc->emit(sc->ctx, buf, size);
+}
+
+static int emit_comm(const struct synth_ctx *sc, pid_t pid, pid_t tid, const char *comm)
+{
+	struct {
+		uint32_t pid, tid;
+		char comm[16];
+	} body;
+
+	memset(&body, 0, sizeof(body));
+	body.pid = (uint32_t)pid;
+	body.tid = (uint32_t)tid;
+	memcpy(body.comm, comm, strnlen(comm, sizeof(body.comm) - 1));	/* the kernel's TASK_COMM_LEN */
+	return emit_record(sc, PERF_RECORD_COMM, 0, &body, 8 + strlen(body.comm) + 1);
+}
+
+static int emit_fork(const struct synth_ctx *sc, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)
+{
+	struct {
+		uint32_t pid, ppid, tid, ptid;
+		uint64_t time;
+	} body = { (uint32_t)pid, (uint32_t)ppid, (uint32_t)tid, (uint32_t)ptid, 0 };
+
+	return emit_record(sc, PERF_RECORD_FORK, 0, &body, sizeof(body));
+}
+
+/* the value of "Key:\t..." in a /proc/PID/status text */
+static int status_field(const char *status, const char *key, char *out, size_t out_size)
+{
+	size_t klen = strlen(key);
+	const char *p = status;
+
+	while (p && *p) {
+		if (strncmp(p, key, klen) == 0 && p[klen] == ':') {
+			const char *v = p + klen + 1;
+			size_t n;
+
+			while (*v == ' ' || *v == '\t')
+				v++;
+			n = strcspn(v, "\n");
+			if (n >= out_size)
+				n = out_size - 1;
+			memcpy(out, v, n);
+			out[n] = '\0';
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -ENOENT;
+}
+
+static int emit_mmaps(const struct synth_ctx *sc, pid_t pid)
+{
+	char path[64];
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long start, end, pgoff, ino;
+		unsigned maj, min;
+		char perms[8];
+		int name_at = 0;
+		const char *name;
+		size_t nlen;
+		struct {
+			uint32_t pid, tid;
+			uint64_t start, len, pgoff;
+			uint32_t maj, min;
+			uint64_t ino, ino_generation;
+			uint32_t prot, flags;
+			char filename[4096];
+		} body;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj, &min, &ino,
+			   &name_at) < 7 || end < start)
+			continue;
+		if (perms[2] != 'x')	/* perf records executable maps unless --data */
+			continue;
+		name = line + name_at;
+		nlen = strcspn(name, "\n");
+		memset(&body, 0, offsetof(__typeof__(body), filename));
+		body.pid = (uint32_t)pid;
+		body.tid = (uint32_t)pid;
+		body.start = start;
+		body.len = end - start;
+		body.pgoff = pgoff;
+		body.maj = maj;
+		body.min = min;
+		body.ino = ino;
+		body.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+		body.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		if (nlen == 0) {
+			name = "//anon";
+			nlen = 6;
+		}
+		if (nlen >= sizeof(body.filename))
+			nlen = sizeof(body.filename) - 1;
+		memcpy(body.filename, name, nlen);
+		body.filename[nlen] = '\0';
+		err = emit_record(sc, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &body,
+				  offsetof(__typeof__(body), filename) + nlen + 1);
+		if (err)
+			break;
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+int synth__process(const struct synth_ctx *sc, pid_t pid)
+{
+	char path[64], status[4096], comm[64], ppid_s[32];
+	DIR *d;
+	struct dirent *de;
+	pid_t ppid = 0;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (read_small(path, status, sizeof(status)) < 0)
+		return -ESRCH;	/* gone meanwhile */
+	if (status_field(status, "PPid", ppid_s, sizeof(ppid_s)) == 0)
+		ppid = (pid_t)atoi(ppid_s);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -ESRCH;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+		char tstatus[4096];
+
+		if (*end || tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%ld/status", (int)pid, tid);
+		if (read_small(path, tstatus, sizeof(tstatus)) < 0 ||
+		    status_field(tstatus, "Name", comm, sizeof(comm)))
+			continue;
+		/* synthesize_fork: the main thread's parent is the parent process, other threads' is the process */
+		if ((pid_t)tid == pid)
+			err = emit_fork(sc, pid, ppid, pid, ppid);
+		else
+			err = emit_fork(sc, pid, pid, (pid_t)tid, pid);
+		if (!err)
+			err = emit_comm(sc, pid, (pid_t)tid, comm);
+		if (err)
+			break;
+	}
+	closedir(d);
+	if (err)
+		return err;
+	err = emit_mmaps(sc, pid);
+	/* a process that exited or that we may not look at (another namespace, ptrace rules) loses its maps only */
+	if (err == -ENOENT || err == -ESRCH || err == -EACCES || err == -EPERM) {
+		log_msg(sc->log, LOG_DEBUG, "/proc/%d/maps: %s", (int)pid, strerror(-err));
+		err = 0;
+	}
+	return err;
+}
+
+int synth__all(const struct synth_ctx *sc)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0)
+			continue;
+		err = synth__process(sc, (pid_t)pid);
+		if (err == -ESRCH)
+			err = 0;
+		if (err)
+			break;
+	}
+	closedir(d);
+	return err;
+}
+
+int synth__kernel_mmap(const struct synth_ctx *sc)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512];
+	unsigned long long text = 0;
+	int found = 0;
+	struct {
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+		char filename[32];
+	} body;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type, name[256];
+
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && strcmp(name, "_text") == 0) {
+			text = addr;
+			found = 1;
+			break;
+		}
+	}
+	fclose(f);
+	if (!found || !text)	/* kptr_restrict hides addresses */
+		return 0;
+	memset(&body, 0, sizeof(body));
+	body.pid = (uint32_t)-1;
+	body.tid = 0;
+	body.start = text;
+	body.len = ~0ULL - text;
+	body.pgoff = text;
+	strcpy(body.filename, "[kernel.kallsyms]_text");
+	return emit_record(sc, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, &body,
+			   offsetof(__typeof__(body), filename) + strlen(body.filename) + 1);
+}
+
+/* ---- build ids ---- */
+
+int synth__notes_build_id(const void *notes, size_t len, uint8_t id[20], size_t *size)
+{
+	const unsigned char *p = notes;
+	size_t off = 0;
+
+	while (len - off >= 12) {
+		uint32_t namesz, descsz, type;
+		uint64_t name_end, desc_end;
+
+		memcpy(&namesz, p + off, 4);
+		memcpy(&descsz, p + off + 4, 4);
+		memcpy(&type, p + off + 8, 4);
+		name_end = (uint64_t)off + 12 + (((uint64_t)namesz + 3) & ~(uint64_t)3);
+		desc_end = name_end + (((uint64_t)descsz + 3) & ~(uint64_t)3);
+		if (name_end > len || (uint64_t)name_end + descsz > len)
+			return -EINVAL;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(p + off + 12, "GNU", 4) == 0) {
+			size_t n = descsz > 20 ? 20 : descsz;
+
+			memset(id, 0, 20);
+			memcpy(id, p + name_end, n);
+			*size = n;
+			return 0;
+		}
+		if (desc_end > len)
+			break;
+		off = (size_t)desc_end;
+	}
+	return -ENOENT;
+}
+
+/* read [off, off+len) of fd or of mem (bounded by mem_len) into a malloc'd buffer */
+static void *read_range(int fd, const unsigned char *mem, uint64_t mem_len, uint64_t off, uint64_t len)
+{
+	void *buf;
+
+	if (len == 0 || len > (64u << 20))
+		return NULL;
+	if (mem) {
+		if (off > mem_len || len > mem_len - off)
+			return NULL;
+		buf = malloc(len);
+		if (buf)
+			memcpy(buf, mem + off, len);
+		return buf;
+	}
+	buf = malloc(len);
+	if (buf && pread(fd, buf, len, (off_t)off) != (ssize_t)len) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* the ELF at fd (file) or mem (memory image, program header offsets used) */
+static int elf_build_id(int fd, const unsigned char *mem, uint64_t mem_len, uint8_t id[20], size_t *size)
+{
+	unsigned char ident[EI_NIDENT];
+	Elf64_Ehdr eh;
+	int is64;
+	uint64_t phoff, shoff;
+	unsigned phnum, shnum, phentsize, shentsize;
+	int err = -ENOENT;
+
+	if (mem) {
+		if (mem_len < sizeof(Elf64_Ehdr))
+			return -EINVAL;
+		memcpy(ident, mem, EI_NIDENT);
+	} else if (pread(fd, ident, EI_NIDENT, 0) != EI_NIDENT) {
+		return -EINVAL;
+	}
+	if (memcmp(ident, ELFMAG, SELFMAG) != 0)
+		return -EINVAL;
+	if (ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB))
+		return -ENOTSUP;	/* foreign byte order: not something this host maps */
+	is64 = ident[EI_CLASS] == ELFCLASS64;
+	if (is64) {
+		void *b = read_range(fd, mem, mem_len, 0, sizeof(Elf64_Ehdr));
+
+		if (!b)
+			return -EINVAL;
+		memcpy(&eh, b, sizeof(eh));
+		free(b);
+		phoff = eh.e_phoff;
+		shoff = eh.e_shoff;
+		phnum = eh.e_phnum;
+		shnum = eh.e_shnum;
+		phentsize = eh.e_phentsize;
+		shentsize = eh.e_shentsize;
+	} else if (ident[EI_CLASS] == ELFCLASS32) {
+		Elf32_Ehdr e32;
+		void *b = read_range(fd, mem, mem_len, 0, sizeof(Elf32_Ehdr));
+
+		if (!b)
+			return -EINVAL;
+		memcpy(&e32, b, sizeof(e32));
+		free(b);
+		phoff = e32.e_phoff;
+		shoff = e32.e_shoff;
+		phnum = e32.e_phnum;
+		shnum = e32.e_shnum;
+		phentsize = e32.e_phentsize;
+		shentsize = e32.e_shentsize;
+	} else {
+		return -EINVAL;
+	}
+	/* program headers: PT_NOTE segments */
+	if (phnum && phentsize >= (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr))) {
+		unsigned char *ph = read_range(fd, mem, mem_len, phoff, (uint64_t)phnum * phentsize);
+
+		for (unsigned i = 0; ph && i < phnum && err; i++) {
+			uint64_t type, off, fsz;
+			void *notes;
+
+			if (is64) {
+				Elf64_Phdr p;
+
+				memcpy(&p, ph + (size_t)i * phentsize, sizeof(p));
+				type = p.p_type;
+				off = p.p_offset;
+				fsz = p.p_filesz;
+			} else {
+				Elf32_Phdr p;
+
+				memcpy(&p, ph + (size_t)i * phentsize, sizeof(p));
+				type = p.p_type;
+				off = p.p_offset;
+				fsz = p.p_filesz;
+			}
+			if (type != PT_NOTE)
+				continue;
+			notes = read_range(fd, mem, mem_len, off, fsz);
+			if (notes && synth__notes_build_id(notes, fsz, id, size) == 0)
+				err = 0;
+			free(notes);
+		}
+		free(ph);
+	}
+	if (!err || mem)
+		return err;
+	/* section headers: SHT_NOTE (files without program headers, e.g. .debug files) */
+	if (shnum && shentsize >= (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr))) {
+		unsigned char *sh = read_range(fd, mem, mem_len, shoff, (uint64_t)shnum * shentsize);
+
+		for (unsigned i = 0; sh && i < shnum && err; i++) {
+			uint64_t type, off, sz;
+			void *notes;
+
+			if (is64) {
+				Elf64_Shdr s;
+
+				memcpy(&s, sh + (size_t)i * shentsize, sizeof(s));
+				type = s.sh_type;
+				off = s.sh_offset;
+				sz = s.sh_size;
+			} else {
+				Elf32_Shdr s;
+
+				memcpy(&s, sh + (size_t)i * shentsize, sizeof(s));
+				type = s.sh_type;
+				off = s.sh_offset;
+				sz = s.sh_size;
+			}
+			if (type != SHT_NOTE)
+				continue;
+			notes = read_range(fd, mem, mem_len, off, sz);
+			if (notes && synth__notes_build_id(notes, sz, id, size) == 0)
+				err = 0;
+			free(notes);
+		}
+		free(sh);
+	}
+	return err;
+}
+
+int synth__file_build_id(const char *path, uint8_t id[20], size_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = elf_build_id(fd, NULL, 0, id, size);
+	close(fd);
+	return err;
+}
+
+int synth__kernel_build_id(uint8_t id[20], size_t *size)
+{
+	char buf[4096];
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0)
+		return -ENOENT;
+	return synth__notes_build_id(buf, (size_t)n, id, size);
+}
+
+int synth__vdso_build_id(uint8_t id[20], size_t *size)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	FILE *f;
+	char line[512];
+	uint64_t len = 0;
+
+	if (!base)
+		return -ENOENT;
+	/* the mapping's length bounds every read of the image */
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long s, e;
+
+		if (sscanf(line, "%llx-%llx", &s, &e) == 2 && s == base && e > s) {
+			len = e - s;
+			break;
+		}
+	}
+	fclose(f);
+	if (!len)
+		return -ENOENT;
+	return elf_build_id(-1, (const unsigned char *)(uintptr_t)base, len, id, size);
+}
+
+/* ---- system facts ---- */
+
+static char *cpuinfo_field(const char *key)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[1024];
+	char *out = NULL;
+	size_t klen = strlen(key);
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon;
+
+		if (strncmp(line, key, klen) != 0 || !(colon = strchr(line, ':')))
+			continue;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		out = strdup(colon);
+		break;
+	}
+	fclose(f);
+	return out;
+}
+
+char *synth__cpudesc(void)
+{
+	char *s = cpuinfo_field("model name");
+	char *w, *r;
+
+	if (!s)
+		return NULL;
+	/* header.c __write_cpudesc: squeeze runs of blanks */
+	for (w = r = s; *r; r++) {
+		if (isspace((unsigned char)*r)) {
+			if (w > s && w[-1] != ' ')
+				*w++ = ' ';
+		} else {
+			*w++ = *r;
+		}
+	}
+	while (w > s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+	return s;
+}
+
+char *synth__cpuid(void)
+{
+	char *vendor = cpuinfo_field("vendor_id");
+	char *family = cpuinfo_field("cpu family");
+	char *model = cpuinfo_field("model\t");
+	char *step = cpuinfo_field("stepping");
+	char *out = NULL;
+
+	if (vendor && family && model && step) {
+		size_t n = strlen(vendor) + strlen(family) + strlen(model) + strlen(step) + 4;
+
+		out = malloc(n);
+		if (out)
+			snprintf(out, n, "%s,%s,%s,%s", vendor, family, model, step);
+	}
+	free(vendor);
+	free(family);
+	free(model);
+	free(step);
+	return out;
+}
+
+uint64_t synth__total_mem_kb(void)
+{
+	char buf[4096], val[64];
+
+	if (read_small("/proc/meminfo", buf, sizeof(buf)) <= 0 || status_field(buf, "MemTotal", val, sizeof(val)))
+		return 0;
+	return strtoull(val, NULL, 10);
+}

@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Make the recordings in testdata/ (run as root after build.sh; perf 6.1).
+# Each command below is also listed in testdata/README. -N: no build-id cache
+# (the BUILD_ID feature section is still written).
+set -eu
+out=$(cd "$(dirname "$0")/.." && pwd)
+bin=/readperf-testdata/bin
+cd "$bin"
+R="perf record -N -q"
+$R -e cpu-clock -o "$out/work.data" -- $bin/work
+$R -e cpu-clock/call-graph=fp/ -e page-faults/period=1/ -e task-clock/freq=1000/ -o "$out/multi.data" -- $bin/work
+$R -e cpu-clock -g -o "$out/callgraph-fp.data" -- $bin/work
+$R -e cpu-clock -c 5000000 --call-graph dwarf,4096 -o "$out/callgraph-dwarf.data" -- $bin/work
+$R -e cpu-clock -z -m 4 -o "$out/compressed.data" -- $bin/work
+$R -e cpu-clock -o - -- $bin/work > "$out/work.pipe.data"
+# system-wide: work on one CPU, dd (mostly kernel time: read/write syscalls) on the other
+$R -a -e cpu-clock -F 1000 -o "$out/systemwide.data" -- /bin/sh -c "$bin/work & dd if=/dev/zero of=/dev/null bs=512 count=800000 status=none; wait"
+$R -e cpu-clock -o "$out/threads.data" -- $bin/threads
+$R -e cpu-clock -o "$out/forkexec.data" -- $bin/forkexec
+$R -e cpu-clock -o "$out/shlib.data" -- $bin/shlib
+$R -e cpu-clock -o "$out/cxx.data" -- $bin/cxx
+$R -e cpu-clock -o "$out/static.data" -- $bin/static
+# kernel text symbols of the recording machine (same boot as the recordings)
+awk '$2 ~ /^[tTwW]$/' /proc/kallsyms > "$out/kallsyms"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# make bench: readperf against perf on the same recordings, side by side in
+# one run.  Records a ~400k-sample profile of testdata's `work` program (once,
+# kept in build/bench/), then measures:
+#   1. default analysis vs `perf report --sort dso,sym`         (target: <= 0.5x)
+#   2. source lines vs `perf report --sort dso,sym,srcfile`     (target: >= 50x faster)
+#   3. decoding throughput: stat+events only, in MB/s           (target: >= 1000 MB/s)
+#   4. peak memory on the recording and on a recording 4x as long (target: independent of size)
+set -eu
+cd "$(dirname "$0")/../.."
+PROG=${PROG:-build/readperf}
+dir=${BENCH_DIR:-build/bench}
+mkdir -p "$dir"
+if ! command -v perf >/dev/null 2>&1; then
+	echo "bench: perf is not installed: nothing to compare against" >&2
+	exit 1
+fi
+bin=$PWD/testdata/symfs/readperf-testdata/bin/work
+timer=/usr/bin/time
+[ -x "$timer" ] || { echo "bench: needs /usr/bin/time (Debian package 'time')" >&2; exit 1; }
+
+record() {	# file, scale, extra perf options
+	[ -s "$1" ] && return 0
+	echo "bench: recording $1 (work $2, cpu-clock every 20 us)" >&2
+	perf record -q -N -e cpu-clock -c 20000 $3 -o "$1" -- "$bin" "$2" >/dev/null 2>&1
+}
+record "$dir/big.data" 1400 "-g"
+record "$dir/huge.data" 5600 ""
+
+# run CMD... ; prints "seconds maxrss_kb"
+run() {
+	"$timer" -f "%e %M" -o "$dir/time.out" "$@" >/dev/null 2>"$dir/stderr.out" || {
+		echo "bench: failed: $*" >&2; cat "$dir/stderr.out" >&2; exit 1; }
+	tail -n 1 "$dir/time.out"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) b = 0.001; printf "%.3f", a / b }'; }
+
+samples=$("$PROG" -q -o "$dir/out" --reports events "$dir/big.data" && awk -F, 'NR > 1 { s += $6 } END { print s }' "$dir/out/events.csv")
+size=$(stat -c %s "$dir/big.data")
+echo "recording: $dir/big.data, $samples samples, $((size / 1048576)) MiB"
+echo
+
+read -r t_perf m_perf < <(run perf report -i "$dir/big.data" --sort dso,sym --stdio --no-children)
+read -r t_rp m_rp < <(run "$PROG" -q -o "$dir/out" "$dir/big.data")
+echo "1. default analysis: readperf ${t_rp}s vs perf report --sort dso,sym ${t_perf}s: ratio $(ratio "$t_rp" "$t_perf") (target <= 0.5)"
+
+read -r t_perf2 m_perf2 < <(run perf report -i "$dir/big.data" --sort dso,sym,srcfile --stdio --no-children)
+read -r t_rp2 m_rp2 < <(run "$PROG" -q -o "$dir/out" --reports lines "$dir/big.data")
+echo "2. source lines: readperf ${t_rp2}s vs perf report --sort dso,sym,srcfile ${t_perf2}s: $(ratio "$t_perf2" "$t_rp2")x faster (target >= 50)"
+
+hsize=$(stat -c %s "$dir/huge.data")
+cat "$dir/huge.data" > /dev/null	# warm the page cache
+read -r t_dec m_dec < <(run "$PROG" -q -o "$dir/out" --reports stat,events "$dir/huge.data")
+echo "3. decoding: $((hsize / 1048576)) MiB in ${t_dec}s: $(awk -v s="$hsize" -v t="$t_dec" 'BEGIN { if (t == 0) t = 0.001; printf "%.0f", s / 1048576 / t }') MiB/s (target >= 1000)"
+
+read -r t_a m_small < <(run "$PROG" -q -o "$dir/out" --reports stat,events,results "$dir/big.data")
+read -r t_b m_large < <(run "$PROG" -q -o "$dir/out" --reports stat,events,results "$dir/huge.data")
+echo "4. peak memory (stat,events,results): $((size / 1048576)) MiB file: ${m_small} KiB; $((hsize / 1048576)) MiB file: ${m_large} KiB (perf report: ${m_perf} KiB on the smaller)"

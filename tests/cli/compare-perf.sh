@@ -1,0 +1,259 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# compare-perf.sh: compare readperf's CSV reports with perf's answers for the
+# same file (written by tests/cli/perf-oracle.sh).
+#
+#   tests/cli/compare-perf.sh [-n NAME] OUTDIR EXPDIR
+#
+# OUTDIR holds readperf's stat.csv, events.csv, results.csv, lines.csv,
+# processes.csv, overview.csv (columns as in DESIGN.md, found by header name).
+# EXPDIR holds perf's stats.txt, events, dso_sym, dso_sym_srcfile, pid, script.
+# A check runs when its expected file exists. One line per check:
+#   ok - NAME check
+#   not ok - NAME check: details
+# Checks:
+#   stat       every record type perf lists: same count; TOTAL = sum of stat.csv counts
+#   events     samples per event exact (events perf does not list must have 0)
+#   results    (event,dso,function) samples vs perf --sort dso,sym: fraction of
+#              samples in matching buckets >= 99 % (perf's raw-address rows aside)
+#   lines      (event,dso,function,basename(source_file)) vs --sort dso,sym,srcfile, >= 99 %
+#   processes  samples per pid exact (rows of a reused pid summed)
+#   overview   sample rows (tid,time,ip,symbol,event) equal to perf script's, as sorted sets
+# Exit status: 0 all ran checks passed, 1 some failed, 2 usage.
+# Pure bash + POSIX awk.
+set -u
+LC_ALL=C
+export LC_ALL
+
+name=
+if [ "${1:-}" = "-n" ]; then
+	name=$2
+	shift 2
+fi
+if [ $# -ne 2 ]; then
+	echo "usage: $0 [-n NAME] OUTDIR EXPDIR" >&2
+	exit 2
+fi
+out=$1
+exp=$2
+[ -n "$name" ] || name=$(basename "$exp")
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok - $name $1"; }
+notok() {
+	echo "not ok - $name $1: $2"
+	fail=1
+}
+
+# csv_cols FILE COL... : print the named columns of an RFC 4180 CSV file
+# (header row first) as TAB-separated lines, header skipped. Exit 3 when a
+# column is missing. Quoted fields with commas and "" are handled; fields
+# spanning lines are not (no report column holds a newline).
+csv_cols() {
+	local file=$1
+	shift
+	awk -v want="$*" '
+	function csvsplit(s, f,    n, i, c, q, cur, len) {
+		if (index(s, "\"") == 0)
+			return split(s, f, ",")
+		n = 0; cur = ""; q = 0; len = length(s)
+		for (i = 1; i <= len; i++) {
+			c = substr(s, i, 1)
+			if (q) {
+				if (c == "\"") {
+					if (substr(s, i + 1, 1) == "\"") { cur = cur "\""; i++ }
+					else q = 0
+				} else
+					cur = cur c
+			} else if (c == "\"")
+				q = 1
+			else if (c == ",") { f[++n] = cur; cur = "" }
+			else
+				cur = cur c
+		}
+		f[++n] = cur
+		return n
+	}
+	BEGIN { nw = split(want, w, " ") }
+	{ sub(/\r$/, "") }
+	NR == 1 {
+		n = csvsplit($0, h)
+		for (i = 1; i <= n; i++) idx[h[i]] = i
+		for (j = 1; j <= nw; j++)
+			if (!(w[j] in idx)) { print "missing column " w[j] > "/dev/stderr"; bad = 1; exit 3 }
+		next
+	}
+	{
+		n = csvsplit($0, f)
+		line = ""
+		for (j = 1; j <= nw; j++)
+			line = line (j > 1 ? "\t" : "") f[idx[w[j]]]
+		print line
+	}
+	END { if (bad) exit 3 }' "$file"
+}
+
+# need FILE CHECK: readperf's CSV must exist
+need() {
+	if [ ! -f "$out/$1" ]; then
+		notok "$2" "$out/$1 missing"
+		return 1
+	fi
+}
+
+check_stat() {
+	[ -f "$exp/stats.txt" ] || return 0
+	need stat.csv stat || return 0
+	if ! csv_cols "$out/stat.csv" type count > "$tmp/stat" 2> "$tmp/err"; then
+		notok stat "$(cat "$tmp/err")"
+		return 0
+	fi
+	local msg
+	msg=$(awk -F'\t' '
+		FNR == NR { got[$1] += $2; sum += $2; next }
+		$1 == "TOTAL" { total = $2; next }
+		{
+			n++
+			if (!($1 in got)) { bad = bad sprintf(" %s: perf %s, readperf none;", $1, $2); nb++ }
+			else if (got[$1] != $2) { bad = bad sprintf(" %s: perf %s, readperf %s;", $1, $2, got[$1]); nb++ }
+		}
+		END {
+			if (total != "" && sum != total) { bad = bad sprintf(" TOTAL: perf %s, readperf sum %s;", total, sum); nb++ }
+			if (nb) print nb " mismatches:" bad
+		}' "$tmp/stat" "$exp/stats.txt")
+	if [ -n "$msg" ]; then notok stat "$msg"; else ok stat; fi
+}
+
+check_events() {
+	[ -f "$exp/events" ] || return 0
+	need events.csv events || return 0
+	if ! csv_cols "$out/events.csv" event samples > "$tmp/events" 2> "$tmp/err"; then
+		notok events "$(cat "$tmp/err")"
+		return 0
+	fi
+	local msg
+	msg=$(awk -F'\t' '
+		FNR == NR { got[$1] += $2; seen[$1] = 1; next }
+		{
+			want[$1] = $2
+			if (!($1 in seen)) { bad = bad sprintf(" %s: perf %s, readperf none;", $1, $2); nb++ }
+			else if (got[$1] != $2) { bad = bad sprintf(" %s: perf %s, readperf %s;", $1, $2, got[$1]); nb++ }
+		}
+		END {
+			for (e in got)
+				if (!(e in want) && got[e] != 0) { bad = bad sprintf(" %s: perf none, readperf %s;", e, got[e]); nb++ }
+			if (nb) print nb " mismatches:" bad
+		}' "$tmp/events" "$exp/events")
+	if [ -n "$msg" ]; then notok events "$msg"; else ok events; fi
+}
+
+# bucket_match CHECK GOT EXPECTED NKEY: both TAB files "key1..keyN samples";
+# perf rows whose function (key 3) is a raw address are set aside.
+bucket_match() {
+	local check=$1 msg
+	msg=$(awk -F'\t' -v nk="$4" '
+		function key(    k, i) { k = $1; for (i = 2; i <= nk; i++) k = k "\t" $i; return k }
+		FNR == NR { got[key()] += $(nk + 1); next }
+		$3 ~ /^0x[0-9a-f]+$/ { aside += $(nk + 1); next }
+		{
+			k = key(); e = $(nk + 1); total += e
+			g = (k in got) ? got[k] : 0
+			m = g < e ? g : e
+			matched += m
+			if (e - m > worst) { worst = e - m; wk = k; we = e; wg = g }
+		}
+		END {
+			if (total == 0) { printf "pass no samples to compare (%d aside)\n", aside; exit }
+			frac = matched / total
+			verdict = (frac >= 0.99) ? "pass" : "fail"
+			gsub(/\t/, ",", wk)
+			printf "%s %.2f%% of %d samples match (%d at raw addresses aside)", \
+				verdict, 100 * frac, total, aside
+			if (worst > 0) printf "; worst: %s perf %d readperf %d", wk, we, wg
+			printf "\n"
+		}' "$2" "$3")
+	case $msg in
+	pass*) ok "$check" ;;
+	*) notok "$check" "${msg#fail }" ;;
+	esac
+}
+
+check_results() {
+	[ -f "$exp/dso_sym" ] || return 0
+	need results.csv results || return 0
+	if ! csv_cols "$out/results.csv" event dso function samples > "$tmp/results" 2> "$tmp/err"; then
+		notok results "$(cat "$tmp/err")"
+		return 0
+	fi
+	bucket_match results "$tmp/results" "$exp/dso_sym" 3
+}
+
+check_lines() {
+	[ -f "$exp/dso_sym_srcfile" ] || return 0
+	need lines.csv lines || return 0
+	if ! csv_cols "$out/lines.csv" event dso function source_file samples > "$tmp/lines0" 2> "$tmp/err"; then
+		notok lines "$(cat "$tmp/err")"
+		return 0
+	fi
+	# perf prints the source file's base name
+	awk -F'\t' 'BEGIN { OFS = "\t" } { sub(/.*\//, "", $4); print }' "$tmp/lines0" > "$tmp/lines"
+	bucket_match lines "$tmp/lines" "$exp/dso_sym_srcfile" 4
+}
+
+check_processes() {
+	[ -f "$exp/pid" ] || return 0
+	need processes.csv processes || return 0
+	if ! csv_cols "$out/processes.csv" pid samples > "$tmp/proc" 2> "$tmp/err"; then
+		notok processes "$(cat "$tmp/err")"
+		return 0
+	fi
+	local msg
+	msg=$(awk -F'\t' '
+		FNR == NR { got[$1] += $2; next }
+		{
+			want[$1] = 1
+			g = ($1 in got) ? got[$1] : 0
+			if (g != $2) { bad = bad sprintf(" pid %s: perf %s, readperf %s;", $1, $2, g); nb++ }
+		}
+		END {
+			for (p in got)
+				if (!(p in want) && got[p] != 0) { bad = bad sprintf(" pid %s: perf none, readperf %s;", p, got[p]); nb++ }
+			if (nb) print nb " mismatches:" bad
+		}' "$tmp/proc" "$exp/pid")
+	if [ -n "$msg" ]; then notok processes "$msg"; else ok processes; fi
+}
+
+check_overview() {
+	[ -f "$exp/script" ] || return 0
+	need overview.csv overview || return 0
+	if ! csv_cols "$out/overview.csv" type tid time ip symbol event > "$tmp/ov0" 2> "$tmp/err"; then
+		notok overview "$(cat "$tmp/err")"
+		return 0
+	fi
+	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "SAMPLE" { print $2, $3, tolower($4), $5, $6 }' "$tmp/ov0" | sort > "$tmp/ov"
+	sort "$exp/script" > "$tmp/sc"
+	local n_got n_exp nd first
+	n_got=$(wc -l < "$tmp/ov")
+	n_exp=$(wc -l < "$tmp/sc")
+	if cmp -s "$tmp/ov" "$tmp/sc"; then
+		ok overview
+		return 0
+	fi
+	nd=$(comm -3 "$tmp/sc" "$tmp/ov" | wc -l)
+	first=$(comm -23 "$tmp/sc" "$tmp/ov" | head -1 | tr '\t' ',')
+	notok overview "perf $n_exp sample rows, readperf $n_got, $nd differ; first perf row not in readperf: ${first:-none}"
+}
+
+if [ ! -d "$exp" ]; then
+	notok setup "no expected directory $exp"
+	exit 1
+fi
+check_stat
+check_events
+check_results
+check_lines
+check_processes
+check_overview
+exit $fail

@@ -1,0 +1,1501 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * gen-perf: writes synthetic perf.data files that `perf record` cannot make
+ * here, to test the reader independently of it: every kernel and user record
+ * type, every PERF_SAMPLE_* field and read_format, several attrs matched by
+ * IDENTIFIER and by ID, both byte orders, file and pipe mode, attr sizes 64,
+ * 96, 128 and 136, zstd COMPRESSED/COMPRESSED2 chunks with a record split
+ * across two chunks, and corrupt variants.  OUTDIR/MANIFEST says what each
+ * file must give (line formats at write_manifest()).
+ *
+ *   gen-perf OUTDIR
+ *   gen-perf --mutate SEED N IN OUTDIR     N deterministic mutations of IN
+ *
+ * It has its own byte-order-aware emitter and does not use the reader or
+ * the writer.  A big-endian file is what a big-endian machine's perf would
+ * write: every field in big-endian order at its struct offset, and the attr
+ * (and branch entry) bitfield words in big-endian bit order, which is the
+ * little-endian word with the bits of each byte reversed (the inverse of
+ * swap_bitfield() in tools/perf/util/session.c).  Layouts follow
+ * include/uapi/linux/perf_event.h, tools/lib/perf/include/perf/event.h and
+ * tools/perf/util/header.c (Linux 6.1; COMPRESSED2 from 6.16).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <linux/perf_event.h>
+#include <zstd.h>
+
+#include "perffile/record.h"	/* the user record type numbers only */
+
+/* ------------------------------------------------------------ emitter */
+
+struct out {
+	uint8_t *p;
+	size_t len, cap;
+	int be;
+};
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("gen-perf: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+static void o_reserve(struct out *o, size_t n)
+{
+	if (o->cap - o->len >= n)
+		return;
+	while (o->cap - o->len < n)
+		o->cap = o->cap ? o->cap * 2 : 4096;
+	o->p = realloc(o->p, o->cap);
+	if (!o->p)
+		die("out of memory");
+}
+
+static void o_bytes(struct out *o, const void *d, size_t n)
+{
+	o_reserve(o, n);
+	if (n)
+		memcpy(o->p + o->len, d, n);
+	o->len += n;
+}
+
+static void o_zero(struct out *o, size_t n)
+{
+	o_reserve(o, n);
+	memset(o->p + o->len, 0, n);
+	o->len += n;
+}
+
+static void o_uint(struct out *o, uint64_t v, unsigned n)
+{
+	uint8_t b[8];
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		b[o->be ? n - 1 - i : i] = (uint8_t)(v >> (8 * i));
+	o_bytes(o, b, n);
+}
+
+static void o_u8(struct out *o, uint64_t v) { o_uint(o, v, 1); }
+static void o_u16(struct out *o, uint64_t v) { o_uint(o, v, 2); }
+static void o_u32(struct out *o, uint64_t v) { o_uint(o, v, 4); }
+static void o_u64(struct out *o, uint64_t v) { o_uint(o, v, 8); }
+
+static void o_put(struct out *o, size_t off, uint64_t v, unsigned n)
+{
+	size_t save = o->len;
+
+	o->len = off;
+	o_uint(o, v, n);
+	o->len = save;
+}
+
+static void o_pad8(struct out *o)
+{
+	o_zero(o, (8 - o->len % 8) % 8);
+}
+
+/* a string padded with NULs to a multiple of align (at least one NUL) */
+static void o_str(struct out *o, const char *s, size_t align)
+{
+	size_t n = strlen(s) + 1;
+
+	o_bytes(o, s, n);
+	o_zero(o, (align - n % align) % align);
+}
+
+static uint8_t rev8(uint8_t b)
+{
+	uint8_t r = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (b & (1u << i))
+			r |= (uint8_t)(0x80u >> i);
+	return r;
+}
+
+/* a C bitfield word as a machine of o's byte order stores it */
+static void o_bitfield(struct out *o, uint64_t v)
+{
+	uint8_t b[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	if (o->be)
+		for (i = 0; i < 8; i++)
+			b[i] = rev8(b[i]);
+	o_bytes(o, b, 8);
+}
+
+/* ------------------------------------------------------------ model */
+
+#define MAX_ATTRS	40
+#define NR_TYPES	128
+#define MISC_BUILD_ID_SIZE	(1 << 15)
+
+struct gattr {
+	struct perf_event_attr attr;	/* host values */
+	uint64_t ids[4];
+	int nr_ids;
+	char name[32];
+	unsigned long samples;
+};
+
+struct gen {
+	int be, pipe;
+	uint32_t attr_size;		/* on-disk perf_event_attr size */
+	struct gattr attrs[MAX_ATTRS];
+	int nr_attrs;
+	struct out data;		/* the records (pipe: everything after the header) */
+	struct out stage;		/* records to be compressed */
+	int staging;
+	unsigned long counts[NR_TYPES];
+	uint64_t serial;		/* drives sample values */
+	int compressed_feat;
+	uint64_t first_time, last_time;
+};
+
+static struct out *cur(struct gen *g)
+{
+	return g->staging ? &g->stage : &g->data;
+}
+
+static struct gattr *add_attr(struct gen *g, const char *name, uint32_t type, uint64_t config,
+			      uint64_t sample_type, uint64_t read_format, int nr_ids, uint64_t id0)
+{
+	struct gattr *a;
+	int i;
+
+	if (g->nr_attrs >= MAX_ATTRS)
+		die("too many attrs");
+	a = &g->attrs[g->nr_attrs++];
+	memset(a, 0, sizeof(*a));
+	a->attr.type = type;
+	a->attr.config = config;
+	a->attr.sample_period = 4000;
+	a->attr.sample_type = sample_type;
+	a->attr.read_format = read_format;
+	a->attr.sample_id_all = 1;
+	a->attr.disabled = 1;
+	a->attr.inherit = 1;
+	a->attr.exclude_kernel = (g->nr_attrs & 1);
+	a->attr.mmap = a->attr.comm = (g->nr_attrs == 1);
+	a->attr.freq = 0;
+	a->nr_ids = nr_ids;
+	for (i = 0; i < nr_ids; i++)
+		a->ids[i] = id0 + (uint64_t)i;
+	snprintf(a->name, sizeof(a->name), "%s", name);
+	return a;
+}
+
+static uint64_t attr_bitfield(const struct perf_event_attr *attr)
+{
+	uint64_t v;
+
+	memcpy(&v, (const uint8_t *)attr + offsetof(struct perf_event_attr, read_format) + 8, 8);
+	return v;
+}
+
+/* struct perf_event_attr, size bytes (64, 96, 128, or more: extra nonzero bytes) */
+static void o_attr(struct out *o, const struct perf_event_attr *a, uint32_t size)
+{
+	struct out t = { .be = o->be };
+	uint32_t i;
+
+	o_u32(&t, a->type);
+	o_u32(&t, size);
+	o_u64(&t, a->config);
+	o_u64(&t, a->sample_period);
+	o_u64(&t, a->sample_type);
+	o_u64(&t, a->read_format);
+	o_bitfield(&t, attr_bitfield(a));
+	o_u32(&t, a->wakeup_events);
+	o_u32(&t, a->bp_type);
+	o_u64(&t, a->config1);
+	o_u64(&t, a->config2);			/* 64 */
+	o_u64(&t, a->branch_sample_type);
+	o_u64(&t, a->sample_regs_user);
+	o_u32(&t, a->sample_stack_user);
+	o_u32(&t, (uint32_t)a->clockid);
+	o_u64(&t, a->sample_regs_intr);		/* 96 */
+	o_u32(&t, a->aux_watermark);
+	o_u16(&t, a->sample_max_stack);
+	o_u16(&t, 0);
+	o_u32(&t, a->aux_sample_size);
+	o_u32(&t, 0);
+	o_u64(&t, a->sig_data);			/* 120 */
+	for (i = 128; i < size; i++)		/* fields this perf does not know */
+		o_u8(&t, 0xa0 + (i & 0xf));
+	if (t.len < size)
+		die("attr size %u", size);
+	o_bytes(o, t.p, size);
+	free(t.p);
+}
+
+static size_t rec_begin(struct gen *g, uint32_t type, uint16_t misc)
+{
+	struct out *o = cur(g);
+	size_t start = o->len;
+
+	o_u32(o, type);
+	o_u16(o, misc);
+	o_u16(o, 0);
+	return start;
+}
+
+/* close a record: pad to 8 unless unpadded, set header.size, count it */
+static size_t rec_end_pad(struct gen *g, size_t start, int pad)
+{
+	struct out *o = cur(g);
+	uint32_t type;
+	size_t size;
+
+	if (pad)
+		o_pad8(o);
+	size = o->len - start;
+	if (size > 0xffff)
+		die("record too large");
+	o_put(o, start + 6, size, 2);
+	memcpy(&type, o->p + start, 4);
+	if (g->be)
+		type = __builtin_bswap32(type);
+	if (type < NR_TYPES)
+		g->counts[type]++;
+	return start;
+}
+
+static size_t rec_end(struct gen *g, size_t start)
+{
+	return rec_end_pad(g, start, 1);
+}
+
+static void note_time(struct gen *g, uint64_t t)
+{
+	if (!g->first_time || t < g->first_time)
+		g->first_time = t;
+	if (t > g->last_time)
+		g->last_time = t;
+}
+
+/* the sample_id_all trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER */
+static void o_trailer(struct gen *g, const struct gattr *a, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	struct out *o = cur(g);
+	uint64_t st = a->attr.sample_type;
+
+	if (!a->attr.sample_id_all)
+		return;
+	if (st & PERF_SAMPLE_TID) {
+		o_u32(o, pid);
+		o_u32(o, tid);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		o_u64(o, time);
+	if (st & PERF_SAMPLE_ID)
+		o_u64(o, a->ids[0]);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		o_u64(o, a->ids[0] + 0x1000);
+	if (st & PERF_SAMPLE_CPU) {
+		o_u32(o, 1);
+		o_u32(o, 0);
+	}
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		o_u64(o, a->ids[0]);
+}
+
+static size_t krec_end(struct gen *g, size_t start, int ai, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	o_pad8(cur(g));
+	o_trailer(g, &g->attrs[ai], pid, tid, time);
+	return rec_end(g, start);
+}
+
+/* the read_format values (sample READ and PERF_RECORD_READ) */
+static void o_read_values(struct out *o, const struct gattr *a, uint64_t n)
+{
+	uint64_t rf = a->attr.read_format;
+	uint64_t i, nr = 2;
+
+	if (rf & PERF_FORMAT_GROUP) {
+		o_u64(o, nr);
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			o_u64(o, 5000 + n);
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			o_u64(o, 4000 + n);
+		for (i = 0; i < nr; i++) {
+			o_u64(o, 100 * (i + 1) + n);
+			if (rf & PERF_FORMAT_ID)
+				o_u64(o, a->ids[0] + 0x500 + i);
+			if (rf & PERF_FORMAT_LOST)
+				o_u64(o, i);
+		}
+	} else {
+		o_u64(o, 100 + n);
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			o_u64(o, 5000 + n);
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			o_u64(o, 4000 + n);
+		if (rf & PERF_FORMAT_ID)
+			o_u64(o, a->ids[0]);
+		if (rf & PERF_FORMAT_LOST)
+			o_u64(o, 3);
+	}
+}
+
+struct sample_opts {
+	uint64_t ip;
+	uint64_t id;		/* 0: the attr's first id */
+	uint64_t callchain_nr;	/* 0: the usual 4 */
+};
+
+/* one PERF_RECORD_SAMPLE of attr ai, every field of its sample_type, in evsel__parse_sample() order */
+static size_t emit_sample(struct gen *g, int ai, uint32_t pid, uint32_t tid, uint64_t time,
+			  const struct sample_opts *so)
+{
+	struct gattr *a = &g->attrs[ai];
+	uint64_t st = a->attr.sample_type;
+	uint64_t n = g->serial++;
+	uint64_t id = so && so->id ? so->id : a->ids[a->nr_ids ? n % (uint64_t)a->nr_ids : 0];
+	uint64_t ip = so && so->ip ? so->ip : 0x401000 + 16 * (n % 64);
+	size_t start = rec_begin(g, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	struct out *o = cur(g);
+	uint64_t i;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		o_u64(o, id);
+	if (st & PERF_SAMPLE_IP)
+		o_u64(o, ip);
+	if (st & PERF_SAMPLE_TID) {
+		o_u32(o, pid);
+		o_u32(o, tid);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		o_u64(o, time);
+	if (st & PERF_SAMPLE_ADDR)
+		o_u64(o, 0x7f0000001000ULL + n * 8);
+	if (st & PERF_SAMPLE_ID)
+		o_u64(o, id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		o_u64(o, id + 0x1000);
+	if (st & PERF_SAMPLE_CPU) {
+		o_u32(o, (uint32_t)(n % 2));
+		o_u32(o, 0);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		o_u64(o, 4000 + n % 7);
+	if (st & PERF_SAMPLE_READ)
+		o_read_values(o, a, n);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t nr = so && so->callchain_nr ? so->callchain_nr : 4;
+
+		o_u64(o, nr);
+		if (so && so->callchain_nr) {
+			o_u64(o, ip);	/* the record ends here: nr does not fit */
+		} else {
+			o_u64(o, PERF_CONTEXT_USER);
+			o_u64(o, ip);
+			o_u64(o, 0x402000 + 16 * (n % 5));
+			o_u64(o, 0x403000);
+		}
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		static const uint8_t raw[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+
+		o_u32(o, sizeof(raw));
+		o_bytes(o, raw, sizeof(raw));
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		o_u64(o, 2);
+		if (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			o_u64(o, 7);
+		for (i = 0; i < 2; i++) {
+			o_u64(o, 0x401100 + i * 0x10);
+			o_u64(o, 0x401200 + i * 0x10);
+			/* mispred (bit 0) for the first, predicted (bit 1) and cycles 5 (bits 4..19) */
+			o_bitfield(o, i ? 2 | (5 << 4) : 1);
+		}
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		o_u64(o, PERF_SAMPLE_REGS_ABI_64);
+		for (i = 0; i < (uint64_t)__builtin_popcountll(a->attr.sample_regs_user); i++)
+			o_u64(o, 0x1000 + i);
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		o_u64(o, a->attr.sample_stack_user);
+		for (i = 0; i < a->attr.sample_stack_user; i++)
+			o_u8(o, i);
+		if (a->attr.sample_stack_user)
+			o_u64(o, 8);
+	}
+	if (st & PERF_SAMPLE_WEIGHT)
+		o_u64(o, 30 + n);
+	if (st & PERF_SAMPLE_WEIGHT_STRUCT)	/* var1_dw 30+n, var2_w 2, var3_w 3, as one u64 */
+		o_u64(o, (30 + n) | (2ULL << 32) | (3ULL << 48));
+	if (st & PERF_SAMPLE_DATA_SRC)
+		o_u64(o, 0x68100142ULL);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		o_u64(o, 0x1);
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		o_u64(o, PERF_SAMPLE_REGS_ABI_64);
+		for (i = 0; i < (uint64_t)__builtin_popcountll(a->attr.sample_regs_intr); i++)
+			o_u64(o, 0x2000 + i);
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		o_u64(o, 0x12345000);
+	if (st & PERF_SAMPLE_CGROUP)
+		o_u64(o, 77);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		o_u64(o, 4096);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		o_u64(o, 4096);
+	if (st & PERF_SAMPLE_AUX) {
+		o_u64(o, 16);
+		for (i = 0; i < 16; i++)
+			o_u8(o, 0xc0 + i);
+	}
+	a->samples++;
+	note_time(g, time);
+	return rec_end(g, start);
+}
+
+/* ------------------------------------------------------------ kernel records */
+
+static size_t emit_comm(struct gen *g, int ai, uint32_t pid, uint32_t tid, const char *comm,
+			int exec, uint64_t time)
+{
+	size_t s = rec_begin(g, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+
+	o_u32(cur(g), pid);
+	o_u32(cur(g), tid);
+	o_str(cur(g), comm, 8);
+	return krec_end(g, s, ai, pid, tid, time);
+}
+
+static size_t emit_mmap2(struct gen *g, int ai, uint32_t pid, uint64_t start, const char *file,
+			 int build_id, uint64_t time)
+{
+	size_t s = rec_begin(g, PERF_RECORD_MMAP2,
+			     PERF_RECORD_MISC_USER | (build_id ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0));
+	struct out *o = cur(g);
+	int i;
+
+	o_u32(o, pid);
+	o_u32(o, pid);
+	o_u64(o, start);
+	o_u64(o, 0x3000);
+	o_u64(o, 0x1000);
+	if (build_id) {
+		o_u8(o, 20);
+		o_u8(o, 0);
+		o_u16(o, 0);
+		for (i = 0; i < 20; i++)
+			o_u8(o, 0xb0 + i);
+	} else {
+		o_u32(o, 8);
+		o_u32(o, 1);
+		o_u64(o, 123456);
+		o_u64(o, 1);
+	}
+	o_u32(o, 5);		/* PROT_READ | PROT_EXEC */
+	o_u32(o, 2);		/* MAP_PRIVATE */
+	o_str(o, file, 8);
+	return krec_end(g, s, ai, pid, pid, time);
+}
+
+/* one of every kernel record type (but SAMPLE), each with its trailer */
+static void emit_kernel_records(struct gen *g, int ai, uint32_t pid, uint64_t t)
+{
+	struct out *o;
+	size_t s;
+	int i;
+
+	s = rec_begin(g, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+	o = cur(g);
+	o_u32(o, pid); o_u32(o, pid);
+	o_u64(o, 0x7f0000000000ULL); o_u64(o, 0x20000); o_u64(o, 0);
+	o_str(o, "/usr/lib/libgen.so", 8);
+	krec_end(g, s, ai, pid, pid, t + 1);
+
+	s = rec_begin(g, PERF_RECORD_LOST, 0);
+	o_u64(cur(g), g->attrs[ai].ids[0]); o_u64(cur(g), 17);
+	krec_end(g, s, ai, pid, pid, t + 2);
+
+	emit_comm(g, ai, pid + 1, pid + 1, "child", 0, t + 3);
+
+	s = rec_begin(g, PERF_RECORD_FORK, 0);
+	o = cur(g);
+	o_u32(o, pid + 1); o_u32(o, pid); o_u32(o, pid + 1); o_u32(o, pid); o_u64(o, t + 4);
+	krec_end(g, s, ai, pid + 1, pid + 1, t + 4);
+
+	s = rec_begin(g, PERF_RECORD_THROTTLE, 0);
+	o = cur(g);
+	o_u64(o, t + 5); o_u64(o, g->attrs[ai].ids[0]); o_u64(o, g->attrs[ai].ids[0] + 0x1000);
+	krec_end(g, s, ai, pid, pid, t + 5);
+
+	s = rec_begin(g, PERF_RECORD_UNTHROTTLE, 0);
+	o = cur(g);
+	o_u64(o, t + 6); o_u64(o, g->attrs[ai].ids[0]); o_u64(o, g->attrs[ai].ids[0] + 0x1000);
+	krec_end(g, s, ai, pid, pid, t + 6);
+
+	s = rec_begin(g, PERF_RECORD_READ, 0);
+	o_u32(cur(g), pid); o_u32(cur(g), pid);
+	o_read_values(cur(g), &g->attrs[ai], 1);
+	krec_end(g, s, ai, pid, pid, t + 7);
+
+	emit_mmap2(g, ai, pid, 0x400000, "/usr/bin/gen-inode", 0, t + 8);
+	emit_mmap2(g, ai, pid, 0x500000, "/usr/bin/gen-buildid", 1, t + 9);
+
+	s = rec_begin(g, PERF_RECORD_AUX, 0);
+	o = cur(g);
+	o_u64(o, 0x1000); o_u64(o, 0x800); o_u64(o, PERF_AUX_FLAG_TRUNCATED);
+	krec_end(g, s, ai, pid, pid, t + 10);
+
+	s = rec_begin(g, PERF_RECORD_ITRACE_START, 0);
+	o_u32(cur(g), pid); o_u32(cur(g), pid);
+	krec_end(g, s, ai, pid, pid, t + 11);
+
+	s = rec_begin(g, PERF_RECORD_LOST_SAMPLES, 0);
+	o_u64(cur(g), 4);
+	krec_end(g, s, ai, pid, pid, t + 12);
+
+	s = rec_begin(g, PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+	krec_end(g, s, ai, pid, pid, t + 13);
+
+	s = rec_begin(g, PERF_RECORD_SWITCH_CPU_WIDE, 0);
+	o_u32(cur(g), pid + 1); o_u32(cur(g), pid + 1);
+	krec_end(g, s, ai, pid, pid, t + 14);
+
+	s = rec_begin(g, PERF_RECORD_NAMESPACES, 0);
+	o = cur(g);
+	o_u32(o, pid); o_u32(o, pid); o_u64(o, 7);
+	for (i = 0; i < 7; i++) {
+		o_u64(o, 4);
+		o_u64(o, 0xf0000000ULL + (uint64_t)i);
+	}
+	krec_end(g, s, ai, pid, pid, t + 15);
+
+	s = rec_begin(g, PERF_RECORD_KSYMBOL, 0);
+	o = cur(g);
+	o_u64(o, 0xffffffffc0001000ULL); o_u32(o, 0x100);
+	o_u16(o, PERF_RECORD_KSYMBOL_TYPE_BPF); o_u16(o, 0);
+	o_str(o, "bpf_prog_0123456789abcdef_gen", 8);
+	krec_end(g, s, ai, pid, pid, t + 16);
+
+	s = rec_begin(g, PERF_RECORD_BPF_EVENT, 0);
+	o = cur(g);
+	o_u16(o, PERF_BPF_EVENT_PROG_LOAD); o_u16(o, 0); o_u32(o, 42);
+	for (i = 0; i < 8; i++)
+		o_u8(o, 0x10 + i);
+	krec_end(g, s, ai, pid, pid, t + 17);
+
+	s = rec_begin(g, PERF_RECORD_CGROUP, 0);
+	o_u64(cur(g), 77);
+	o_str(cur(g), "/system.slice/gen.service", 8);
+	krec_end(g, s, ai, pid, pid, t + 18);
+
+	s = rec_begin(g, PERF_RECORD_TEXT_POKE, PERF_RECORD_MISC_KERNEL);
+	o = cur(g);
+	o_u64(o, 0xffffffff81000000ULL); o_u16(o, 5); o_u16(o, 5);
+	for (i = 0; i < 10; i++)
+		o_u8(o, i < 5 ? 0x90 : 0xe8);
+	krec_end(g, s, ai, pid, pid, t + 19);
+
+	s = rec_begin(g, PERF_RECORD_AUX_OUTPUT_HW_ID, 0);
+	o_u64(cur(g), 3);
+	krec_end(g, s, ai, pid, pid, t + 20);
+
+	s = rec_begin(g, PERF_RECORD_EXIT, 0);
+	o = cur(g);
+	o_u32(o, pid + 1); o_u32(o, pid); o_u32(o, pid + 1); o_u32(o, pid); o_u64(o, t + 21);
+	krec_end(g, s, ai, pid + 1, pid + 1, t + 21);
+}
+
+/* ------------------------------------------------------------ user records */
+
+static void emit_finished_round(struct gen *g)
+{
+	rec_end(g, rec_begin(g, PERF_RECORD_FINISHED_ROUND, 0));
+}
+
+static void emit_build_id_rec(struct out *o, uint16_t misc, int32_t pid, uint8_t seed, const char *file)
+{
+	size_t start = o->len;
+	int i;
+
+	o_u32(o, PERF_RECORD_HEADER_BUILD_ID);
+	o_u16(o, misc | MISC_BUILD_ID_SIZE);
+	o_u16(o, 0);
+	o_u32(o, (uint32_t)pid);
+	for (i = 0; i < 20; i++)
+		o_u8(o, (uint8_t)(seed + i));
+	o_u8(o, 20);
+	o_zero(o, 3);
+	o_str(o, file, 64);
+	o_put(o, start + 6, o->len - start, 2);
+}
+
+/* every user record type that may stand in the data (not ATTR/FEATURE/COMPRESSED) */
+static void emit_user_records(struct gen *g, int ai, uint64_t t)
+{
+	struct out *o;
+	size_t s;
+	int i;
+
+	s = rec_begin(g, PERF_RECORD_HEADER_EVENT_TYPE, 0);
+	o_u64(cur(g), g->attrs[ai].ids[0]);
+	o = cur(g);
+	{
+		char name[64] = "gen:event_type";
+
+		o_bytes(o, name, sizeof(name));
+	}
+	rec_end(g, s);
+
+	/* HEADER_TRACING_DATA: 12-byte record, then size bytes (8-aligned) of payload */
+	s = rec_begin(g, PERF_RECORD_HEADER_TRACING_DATA, 0);
+	o = cur(g);
+	o_u32(o, 24);
+	rec_end_pad(g, s, 0);
+	o_bytes(o, "\x17\x08\x44tracing0.5\0\0\0\0\0\0\0\0\0\0", 24);
+
+	s = o->len;
+	emit_build_id_rec(o, PERF_RECORD_MISC_USER, 1000, 0x40, "/usr/bin/gen-pipe-bid");
+	{
+		uint32_t type = PERF_RECORD_HEADER_BUILD_ID;
+
+		(void)s;
+		g->counts[type]++;
+	}
+
+	s = rec_begin(g, PERF_RECORD_ID_INDEX, 0);
+	o = cur(g);
+	o_u64(o, (uint64_t)g->attrs[ai].nr_ids);
+	for (i = 0; i < g->attrs[ai].nr_ids; i++) {
+		o_u64(o, g->attrs[ai].ids[i]);
+		o_u64(o, (uint64_t)i);
+		o_u64(o, (uint64_t)i);
+		o_u64(o, (uint64_t)-1);
+	}
+	rec_end(g, s);
+
+	s = rec_begin(g, PERF_RECORD_AUXTRACE_INFO, 0);
+	o = cur(g);
+	o_u32(o, 4); o_u32(o, 0); o_u64(o, 0x11); o_u64(o, 0x22);
+	rec_end(g, s);
+
+	s = rec_begin(g, PERF_RECORD_AUXTRACE, 0);
+	o = cur(g);
+	o_u64(o, 32); o_u64(o, 0); o_u64(o, 0xabcdef); o_u32(o, 0); o_u32(o, 1000); o_u32(o, 0); o_u32(o, 0);
+	rec_end(g, s);
+	for (i = 0; i < 32; i++)
+		o_u8(o, 0x55);
+
+	s = rec_begin(g, PERF_RECORD_AUXTRACE_ERROR, 0);
+	o = cur(g);
+	o_u32(o, 1); o_u32(o, 2); o_u32(o, 0); o_u32(o, 1000); o_u32(o, 1000); o_u32(o, 1);
+	o_u64(o, 0x401000); o_u64(o, t);
+	{
+		char msg[64] = "gen auxtrace error";
+
+		o_bytes(o, msg, sizeof(msg));
+	}
+	o_u32(o, 0); o_u32(o, 0);
+	rec_end(g, s);
+
+	s = rec_begin(g, PERF_RECORD_THREAD_MAP, 0);
+	o = cur(g);
+	o_u64(o, 2);
+	for (i = 0; i < 2; i++) {
+		char comm[16] = "gen-thread";
+
+		o_u64(o, 1000 + (uint64_t)i);
+		o_bytes(o, comm, sizeof(comm));
+	}
+	rec_end(g, s);
+
+	/* CPU_MAP in its three forms (struct perf_record_cpu_map_data is packed) */
+	s = rec_begin(g, PERF_RECORD_CPU_MAP, 0);
+	o = cur(g);
+	o_u16(o, 0); o_u16(o, 3); o_u16(o, 0); o_u16(o, 1); o_u16(o, 3);
+	rec_end(g, s);
+	s = rec_begin(g, PERF_RECORD_CPU_MAP, 0);
+	o = cur(g);
+	o_u16(o, 1); o_u16(o, 1); o_u16(o, 8); o_zero(o, 4); o_u64(o, 0xb);
+	rec_end(g, s);
+	s = rec_begin(g, PERF_RECORD_CPU_MAP, 0);
+	o = cur(g);
+	o_u16(o, 2); o_u8(o, 0); o_u8(o, 0); o_u16(o, 0); o_u16(o, 3);
+	rec_end(g, s);
+
+	s = rec_begin(g, PERF_RECORD_STAT_CONFIG, 0);
+	o = cur(g);
+	o_u64(o, 2); o_u64(o, 0); o_u64(o, 1); o_u64(o, 1); o_u64(o, 1);
+	rec_end(g, s);
+
+	s = rec_begin(g, PERF_RECORD_STAT, 0);
+	o = cur(g);
+	o_u64(o, g->attrs[ai].ids[0]); o_u32(o, 0); o_u32(o, 0); o_u64(o, 1234); o_u64(o, 2000); o_u64(o, 1000);
+	rec_end(g, s);
+
+	s = rec_begin(g, PERF_RECORD_STAT_ROUND, 0);
+	o_u64(cur(g), 1); o_u64(cur(g), t);
+	rec_end(g, s);
+
+	s = rec_begin(g, PERF_RECORD_EVENT_UPDATE, 0);
+	o = cur(g);
+	o_u64(o, 0);	/* PERF_EVENT_UPDATE__UNIT */
+	o_u64(o, g->attrs[ai].ids[0]);
+	o_str(o, "msec", 8);
+	rec_end(g, s);
+
+	s = rec_begin(g, PERF_RECORD_TIME_CONV, 0);
+	o = cur(g);
+	o_u64(o, 10); o_u64(o, 1000); o_u64(o, 5000); o_u64(o, 100); o_u64(o, ~0ULL);
+	o_u8(o, 1); o_u8(o, 1); o_zero(o, 6);
+	rec_end(g, s);
+
+	rec_end(g, rec_begin(g, PERF_RECORD_FINISHED_INIT, 0));
+}
+
+/* ------------------------------------------------------------ compression */
+
+static void stage_begin(struct gen *g)
+{
+	g->stage.be = g->be;
+	g->stage.len = 0;
+	g->staging = 1;
+}
+
+/*
+ * Compress the staged records into two chunks split at a byte that is not a
+ * record boundary, so one record spans both (perf keeps the rest of a chunk
+ * for the next one: perf_session__process_compressed_event()).
+ */
+static void stage_flush(struct gen *g, uint32_t type)
+{
+	size_t split = g->stage.len / 2 + 4, parts[2][2];
+	int i;
+
+	g->staging = 0;
+	parts[0][0] = 0;
+	parts[0][1] = split;
+	parts[1][0] = split;
+	parts[1][1] = g->stage.len - split;
+	for (i = 0; i < 2; i++) {
+		size_t bound = ZSTD_compressBound(parts[i][1]);
+		void *z = malloc(bound);
+		size_t zs, s;
+
+		if (!z)
+			die("out of memory");
+		zs = ZSTD_compress(z, bound, g->stage.p + parts[i][0], parts[i][1], 3);
+		if (ZSTD_isError(zs))
+			die("zstd: %s", ZSTD_getErrorName(zs));
+		s = rec_begin(g, type, 0);
+		if (type == PERF_RECORD_COMPRESSED2) {
+			/* struct perf_record_compressed2 { header; u64 data_size; data[] }, padded */
+			o_u64(cur(g), zs);
+			o_bytes(cur(g), z, zs);
+			rec_end_pad(g, s, 1);
+		} else {
+			/* header + data, unpadded, as perf record -z writes it */
+			o_bytes(cur(g), z, zs);
+			rec_end_pad(g, s, 0);
+		}
+		free(z);
+	}
+}
+
+/* ------------------------------------------------------------ features */
+
+static void f_string(struct out *o, const char *s)
+{
+	size_t n = strlen(s) + 1, len = (n + 63) / 64 * 64;
+
+	o_u32(o, len);
+	o_bytes(o, s, n);
+	o_zero(o, len - n);
+}
+
+/* encode feature feat into o; returns 0 when the file has no such section */
+static int feature_bytes(struct gen *g, unsigned feat, struct out *o)
+{
+	int i, j;
+
+	switch (feat) {
+	case 2:		/* BUILD_ID */
+		emit_build_id_rec(o, PERF_RECORD_MISC_USER, -1, 0x20, "/usr/bin/gen-inode");
+		emit_build_id_rec(o, PERF_RECORD_MISC_KERNEL, -1, 0x60, "[kernel.kallsyms]");
+		return 1;
+	case 3: f_string(o, "gen-host"); return 1;
+	case 4: f_string(o, "6.1.0-gen"); return 1;
+	case 5: f_string(o, "6.1.gen"); return 1;
+	case 6: f_string(o, "x86_64"); return 1;
+	case 7: o_u32(o, 4); o_u32(o, 2); return 1;	/* avail, online */
+	case 8: f_string(o, "Gen CPU @ 2.00GHz"); return 1;
+	case 9: f_string(o, "GenuineIntel,6,85,4"); return 1;
+	case 10: o_u64(o, 16384000); return 1;
+	case 11:
+		o_u32(o, 3);
+		f_string(o, "/usr/bin/perf");
+		f_string(o, "record");
+		f_string(o, "-a");
+		return 1;
+	case 12:	/* EVENT_DESC */
+		o_u32(o, (uint32_t)g->nr_attrs);
+		o_u32(o, g->attr_size);
+		for (i = 0; i < g->nr_attrs; i++) {
+			o_attr(o, &g->attrs[i].attr, g->attr_size);
+			o_u32(o, (uint32_t)g->attrs[i].nr_ids);
+			f_string(o, g->attrs[i].name);
+			for (j = 0; j < g->attrs[i].nr_ids; j++)
+				o_u64(o, g->attrs[i].ids[j]);
+		}
+		return 1;
+	case 21:	/* SAMPLE_TIME */
+		if (!g->last_time)
+			return 0;
+		o_u64(o, g->first_time);
+		o_u64(o, g->last_time);
+		return 1;
+	case 27:	/* COMPRESSED: ver, type (1 = zstd), level, ratio, mmap_len */
+		if (!g->compressed_feat)
+			return 0;
+		o_u32(o, 1); o_u32(o, 1); o_u32(o, 3); o_u32(o, 4); o_u32(o, 528384);
+		return 1;
+	}
+	return 0;
+}
+
+#define MAX_FEAT 32
+
+/* where things landed, for corrupt variants */
+struct layout {
+	uint64_t data_offset;
+	uint64_t table_offset;
+	uint64_t feat_entry[MAX_FEAT];	/* offset of the table entry of a feature */
+	uint64_t feat_offset[MAX_FEAT];	/* offset of the section */
+};
+
+/* PERFILE2 file: header, attrs, ids, data, feature table, sections */
+static void build_file(struct gen *g, struct out *f, struct layout *lay)
+{
+	struct out secs[MAX_FEAT];
+	uint64_t feats = 0, attrs_off = 104, ids_off, off;
+	unsigned i, nr = 0;
+	int a, j;
+
+	memset(f, 0, sizeof(*f));
+	memset(lay, 0, sizeof(*lay));
+	f->be = g->be;
+	for (i = 1; i < MAX_FEAT; i++) {
+		memset(&secs[i], 0, sizeof(secs[i]));
+		secs[i].be = g->be;
+		if (feature_bytes(g, i, &secs[i])) {
+			feats |= 1ULL << i;
+			nr++;
+		}
+	}
+	ids_off = attrs_off + (uint64_t)g->nr_attrs * (g->attr_size + 16);
+	off = ids_off;
+	for (a = 0; a < g->nr_attrs; a++)
+		off += 8 * (uint64_t)g->attrs[a].nr_ids;
+	lay->data_offset = off;
+	lay->table_offset = off + g->data.len;
+
+	o_u64(f, 0x32454c4946524550ULL);	/* "PERFILE2" */
+	o_u64(f, 104);
+	o_u64(f, g->attr_size + 16);
+	o_u64(f, attrs_off);
+	o_u64(f, (uint64_t)g->nr_attrs * (g->attr_size + 16));
+	o_u64(f, lay->data_offset);
+	o_u64(f, g->data.len);
+	o_u64(f, 0);
+	o_u64(f, 0);
+	o_u64(f, feats);
+	o_u64(f, 0);
+	o_u64(f, 0);
+	o_u64(f, 0);
+	off = ids_off;
+	for (a = 0; a < g->nr_attrs; a++) {
+		o_attr(f, &g->attrs[a].attr, g->attr_size);
+		o_u64(f, off);
+		o_u64(f, 8 * (uint64_t)g->attrs[a].nr_ids);
+		off += 8 * (uint64_t)g->attrs[a].nr_ids;
+	}
+	for (a = 0; a < g->nr_attrs; a++)
+		for (j = 0; j < g->attrs[a].nr_ids; j++)
+			o_u64(f, g->attrs[a].ids[j]);
+	o_bytes(f, g->data.p, g->data.len);
+	off = lay->table_offset + 16ULL * nr;
+	for (i = 1; i < MAX_FEAT; i++) {
+		if (!(feats & (1ULL << i)))
+			continue;
+		lay->feat_entry[i] = f->len;
+		lay->feat_offset[i] = off;
+		o_u64(f, off);
+		o_u64(f, secs[i].len);
+		off += secs[i].len;
+	}
+	for (i = 1; i < MAX_FEAT; i++) {
+		if (feats & (1ULL << i))
+			o_bytes(f, secs[i].p, secs[i].len);
+		free(secs[i].p);
+	}
+}
+
+/* pipe mode: 16-byte header, HEADER_ATTR and HEADER_FEATURE records, then the data */
+static void build_pipe(struct gen *g, struct out *f)
+{
+	unsigned i;
+	int a, j;
+
+	memset(f, 0, sizeof(*f));
+	f->be = g->be;
+	o_u64(f, 0x32454c4946524550ULL);
+	o_u64(f, 16);
+	for (a = 0; a < g->nr_attrs; a++) {
+		size_t s = f->len;
+
+		o_u32(f, PERF_RECORD_HEADER_ATTR);
+		o_u16(f, 0);
+		o_u16(f, 0);
+		o_attr(f, &g->attrs[a].attr, g->attr_size);
+		for (j = 0; j < g->attrs[a].nr_ids; j++)
+			o_u64(f, g->attrs[a].ids[j]);
+		o_put(f, s + 6, f->len - s, 2);
+		g->counts[PERF_RECORD_HEADER_ATTR]++;
+	}
+	for (i = 1; i <= MAX_FEAT; i++) {
+		struct out sec = { .be = g->be };
+		size_t s;
+
+		/* perf does not send BUILD_ID as a feature in pipe mode */
+		if (i != MAX_FEAT && (i == 2 || !feature_bytes(g, i, &sec)))
+			continue;
+		s = f->len;
+		o_u32(f, PERF_RECORD_HEADER_FEATURE);
+		o_u16(f, 0);
+		o_u16(f, 0);
+		o_u64(f, i);	/* MAX_FEAT == HEADER_LAST_FEATURE: the end mark */
+		o_bytes(f, sec.p, sec.len);
+		o_put(f, s + 6, f->len - s, 2);
+		g->counts[PERF_RECORD_HEADER_FEATURE]++;
+		free(sec.p);
+	}
+	o_bytes(f, g->data.p, g->data.len);
+}
+
+/* ------------------------------------------------------------ files and manifest */
+
+struct gen_out {
+	const char *dir;
+	FILE *manifest;
+};
+
+static const char *type_name(unsigned t)
+{
+	static const char *const names[] = {
+		[PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_LOST] = "LOST", [PERF_RECORD_COMM] = "COMM",
+		[PERF_RECORD_EXIT] = "EXIT", [PERF_RECORD_THROTTLE] = "THROTTLE",
+		[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE", [PERF_RECORD_FORK] = "FORK",
+		[PERF_RECORD_READ] = "READ", [PERF_RECORD_SAMPLE] = "SAMPLE", [PERF_RECORD_MMAP2] = "MMAP2",
+		[PERF_RECORD_AUX] = "AUX", [PERF_RECORD_ITRACE_START] = "ITRACE_START",
+		[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES", [PERF_RECORD_SWITCH] = "SWITCH",
+		[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE", [PERF_RECORD_NAMESPACES] = "NAMESPACES",
+		[PERF_RECORD_KSYMBOL] = "KSYMBOL", [PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+		[PERF_RECORD_CGROUP] = "CGROUP", [PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+		[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+		[64] = "ATTR", [65] = "EVENT_TYPE", [66] = "TRACING_DATA", [67] = "BUILD_ID",
+		[68] = "FINISHED_ROUND", [69] = "ID_INDEX", [70] = "AUXTRACE_INFO", [71] = "AUXTRACE",
+		[72] = "AUXTRACE_ERROR", [73] = "THREAD_MAP", [74] = "CPU_MAP", [75] = "STAT_CONFIG",
+		[76] = "STAT", [77] = "STAT_ROUND", [78] = "EVENT_UPDATE", [79] = "TIME_CONV",
+		[80] = "FEATURE", [81] = "COMPRESSED", [82] = "FINISHED_INIT", [83] = "COMPRESSED2",
+	};
+
+	return t < sizeof(names) / sizeof(names[0]) && names[t] ? names[t] : NULL;
+}
+
+static void write_bytes(const struct gen_out *go, const char *name, const void *p, size_t n)
+{
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", go->dir, name);
+	fp = fopen(path, "wb");
+	if (!fp || (n && fwrite(p, 1, n, fp) != n) || fclose(fp))
+		die("%s: %s", path, strerror(errno));
+}
+
+/*
+ * MANIFEST lines:
+ *   file NAME EXIT                 expected exit code of `readperf -q -o DIR NAME`
+ *   count NAME TYPE N              stat.csv count of TYPE (every type present is listed)
+ *   samples NAME EVENT N           events.csv samples of EVENT
+ *   fault NAME OFFSET...           corrupt: stderr names one of these offsets ("offset 0x...")
+ *   same NAME OTHER                NAME must give the same reports as OTHER
+ */
+static void manifest_good(const struct gen_out *go, const char *name, const struct gen *g)
+{
+	unsigned t;
+	int a;
+
+	fprintf(go->manifest, "file %s 0\n", name);
+	for (t = 0; t < NR_TYPES; t++)
+		if (g->counts[t])
+			fprintf(go->manifest, "count %s %s %lu\n", name, type_name(t), g->counts[t]);
+	for (a = 0; a < g->nr_attrs; a++)
+		fprintf(go->manifest, "samples %s %s %lu\n", name, g->attrs[a].name, g->attrs[a].samples);
+}
+
+typedef void (*build_fn)(struct gen *g);
+
+static void gen_init(struct gen *g, int be, int pipe, uint32_t attr_size)
+{
+	memset(g, 0, sizeof(*g));
+	g->be = be;
+	g->pipe = pipe;
+	g->attr_size = attr_size;
+	g->data.be = be;
+	g->stage.be = be;
+}
+
+static void gen_free(struct gen *g)
+{
+	free(g->data.p);
+	free(g->stage.p);
+}
+
+/* build the file in both byte orders and list them */
+static void make_pair(const struct gen_out *go, const char *base, build_fn fn, int pipe, uint32_t attr_size)
+{
+	char le_name[256], be_name[256];
+	int be;
+
+	snprintf(le_name, sizeof(le_name), "%s-le.data", base);
+	snprintf(be_name, sizeof(be_name), "%s-be.data", base);
+	for (be = 0; be <= 1; be++) {
+		struct gen g;
+		struct out f;
+		struct layout lay;
+
+		gen_init(&g, be, pipe, attr_size);
+		fn(&g);
+		if (pipe)
+			build_pipe(&g, &f);
+		else
+			build_file(&g, &f, &lay);
+		write_bytes(go, be ? be_name : le_name, f.p, f.len);
+		manifest_good(go, be ? be_name : le_name, &g);
+		free(f.p);
+		gen_free(&g);
+	}
+	fprintf(go->manifest, "same %s %s\n", be_name, le_name);
+}
+
+/* ------------------------------------------------------------ the files */
+
+#define ST_BASE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+
+/* every kernel record type, two attrs matched by IDENTIFIER */
+static void build_kernel(struct gen *g)
+{
+	int i;
+
+	add_attr(g, "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, ST_BASE | PERF_SAMPLE_CPU, 0, 2, 10);
+	add_attr(g, "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
+		 ST_BASE | PERF_SAMPLE_CPU, 0, 2, 20);
+	emit_comm(g, 0, 1000, 1000, "gen", 1, 1000000);
+	emit_kernel_records(g, 0, 1000, 1000010);
+	emit_kernel_records(g, 1, 1000, 1000100);
+	for (i = 0; i < 12; i++)
+		emit_sample(g, i % 3 ? 0 : 1, 1000, 1000, 1000200 + (uint64_t)i * 10, NULL);
+	emit_finished_round(g);
+}
+
+/* every PERF_SAMPLE_* field; three attrs with different sample_type, matched by IDENTIFIER */
+static void build_samples(struct gen *g)
+{
+	const uint64_t all = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+		PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+		PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |
+		PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
+		PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX;
+	struct gattr *a;
+	int i;
+
+	a = add_attr(g, "all-weight", PERF_TYPE_RAW, 0x1cd, all | PERF_SAMPLE_WEIGHT,
+		     PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED, 1, 100);
+	a->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	a->attr.sample_regs_user = 0xff0fULL;
+	a->attr.sample_stack_user = 24;
+	a->attr.sample_regs_intr = 0x3ULL;
+	a->attr.aux_sample_size = 16;
+	a = add_attr(g, "all-weight-struct", PERF_TYPE_RAW, 0x1ce, all | PERF_SAMPLE_WEIGHT_STRUCT,
+		     PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST, 1, 200);
+	a->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX;
+	a->attr.sample_regs_user = 0x7ULL;
+	a->attr.sample_stack_user = 0;
+	a->attr.sample_regs_intr = 0x1ULL << 40;
+	a->attr.aux_sample_size = 16;
+	add_attr(g, "minimal", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_BASE, 0, 1, 300);
+	emit_comm(g, 2, 2000, 2000, "samples", 1, 2000000);
+	emit_mmap2(g, 2, 2000, 0x400000, "/usr/bin/gen-samples", 0, 2000001);
+	for (i = 0; i < 9; i++)
+		emit_sample(g, i % 3, 2000, 2000 + (uint32_t)(i % 2), 2000010 + (uint64_t)i, NULL);
+}
+
+/* every read_format combination: 32 attrs, a sample and a READ record each */
+static void build_readfmt(struct gen *g)
+{
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "rf%d", i);
+		add_attr(g, name, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
+			 PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_READ,
+			 (uint64_t)i, 1, 1000 + (uint64_t)i);
+	}
+	emit_comm(g, 0, 3000, 3000, "readfmt", 0, 3000000);
+	for (i = 0; i < 32; i++) {
+		size_t s = rec_begin(g, PERF_RECORD_READ, 0);
+
+		o_u32(cur(g), 3000);
+		o_u32(cur(g), 3000);
+		o_read_values(cur(g), &g->attrs[i], (uint64_t)i);
+		krec_end(g, s, i, 3000, 3000, 3000010 + (uint64_t)i);
+		emit_sample(g, i, 3000, 3000, 3000100 + (uint64_t)i, NULL);
+	}
+}
+
+/* attrs told apart by PERF_SAMPLE_ID at a common position, two ids each */
+static void build_byid(struct gen *g)
+{
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD;
+	int i;
+
+	add_attr(g, "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, st, 0, 2, 500);
+	add_attr(g, "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, st | PERF_SAMPLE_CALLCHAIN, 0, 2, 600);
+	add_attr(g, "raw-event", PERF_TYPE_RAW, 0x3c, st | PERF_SAMPLE_RAW, 0, 2, 700);
+	emit_comm(g, 0, 4000, 4000, "byid", 1, 4000000);
+	emit_mmap2(g, 1, 4000, 0x400000, "/usr/bin/gen-byid", 0, 4000001);
+	for (i = 0; i < 14; i++) {
+		emit_sample(g, i % 3, 4000, 4000, 4000010 + (uint64_t)i, NULL);
+		if (i % 5 == 4)
+			emit_finished_round(g);
+	}
+}
+
+/* pipe mode with every user record type */
+static void build_pipefile(struct gen *g)
+{
+	int i;
+
+	add_attr(g, "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, ST_BASE, 0, 2, 800);
+	add_attr(g, "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, ST_BASE, 0, 1, 900);
+	emit_user_records(g, 0, 5000000);
+	emit_comm(g, 0, 5000, 5000, "piped", 1, 5000001);
+	emit_kernel_records(g, 1, 5000, 5000010);
+	for (i = 0; i < 10; i++)
+		emit_sample(g, i % 4 == 3, 5000, 5000, 5000100 + (uint64_t)i, NULL);
+	emit_finished_round(g);
+}
+
+/* user records in a PERFILE2 data section too */
+static void build_userfile(struct gen *g)
+{
+	int i;
+
+	add_attr(g, "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, ST_BASE, 0, 1, 810);
+	emit_user_records(g, 0, 5500000);
+	emit_comm(g, 0, 5500, 5500, "user", 1, 5500001);
+	for (i = 0; i < 5; i++)
+		emit_sample(g, 0, 5500, 5500, 5500100 + (uint64_t)i, NULL);
+	emit_finished_round(g);
+}
+
+static void build_compressed_type(struct gen *g, uint32_t type)
+{
+	int i;
+
+	g->compressed_feat = 1;
+	add_attr(g, "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, ST_BASE | PERF_SAMPLE_CALLCHAIN, 0, 1, 1100);
+	emit_comm(g, 0, 6000, 6000, "zstd", 1, 6000000);	/* outside: before the chunks */
+	stage_begin(g);
+	emit_mmap2(g, 0, 6000, 0x400000, "/usr/bin/gen-zstd", 0, 6000001);
+	for (i = 0; i < 40; i++)
+		emit_sample(g, 0, 6000, 6000, 6000010 + (uint64_t)i, NULL);
+	emit_finished_round(g);
+	stage_flush(g, type);
+	stage_begin(g);
+	for (i = 0; i < 20; i++)
+		emit_sample(g, 0, 6000, 6001, 6000100 + (uint64_t)i, NULL);
+	stage_flush(g, type);
+	emit_finished_round(g);
+}
+
+static void build_compressed(struct gen *g)
+{
+	build_compressed_type(g, PERF_RECORD_COMPRESSED);
+}
+
+static void build_compressed2(struct gen *g)
+{
+	build_compressed_type(g, PERF_RECORD_COMPRESSED2);
+}
+
+static void build_attrsize(struct gen *g)
+{
+	int i;
+
+	add_attr(g, "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, ST_BASE, 0, 1, 1200);
+	add_attr(g, "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, ST_BASE, 0, 1, 1300);
+	emit_comm(g, 0, 7000, 7000, "attrsize", 1, 7000000);
+	emit_mmap2(g, 0, 7000, 0x400000, "/usr/bin/gen-attrsize", 0, 7000001);
+	for (i = 0; i < 6; i++)
+		emit_sample(g, i % 2, 7000, 7000, 7000010 + (uint64_t)i, NULL);
+}
+
+/* ------------------------------------------------------------ corrupt files */
+
+enum corrupt {
+	C_SIZE0, C_SMALL, C_PAST_END, C_SECTION, C_FEAT_NR, C_CALLCHAIN, C_SAMPLE_ID, C_TRUNCATED,
+};
+
+static void make_corrupt(const struct gen_out *go, const char *name, enum corrupt kind)
+{
+	struct gen g;
+	struct out f;
+	struct layout lay;
+	size_t victim = 0, len;
+	uint64_t voff;
+	int i;
+
+	gen_init(&g, 0, 0, sizeof(struct perf_event_attr));
+	add_attr(&g, "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, ST_BASE | PERF_SAMPLE_CALLCHAIN, 0, 1, 1400);
+	add_attr(&g, "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
+		 ST_BASE | PERF_SAMPLE_CALLCHAIN, 0, 1, 1500);
+	emit_comm(&g, 0, 8000, 8000, "corrupt", 1, 8000000);
+	emit_mmap2(&g, 0, 8000, 0x400000, "/usr/bin/gen-corrupt", 0, 8000001);
+	for (i = 0; i < 8; i++) {
+		struct sample_opts so = { 0 };
+		size_t s;
+
+		if (i == 5 && kind == C_CALLCHAIN)
+			so.callchain_nr = 1000;
+		if (i == 5 && kind == C_SAMPLE_ID)
+			so.id = 0x2a;
+		s = emit_sample(&g, i % 2, 8000, 8000, 8000010 + (uint64_t)i, &so);
+		if (i == 5)
+			victim = s;
+	}
+	emit_finished_round(&g);
+	build_file(&g, &f, &lay);
+	voff = lay.data_offset + victim;
+	len = f.len;
+	fprintf(go->manifest, "file %s 2\n", name);
+	switch (kind) {
+	case C_SIZE0:
+		o_put(&f, voff + 6, 0, 2);
+		fprintf(go->manifest, "fault %s 0x%llx\n", name, (unsigned long long)voff);
+		break;
+	case C_SMALL:
+		o_put(&f, voff + 6, 4, 2);
+		fprintf(go->manifest, "fault %s 0x%llx\n", name, (unsigned long long)voff);
+		break;
+	case C_PAST_END: {
+		/* the last record (FINISHED_ROUND, 8 bytes) claims 64: past the data end */
+		uint64_t last = lay.table_offset - 8;
+
+		o_put(&f, last + 6, 64, 2);
+		fprintf(go->manifest, "fault %s 0x%llx\n", name, (unsigned long long)last);
+		break;
+	}
+	case C_SECTION:
+		/* the HOSTNAME section's offset points past the end of the file */
+		o_put(&f, lay.feat_entry[3], f.len + 4096, 8);
+		fprintf(go->manifest, "fault %s 0x%llx 0x%llx\n", name,
+			(unsigned long long)lay.feat_entry[3], (unsigned long long)(f.len + 4096));
+		break;
+	case C_FEAT_NR:
+		/* EVENT_DESC claims 0x10000000 events */
+		o_put(&f, lay.feat_offset[12], 0x10000000, 4);
+		fprintf(go->manifest, "fault %s 0x%llx\n", name, (unsigned long long)lay.feat_offset[12]);
+		break;
+	case C_CALLCHAIN:
+	case C_SAMPLE_ID:
+		fprintf(go->manifest, "fault %s 0x%llx\n", name, (unsigned long long)voff);
+		break;
+	case C_TRUNCATED:
+		/* cut 12 bytes into the victim: the feature sections are lost too */
+		len = voff + 12;
+		fprintf(go->manifest, "fault %s 0x%llx 0x%llx\n", name, (unsigned long long)voff,
+			(unsigned long long)lay.table_offset);
+		break;
+	}
+	write_bytes(go, name, f.p, len);
+	free(f.p);
+	gen_free(&g);
+}
+
+/* ------------------------------------------------------------ mutations */
+
+static uint64_t rng_next(uint64_t *s)
+{
+	/* xorshift64* */
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+static int mutate(const char *seed_s, const char *n_s, const char *in, const char *dir)
+{
+	static const uint8_t interesting[] = { 0x00, 0xff, 0x7f, 0x80, 0x01, 0x08, 0x40 };
+	static const uint16_t sizes[] = { 0, 1, 4, 7, 8, 9, 16, 0xfff8, 0xffff };
+	struct gen_out go = { .dir = dir };
+	uint8_t *orig, *buf;
+	size_t olen = 0, cap = 1 << 16;
+	unsigned long long seed = strtoull(seed_s, NULL, 0);
+	long n = strtol(n_s, NULL, 0), i;
+	FILE *fp = fopen(in, "rb");
+	size_t r;
+
+	if (!fp)
+		die("%s: %s", in, strerror(errno));
+	orig = malloc(cap);
+	while (orig && (r = fread(orig + olen, 1, cap - olen, fp)) > 0) {
+		olen += r;
+		if (olen == cap)
+			orig = realloc(orig, cap *= 2);
+	}
+	fclose(fp);
+	if (!orig || !olen)
+		die("%s: empty or unreadable", in);
+	buf = malloc(olen);
+	if (!buf)
+		die("out of memory");
+	mkdir(dir, 0755);
+	for (i = 0; i < n; i++) {
+		uint64_t s = (seed * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)i + 1) * 0xD1B54A32D192ED03ULL;
+		size_t len = olen;
+		int k, nmut;
+		char name[64];
+
+		if (!s)
+			s = 1;
+		memcpy(buf, orig, olen);
+		nmut = 1 + (int)(rng_next(&s) % 4);
+		for (k = 0; k < nmut; k++) {
+			uint64_t r2 = rng_next(&s);
+			size_t off = (size_t)(rng_next(&s) % len);
+
+			switch (r2 % 6) {
+			case 0:		/* bit flip */
+				buf[off] ^= (uint8_t)(1u << (r2 >> 8 & 7));
+				break;
+			case 1:		/* byte set */
+				buf[off] = interesting[(r2 >> 8) % sizeof(interesting)];
+				break;
+			case 2:		/* random byte */
+				buf[off] = (uint8_t)(r2 >> 16);
+				break;
+			case 3:		/* truncation */
+				if (r2 >> 8 & 1)
+					len = off ? off : 1;
+				break;
+			case 4: {	/* a u16 size field: offset 6 of an 8-aligned spot */
+				size_t p = (off & ~(size_t)7) + 6;
+				uint16_t v = sizes[(r2 >> 8) % (sizeof(sizes) / sizeof(sizes[0]))];
+
+				if (p + 2 <= len)
+					memcpy(buf + p, &v, 2);
+				break;
+			}
+			case 5: {	/* a u64 count/offset: huge or small */
+				size_t p = off & ~(size_t)7;
+				uint64_t v = (r2 >> 8 & 1) ? (r2 >> 9) : (r2 >> 9) % 64;
+
+				if (p + 8 <= len)
+					memcpy(buf + p, &v, 8);
+				break;
+			}
+			}
+		}
+		snprintf(name, sizeof(name), "mut-%llu-%04ld.data", seed, i);
+		write_bytes(&go, name, buf, len);
+	}
+	free(buf);
+	free(orig);
+	return 0;
+}
+
+/* ------------------------------------------------------------ main */
+
+int main(int argc, char **argv)
+{
+	struct gen_out go;
+	char path[4096];
+	static const struct {
+		const char *name;
+		enum corrupt kind;
+	} bad[] = {
+		{ "bad-size0.data", C_SIZE0 }, { "bad-small.data", C_SMALL },
+		{ "bad-past-end.data", C_PAST_END }, { "bad-section.data", C_SECTION },
+		{ "bad-feat-nr.data", C_FEAT_NR }, { "bad-callchain.data", C_CALLCHAIN },
+		{ "bad-sample-id.data", C_SAMPLE_ID }, { "bad-truncated.data", C_TRUNCATED },
+	};
+	size_t i;
+
+	if (argc == 6 && !strcmp(argv[1], "--mutate"))
+		return mutate(argv[2], argv[3], argv[4], argv[5]);
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen-perf OUTDIR\n       gen-perf --mutate SEED N IN OUTDIR\n");
+		return 1;
+	}
+	go.dir = argv[1];
+	if (mkdir(go.dir, 0755) && errno != EEXIST)
+		die("%s: %s", go.dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/MANIFEST", go.dir);
+	go.manifest = fopen(path, "w");
+	if (!go.manifest)
+		die("%s: %s", path, strerror(errno));
+	make_pair(&go, "kernel", build_kernel, 0, 128);
+	make_pair(&go, "samples", build_samples, 0, 128);
+	make_pair(&go, "readfmt", build_readfmt, 0, 128);
+	make_pair(&go, "byid", build_byid, 0, 128);
+	make_pair(&go, "pipe", build_pipefile, 1, 128);
+	make_pair(&go, "user", build_userfile, 0, 128);
+	make_pair(&go, "compressed", build_compressed, 0, 128);
+	make_pair(&go, "compressed2", build_compressed2, 0, 128);
+	make_pair(&go, "attr64", build_attrsize, 0, 64);
+	make_pair(&go, "attr96", build_attrsize, 0, 96);
+	make_pair(&go, "attr136", build_attrsize, 0, 136);
+	make_pair(&go, "pipe-attr64", build_attrsize, 1, 64);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		make_corrupt(&go, bad[i].name, bad[i].kind);
+	if (fclose(go.manifest))
+		die("%s: %s", path, strerror(errno));
+	return 0;
+}

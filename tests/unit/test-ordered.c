@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Unit tests of perffile/ordered.c: files built in memory (perfemit.h) with
+ * out-of-order rounds, read with perf_file__next() and replayed through the
+ * queue.  Expected orders are worked out by hand from perf's OE_FLUSH__ROUND
+ * rule (a round flushes what is <= the largest time seen before the
+ * previous round) in the comment of each test.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "perffile/ordered.h"
+#include "perffile/perffile.h"
+#include "tests/unit/perfemit.h"
+
+struct seen {
+	uint32_t type[256];
+	uint64_t time[256];
+	uint64_t nr[256];
+	size_t n;
+	uint64_t count, last_time;
+	int out_of_order;
+};
+
+static int record_cb(void *ctx, struct perf_record *rec)
+{
+	struct seen *s = ctx;
+	uint64_t t = (rec->sample.sample_type & PERF_SAMPLE_TIME) ? rec->sample.time : 0;
+
+	if (s->n < 256) {
+		s->type[s->n] = rec->type;
+		s->time[s->n] = t;
+		s->nr[s->n] = rec->nr;
+		s->n++;
+	}
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if (t < s->last_time)
+			s->out_of_order = 1;
+		s->last_time = t;
+	}
+	s->count++;
+	return 0;
+}
+
+static void replay(const uint8_t *buf, size_t len, struct seen *s, struct ordered_queue_stats *st)
+{
+	struct perf_file *f;
+	struct ordered_queue *q;
+	struct perf_record rec;
+	int ret;
+
+	assert_int_equal(perf_file__open_mem(&f, buf, len, NULL), 0);
+	assert_int_equal(ordered_queue__new(&q, f, record_cb, s), 0);
+	while ((ret = perf_file__next(f, &rec)) == 1)
+		assert_int_equal(ordered_queue__push(q, &rec), 0);
+	assert_int_equal(ret, 0);
+	assert_int_equal(ordered_queue__flush(q), 0);
+	if (st)
+		ordered_queue__stats(q, st);
+	ordered_queue__delete(q);
+	perf_file__delete(f);
+}
+
+#define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+
+/*
+ * Round 1: S10 S30 S20, ROUND -> limit 0: nothing but the ROUND; next limit 30.
+ * COMM at time 0 (synthesized): delivered at once.
+ * Round 2: S25 S40 S15 S20b, ROUND -> S10 S15 S20 S20b S25 S30, ROUND; next 40.
+ * Round 3: S50 S35 S5 (older than what was delivered: late), end ->
+ *          S5 S35 S40 S50.
+ */
+static void test_rounds(void **state)
+{
+	static const uint64_t want_time[] = {
+		0, 0, 10, 15, 20, 20, 25, 30, 0, 5, 35, 40, 50
+	};
+	static const uint32_t want_type[] = {
+		68, PERF_RECORD_COMM, 9, 9, 9, 9, 9, 9, 68, 9, 9, 9, 9
+	};
+	struct pe e = { 0 };
+	struct seen s = { 0 };
+	struct ordered_queue_stats st;
+	uint8_t *buf;
+	size_t len, i;
+
+	(void)state;
+	pe_attr(&e, ST, 1000);
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 10, 1, NULL, 0);	/* nr 0 */
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 30, 1, NULL, 0);	/* nr 1 */
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 20, 1, NULL, 0);	/* nr 2 */
+	pe_round(&e);								/* nr 3 */
+	pe_comm(&e, 0, 1, 1, "init", 0, 0);					/* nr 4 */
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 25, 1, NULL, 0);	/* nr 5 */
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 40, 1, NULL, 0);	/* nr 6 */
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 15, 1, NULL, 0);	/* nr 7 */
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 20, 1, NULL, 0);	/* nr 8 */
+	pe_round(&e);								/* nr 9 */
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 50, 1, NULL, 0);
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 35, 1, NULL, 0);
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 5, 1, NULL, 0);
+	buf = pe_file(&e, &len);
+	replay(buf, len, &s, &st);
+
+	assert_int_equal(s.n, sizeof(want_time) / sizeof(want_time[0]));
+	for (i = 0; i < s.n; i++) {
+		assert_int_equal(s.type[i], want_type[i]);
+		assert_int_equal(s.time[i], want_time[i]);
+	}
+	/* equal times keep file order: S20 (nr 2) before S20b (nr 8) */
+	assert_int_equal(s.nr[4], 2);
+	assert_int_equal(s.nr[5], 8);
+	assert_int_equal(st.nr_unordered, 1);	/* S5 */
+	assert_int_equal(st.queued, 0);
+	free(buf);
+	pe_release(&e);
+}
+
+/* without PERF_SAMPLE_TIME nothing is queued: file order */
+static void test_no_time(void **state)
+{
+	struct pe e = { 0 };
+	struct seen s = { 0 };
+	uint8_t *buf;
+	size_t len, i;
+
+	(void)state;
+	pe_attr(&e, PERF_SAMPLE_IP | PERF_SAMPLE_TID, 1000);
+	for (i = 0; i < 5; i++)
+		pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x10 + i, 1, 1, 0, 1, NULL, 0);
+	pe_round(&e);
+	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x20, 1, 1, 0, 1, NULL, 0);
+	buf = pe_file(&e, &len);
+	replay(buf, len, &s, NULL);
+	assert_int_equal(s.n, 7);
+	for (i = 0; i < s.n; i++)
+		assert_int_equal(s.nr[i], i);
+	free(buf);
+	pe_release(&e);
+}
+
+/*
+ * 400,000 samples in 400 rounds of 1000, each round's times shuffled inside
+ * a window that overlaps the previous round: delivery must be in time order,
+ * complete, and the queue must stay around two rounds (never the file).
+ */
+static void test_many_rounds(void **state)
+{
+	struct pe e = { 0 };
+	struct seen s = { 0 };
+	struct ordered_queue_stats st;
+	uint64_t x = 88172645463325252ULL;
+	uint8_t *buf;
+	size_t len, r, i;
+
+	(void)state;
+	pe_attr(&e, ST, 1000);
+	for (r = 0; r < 400; r++) {
+		for (i = 0; i < 1000; i++) {
+			uint64_t jitter;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			jitter = x % 1001;	/* up to half a round into the neighbours */
+			pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1,
+				  1000000 + r * 1000 + i + 500 - jitter, 1, NULL, 0);
+		}
+		pe_round(&e);
+	}
+	buf = pe_file(&e, &len);
+	replay(buf, len, &s, &st);
+	assert_int_equal(s.count, 400 * 1001);
+	assert_false(s.out_of_order);
+	assert_int_equal(st.nr_unordered, 0);
+	assert_true(st.max_queued <= 3000);
+	assert_true(st.bytes_allocated <= 4u << 20);
+	free(buf);
+	pe_release(&e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rounds),
+		cmocka_unit_test(test_no_time),
+		cmocka_unit_test(test_many_rounds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
