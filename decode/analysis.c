@@ -199,12 +199,9 @@ static struct lstat *get_lstat(struct analysis *a, struct fstat *f, const char *
 struct target {
 	struct dso *dso;	/* NULL: no map */
 	uint64_t start, pgoff;
+	int fallback;		/* kernel dso without a kernel map */
 };
 
-struct ip_key {
-	uint64_t dso, start, pgoff, ip;
-	uint32_t event, pad;
-};
 
 /*
  * The cache entry of (event, map, ip).  need_line: the source line too
@@ -217,7 +214,9 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 	struct sym_result res;
 	struct ipent *e;
 	const char *dso_name, *fn;
+	struct ipfast *fast;
 	void **slot;
+	uint64_t h;
 	int ret, found;
 
 	if (!t->dso) {
@@ -245,13 +244,22 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 	key.pgoff = t->pgoff;
 	key.ip = ip;
 	key.event = event;
-	slot = hashmap__find(&a->ipcache, &key, sizeof(key));
-	if (slot) {
-		e = *slot;
+	/* a direct-mapped cache in front of the hash map: most lookups end here */
+	h = (ip ^ key.dso ^ (t->start >> 12) ^ ((uint64_t)event << 40)) * 0x9e3779b97f4a7c15ULL;
+	fast = &a->ipfast[h >> (64 - IPFAST_BITS)];
+	if (fast->e && !memcmp(&fast->key, &key, sizeof(key))) {
+		e = fast->e;
 		if (!need_line || e->l)
 			return e;
 	} else {
-		e = NULL;
+		slot = hashmap__find(&a->ipcache, &key, sizeof(key));
+		e = slot ? *slot : NULL;
+		if (e) {
+			fast->key = key;
+			fast->e = e;
+			if (!need_line || e->l)
+				return e;
+		}
 	}
 
 	memset(&res, 0, sizeof(res));
@@ -261,7 +269,11 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 		ret = symbols__resolve_sym(a->syms, t->dso, t->start, t->pgoff, ip, &res);
 	found = ret == 0 && res.function;
 	dso_name = dso__name(t->dso);
-	if (!dso_name)
+	/*
+	 * without a kernel MMAP perf maps only the running kernel's text: an
+	 * address our kernel symbols do not know is in no map for perf too
+	 */
+	if (!dso_name || (!found && t->fallback))
 		dso_name = UNKNOWN;
 	fn = found ? res.function : UNKNOWN;
 
@@ -278,6 +290,8 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 		if (ret < 0)
 			return NULL;
 		*slot = e;
+		fast->key = key;
+		fast->e = e;
 	}
 	if (need_line) {
 		if (!e->f->def_file && found && res.def_file) {
@@ -300,11 +314,13 @@ static void find_target(struct analysis *a, const struct mthread *th, unsigned c
 	t->dso = NULL;
 	t->start = 0;
 	t->pgoff = 0;
+	t->fallback = 0;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		m = machine__find_kernel_map(a->m, ip);
 		if (!m && !machine__nr_kernel_maps(a->m)) {
 			/* no kernel MMAP in the file: the whole space is the kernel's */
 			t->dso = a->kernel_dso;
+			t->fallback = 1;
 			return;
 		}
 	} else if (cpumode == PERF_RECORD_MISC_USER && th) {
@@ -500,7 +516,10 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	th = machine__findnew_thread(a->m, pid, tid);
 	if (!th)
 		return -ENOMEM;
-	if (!pass_pid_filters(a, pid, tid, th))
+	/* perf filters on the thread's pid/tid (thread__is_filtered) */
+	if (!pass_pid_filters(a, th->proc->pid, th->tid, th))
+		goto filtered;
+	if (rec->evattr->idx < 0)
 		goto filtered;
 	es = get_event(a, rec->evattr);
 	if (!es)

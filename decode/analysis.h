@@ -12,7 +12,8 @@
  * --sort dso,sym and --children) of Linux perf 6.1:
  *  - the sample's cpumode (misc & PERF_RECORD_MISC_CPUMODE_MASK) picks the
  *    kernel maps or the thread's maps; hypervisor and guest addresses and
- *    addresses in no map are "[unknown]";
+ *    addresses in no map are "[unknown]"; a file without kernel MMAP gets
+ *    the kernel symbols for kernel addresses, "[unknown]" where they fail;
  *  - period is the sample's PERIOD field, else attr.sample_period;
  *    percentages are period shares within the event, of every sample of that
  *    event inside --time (perf report's default --percentage absolute);
@@ -66,7 +67,7 @@ struct analysis;
 int analysis__new(struct analysis **out, const struct perf_file *f, const struct analysis_opts *opts);
 /* one record, in replay order (the ordered queue's deliver callback); 0 or -ENOMEM */
 int analysis__process(struct analysis *a, struct perf_record *rec);
-/* write the selected reports into dir (callers.csv only when samples carry callchains); 0 or -errno */
+/* write the selected reports into dir (callers.csv has rows only when samples carry callchains); 0 or -errno */
 int analysis__write(struct analysis *a, const char *dir);
 void analysis__delete(struct analysis *a);
 

@@ -61,6 +61,18 @@ struct ipent {
 	int unresolved;
 };
 
+/* the address cache key: one map of one event, one address */
+struct ip_key {
+	uint64_t dso, start, pgoff, ip;
+	uint32_t event, pad;
+};
+
+#define IPFAST_BITS 13
+struct ipfast {
+	struct ip_key key;
+	struct ipent *e;
+};
+
 struct evstat {
 	const char *name;		/* interned */
 	uint32_t idx;
@@ -79,6 +91,7 @@ struct analysis {
 	struct hashmap strings;		/* string -> pool copy */
 	struct hashmap fstats, lstats, estats;
 	struct hashmap ipcache;		/* struct ip_key -> struct ipent */
+	struct ipfast ipfast[1 << IPFAST_BITS];
 	struct array fstat_list, lstat_list, estat_list;	/* creation order */
 	struct evstat *events;		/* by attr index */
 	size_t nr_events;

@@ -186,7 +186,8 @@ int filestat__write_stat(const struct filestat *fs, const char *dir)
 	for (i = 0; i < NR_TYPES; i++)
 		if (fs->types[i].count)
 			stat_row(&c, i, &fs->types[i]);
-	qsort(fs->other.data, fs->other.len, sizeof(struct other_type), cmp_other);
+	if (fs->other.len)
+		qsort(fs->other.data, fs->other.len, sizeof(struct other_type), cmp_other);
 	for (i = 0; i < fs->other.len; i++) {
 		const struct other_type *o = &ARRAY_AT(&fs->other, struct other_type, i);
 

@@ -23,6 +23,7 @@ struct machine {
 	struct mthread **all_threads;
 	size_t nr_threads, cap_threads;
 	struct maps kmaps;
+	struct mthread *last;		/* the thread of the last lookup */
 };
 
 /* the map owns a NUL-terminated copy of every key: that copy is the interned string */
@@ -31,6 +32,8 @@ static const char *intern(struct machine *m, const char *s)
 	void **slot;
 	struct hashmap_entry *e;
 
+	if (!s)
+		s = "";		/* a record whose body was not decoded (unknown id) */
 	if (hashmap__insert(&m->strings, s, strlen(s) + 1, &slot) < 0)
 		return NULL;
 	e = (struct hashmap_entry *)(void *)((char *)slot - offsetof(struct hashmap_entry, value));
@@ -240,6 +243,7 @@ static struct mthread *new_thread(struct machine *m, struct process *p, uint32_t
 		return NULL;
 	}
 	*slot = t;
+	m->last = NULL;	/* it may be the thread this one replaces */
 	t->tid = tid;
 	t->proc = p;
 	if (tid == p->pid || !p->comm)
@@ -251,12 +255,22 @@ static struct mthread *new_thread(struct machine *m, struct process *p, uint32_t
 
 struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t tid)
 {
-	void **slot = hashmap__find(&m->threads, &tid, sizeof(tid));
-	struct mthread *t = slot ? *slot : NULL;
+	struct mthread *t = m->last;
 	struct process *p;
+	void **slot;
 
-	if (t && !t->proc->retired && (t->proc->pid == pid || pid == UINT32_MAX))
+	/*
+	 * perf finds threads by tid alone (____machine__findnew_thread): a
+	 * sample whose pid disagrees with the known thread still goes to it
+	 */
+	if (t && t->tid == tid && !t->proc->retired)
 		return t;
+	slot = hashmap__find(&m->threads, &tid, sizeof(tid));
+	t = slot ? *slot : NULL;
+	if (t && !t->proc->retired) {
+		m->last = t;
+		return t;
+	}
 	if (pid == UINT32_MAX)
 		pid = tid;
 	p = findnew_process(m, pid);
@@ -270,7 +284,8 @@ static struct mthread *find_thread(struct machine *m, uint32_t pid, uint32_t tid
 	void **slot = hashmap__find(&m->threads, &tid, sizeof(tid));
 	struct mthread *t = slot ? *slot : NULL;
 
-	if (t && !t->proc->retired && t->proc->pid == pid)
+	(void)pid;	/* by tid, as machine__find_thread() */
+	if (t && !t->proc->retired)
 		return t;
 	return NULL;
 }
@@ -294,8 +309,11 @@ static int process_comm(struct machine *m, const struct perf_rec_comm *c)
 	comm = intern(m, c->comm);
 	if (!comm)
 		return -ENOMEM;
-	if (c->exec)
-		t->proc->maps.n = 0;
+	/*
+	 * exec keeps the maps, as perf does (thread__set_comm): the new image's
+	 * MMAPs replace what they overlap, and samples taken inside execve()
+	 * after the COMM still carry user callchains into the old image
+	 */
 	set_comm(t, comm);
 	return 0;
 }
@@ -315,8 +333,9 @@ static int process_fork(struct machine *m, const struct perf_rec_fork *f, uint64
 			return -ENOMEM;
 		p->has_ppid = 1;
 		p->ppid = f->ppid;
-		p->has_start = 1;
+		/* synthesized FORKs of processes that ran before have time 0: unknown */
 		p->start_time = f->time ? f->time : time;
+		p->has_start = p->start_time != 0;
 		if (maps_copy(&p->maps, &parent->proc->maps))
 			return -ENOMEM;
 		p->comm = parent->comm;
@@ -343,9 +362,9 @@ static int process_exit(struct machine *m, const struct perf_rec_fork *f, uint64
 	if (!t)
 		return 0;
 	t->exited = 1;
-	if (f->tid == f->pid) {
-		t->proc->has_exit = 1;
+	if (t->tid == t->proc->pid) {
 		t->proc->exit_time = f->time ? f->time : time;
+		t->proc->has_exit = t->proc->exit_time != 0;
 	}
 	return 0;
 }

@@ -5,12 +5,15 @@
  * kernel's maps ([kernel.kallsyms] and modules) from kernel MMAP records.
  * Follows machine.c, thread.c and maps.c of Linux perf 6.1:
  *
- *  - a thread is known by its tid; the threads of a process share the
- *    process's maps;
+ *  - a thread is known by its tid (a record whose pid disagrees with a
+ *    known thread still goes to that thread); the threads of a process
+ *    share the process's maps;
  *  - FORK of a new process copies the parent's maps and comm; FORK of a
  *    thread adds it to the process; a FORK for a pid that is already known
  *    starts a new process lifetime (pid reuse); the old one stays listed;
- *  - COMM with PERF_RECORD_MISC_COMM_EXEC (exec) empties the process's maps;
+ *  - COMM with PERF_RECORD_MISC_COMM_EXEC (exec) renames but keeps the maps,
+ *    as perf does: the new image's MMAPs replace what they overlap, and a
+ *    sample inside execve() after the COMM still unwinds into the old image;
  *  - EXIT marks the thread exited (it still resolves later samples);
  *  - a new map removes the parts of older maps it overlaps (perf's
  *    maps__fixup_overlappings), keeping pgoff right for the pieces;
@@ -79,7 +82,10 @@ void machine__delete(struct machine *m);
  */
 int machine__process(struct machine *m, const struct perf_record *rec, uint64_t time);
 
-/* the thread (pid, tid), created when unknown (with its process); NULL on ENOMEM */
+/*
+ * The thread tid (as perf, whatever pid says once the thread is known), or a
+ * new thread of process pid (created too when unknown); NULL on ENOMEM.
+ */
 struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t tid);
 
 /* the map of the thread's process holding ip, or NULL */

@@ -581,7 +581,8 @@ int analysis__write(struct analysis *a, const char *dir)
 		if (err && !first)
 			first = err;
 	}
-	if ((r & REPORT_CALLERS) && children) {
+	/* always written, so scripts find every report: header only without callchains */
+	if (r & REPORT_CALLERS) {
 		err = callers_write(a, dir);
 		if (err && !first)
 			first = err;

@@ -9,8 +9,30 @@
  * Ownership: struct symbols owns every struct dso and every string it hands
  * out (function names, file names, dso names); they live until
  * symbols__delete.  Loading is lazy: a DSO's files are opened at its first
- * resolve.  Every resolve is cached per (dso, address).  Nothing here prints
- * or forks; warnings go to opts->log, once per DSO.
+ * resolve.  Every resolve is cached per (dso, address); source lines are
+ * looked up only by symbols__resolve (not symbols__resolve_sym), once per
+ * address, and the definition once per symbol.  Nothing here prints or
+ * forks; warnings go to opts->log, once per DSO.  Not thread-safe.
+ *
+ * Where an ELF DSO's files come from, first found wins:
+ *   binary:  SYMFS/path (just path without --symfs); with --symfs, the
+ *            plain path only when a build id was recorded for it and the
+ *            file has that id (perf itself never leaves the symfs); then
+ *            BUILDID_DIR/.build-id/xx/rest/elf and .../xx/rest (perf's
+ *            build-id cache; BUILDID_DIR is $PERF_BUILDID_DIR or ~/.debug).
+ *            A file whose build id differs from the recorded one is
+ *            skipped with one warning.
+ *   debug file (when the binary has no .symtab, or no DWARF and source
+ *            lines are wanted): ROOT/.build-id/xx/rest.debug for ROOT in
+ *            SYMFS/usr/lib/debug and each --debug-dir, then
+ *            BUILDID_DIR/.build-id/xx/rest/debug, then ROOT/path.debug and
+ *            ROOT/path, then the binary's .gnu_debuglink (its own dir, its
+ *            .debug/, ROOT/<its dir>/; CRC checked).  The build id is the
+ *            recorded one, else the binary's.
+ *   [vdso]:  BUILDID_DIR/[vdso]/<recorded id>/vdso only.
+ *   kernel:  see kallsyms.c: --kallsyms FILE; else
+ *            BUILDID_DIR/[kernel.kallsyms]/<id>/kallsyms; else /proc/kallsyms
+ *            when the running kernel is the recorded one.
  */
 #ifndef DECODE_SYMBOLS_H
 #define DECODE_SYMBOLS_H
@@ -62,10 +84,11 @@ int symbols__set_build_id(struct symbols *s, const char *filename,
  * Classification (perf 6.1, util/map.c map__new and machine.c):
  *   kernel, "[kernel.kallsyms]..." or "[guest.kernel.kallsyms..." -> the kernel dso
  *   kernel, "/path/x-y.ko[.xz|.gz|.zst]" or "[x_y]"     -> module "[x_y]" (kallsyms symbols)
- *   "//anon", "/dev/zero...", "/anon_hugepage...", "[anon:...", "[heap]",
- *   "[stack...", "/SYSV..."                                -> "/tmp/perf-PID.map" of pid
+ *   "//anon", "/dev/zero...", "/anon_hugepage...", "[heap]",
+ *   "[stack...", "/SYSV..."                                -> "/tmp/perf-PID.map" of pid, "[JIT] tid PID"
  *   "[vdso]"                                               -> the vdso (build-id cache only)
- *   other "[...]" names ("[vsyscall]", "[uprobes]")        -> never resolves
+ *   other "[...]" names ("[vsyscall]", "[uprobes]",
+ *   "[anon:name]" as in perf 6.1)                          -> never resolves, named as given
  *   anything else                                          -> an ELF file at that path
  */
 struct dso *symbols__dso_for_map(struct symbols *s, const char *filename,
@@ -73,7 +96,11 @@ struct dso *symbols__dso_for_map(struct symbols *s, const char *filename,
 /* the DSO for kernel addresses that fall in no map ([kernel.kallsyms]); NULL only on ENOMEM */
 struct dso *symbols__kernel_dso(struct symbols *s);
 
-/* as perf report's dso column: "ls", "libc.so.6", "[kernel.kallsyms]", "[vdso]", "[ext4]", "perf-1234.map" */
+/*
+ * As perf report 6.1's dso column: "ls", "libc.so.6", "[kernel.kallsyms]",
+ * "[vdso]", "[ext4]", "[JIT] tid 1234" (for /tmp/perf-1234.map; perf
+ * report -v and perf script show the path, dso__path).
+ */
 const char *dso__name(const struct dso *d);
 /* full path as recorded ("/tmp/perf-1234.map" for anon maps) */
 const char *dso__path(const struct dso *d);
@@ -97,9 +124,11 @@ struct sym_result {
  * map_pgoff, then an ELF vaddr through the PT_LOAD program headers (PIE,
  * shared objects, non-zero pgoff, prelinked).  Kernel/kallsyms/perf-map: ip
  * as is.  Fills function and sym_addr and, unless opts->no_source, the
- * source fields (def_* and src_*).  0 found, -ENOENT not found (out zeroed
- * apart from addr), -EINVAL bad arguments.  Never fails on a bad file: the
- * address is then unresolved and a warning is logged once for the dso.
+ * source fields (def_* and src_*).  0 found; -ENOENT no symbol (function
+ * NULL, sym_addr and def_* zero; src_* may still be set when debug info
+ * covers the address, as perf's srcline is); -EINVAL bad arguments.  Never
+ * fails on a bad file: the address is then unresolved and a warning is
+ * logged once for the dso.
  */
 int symbols__resolve(struct symbols *s, struct dso *dso, uint64_t map_start,
 		     uint64_t map_pgoff, uint64_t ip, struct sym_result *out);
@@ -111,7 +140,7 @@ int symbols__resolve(struct symbols *s, struct dso *dso, uint64_t map_start,
 int symbols__resolve_sym(struct symbols *s, struct dso *dso, uint64_t map_start,
 			 uint64_t map_pgoff, uint64_t ip, struct sym_result *out);
 
-/* statistics for tests and -v: distinct addresses cached, DSOs loaded */
+/* statistics for tests and -v: distinct (dso, address) pairs cached */
 size_t symbols__nr_cached(const struct symbols *s);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * perf_event_attr in files: known prefix, byte swap (after
- * perf_event__attr_swap() in tools/perf/util/session.c) and default names
+ * perf_event_attr in files: known prefix (swapped by perf_event_attr__swap()
+ * of record.c) and default names
  * (after evsel__name() and evsel__add_modifiers() in tools/perf/util/evsel.c).
  */
 #include <byteswap.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "perffile/attr.h"
+#include "perffile/record.h"
 #include "util/strbuf.h"
 
 int perf_attr__read(struct perf_event_attr *attr, const void *data, size_t file_size, int swapped)
@@ -21,55 +22,9 @@ int perf_attr__read(struct perf_event_attr *attr, const void *data, size_t file_
 	memset(attr, 0, sizeof(*attr));
 	memcpy(attr, data, n);
 	if (swapped)
-		perf_attr__swap(attr, n);
+		perf_event_attr__swap(attr, n);
 	attr->size = (uint32_t)file_size;
 	return 0;
-}
-
-static uint8_t revbyte(uint8_t b)
-{
-	b = (uint8_t)((b & 0xf0) >> 4 | (b & 0x0f) << 4);
-	b = (uint8_t)((b & 0xcc) >> 2 | (b & 0x33) << 2);
-	b = (uint8_t)((b & 0xaa) >> 1 | (b & 0x55) << 1);
-	return b;
-}
-
-#define SWAP_FIELD(attr, size, field, bits)						\
-	do {										\
-		if (offsetof(struct perf_event_attr, field) + sizeof((attr)->field) <= (size))	\
-			(attr)->field = bswap_##bits((attr)->field);			\
-	} while (0)
-
-void perf_attr__swap(struct perf_event_attr *attr, size_t size)
-{
-	size_t flags_off = offsetof(struct perf_event_attr, read_format) + sizeof(uint64_t);
-	uint8_t *p;
-	size_t i;
-
-	SWAP_FIELD(attr, size, type, 32);
-	SWAP_FIELD(attr, size, size, 32);
-	SWAP_FIELD(attr, size, config, 64);
-	SWAP_FIELD(attr, size, sample_period, 64);
-	SWAP_FIELD(attr, size, sample_type, 64);
-	SWAP_FIELD(attr, size, read_format, 64);
-	if (flags_off + 8 <= size) {
-		p = (uint8_t *)attr + flags_off;
-		for (i = 0; i < 8; i++)
-			p[i] = revbyte(p[i]);
-	}
-	SWAP_FIELD(attr, size, wakeup_events, 32);
-	SWAP_FIELD(attr, size, bp_type, 32);
-	SWAP_FIELD(attr, size, bp_addr, 64);
-	SWAP_FIELD(attr, size, bp_len, 64);
-	SWAP_FIELD(attr, size, branch_sample_type, 64);
-	SWAP_FIELD(attr, size, sample_regs_user, 64);
-	SWAP_FIELD(attr, size, sample_stack_user, 32);
-	SWAP_FIELD(attr, size, clockid, 32);
-	SWAP_FIELD(attr, size, sample_regs_intr, 64);
-	SWAP_FIELD(attr, size, aux_watermark, 32);
-	SWAP_FIELD(attr, size, sample_max_stack, 16);
-	SWAP_FIELD(attr, size, aux_sample_size, 32);
-	SWAP_FIELD(attr, size, sig_data, 64);
 }
 
 static const char *const hw_names[] = {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * perf_event_attr as stored in files: reading the known prefix of an attr of
- * any size, swapping one from the other byte order, and the event name perf
- * gives an attr when the file carries none (evsel__name()).
+ * any size, and the event name perf gives an attr when the file carries none
+ * (evsel__name()).
  */
 #ifndef PERFFILE_ATTR_H
 #define PERFFILE_ATTR_H
@@ -20,13 +20,6 @@ struct strbuf;
  * smaller than PERF_ATTR_SIZE_VER0.
  */
 int perf_attr__read(struct perf_event_attr *attr, const void *data, size_t file_size, int swapped);
-
-/*
- * Swap the first size bytes of an attr in place, field by field; the flags
- * bitfield word has each byte's bits reversed, as perf_event__attr_swap()
- * does (bit-fields are allocated from the other end on big-endian hosts).
- */
-void perf_attr__swap(struct perf_event_attr *attr, size_t size);
 
 /* the name perf gives an attr without EVENT_DESC: "cpu-clock", "cycles:u", "raw 0x1a"... */
 int perf_attr__name(const struct perf_event_attr *attr, struct strbuf *sb);

@@ -796,6 +796,30 @@ static int explain_open_error(const struct capture *c, const struct capture_even
 	}
 }
 
+/*
+ * evsel__fallback(): where perf_event_paranoid forbids kernel profiling,
+ * count user space only and say so, with ":u" added to the name as perf does.
+ */
+static int kernel_fallback(const struct capture *c, struct capture_event *ev)
+{
+	uint64_t paranoid;
+	char *name;
+
+	if (read_sys_u64("/proc/sys/kernel/perf_event_paranoid", &paranoid) || (int64_t)paranoid < 2)
+		return -EACCES;
+	name = malloc(strlen(ev->name) + 3);
+	if (!name)
+		return -ENOMEM;
+	sprintf(name, "%s%s", ev->name, strchr(ev->name, ':') ? "" : ":u");
+	log_msg(c->log, LOG_WARN, "kernel.perf_event_paranoid is %" PRId64 ": event '%s' counts user space only ('%s')",
+		(int64_t)paranoid, ev->name, name);
+	free(ev->name);
+	ev->name = name;
+	ev->attr.exclude_kernel = 1;
+	ev->attr.exclude_hv = 1;
+	return 0;
+}
+
 static void capture_fds_close(struct capture *c)
 {
 	for (size_t i = 0; i < c->nr_fds; i++)
@@ -914,6 +938,10 @@ int capture__open(struct capture *c, struct capture_evlist *el, const struct cap
 				}
 				f->fd = sys_perf_event_open((struct perf_event_attr *)&e->attr, f->tid, f->cpu,
 							    group_fd, PERF_FLAG_FD_CLOEXEC);
+				if (f->fd < 0 && (errno == EACCES || errno == EPERM) && !opened &&
+				    !e->attr.exclude_kernel && kernel_fallback(c, &el->events[ev]) == 0)
+					f->fd = sys_perf_event_open((struct perf_event_attr *)&e->attr, f->tid, f->cpu,
+								    group_fd, PERF_FLAG_FD_CLOEXEC);
 				if (f->fd < 0) {
 					int e_no = errno;
 
@@ -1023,16 +1051,21 @@ int capture__mmap(struct capture *c, unsigned pages)
 
 int capture__pollfds(const struct capture *c, struct pollfd **fds, size_t *nr)
 {
-	struct pollfd *p = calloc(c->nr_rings ? c->nr_rings : 1, sizeof(*p));
+	struct pollfd *p = calloc(c->nr_fds ? c->nr_fds : 1, sizeof(*p));
+	size_t n = 0;
 
 	if (!p)
 		return -ENOMEM;
-	for (size_t i = 0; i < c->nr_rings; i++) {
-		p[i].fd = c->rings[i].fd;
-		p[i].events = POLLIN;
+	/* every fd, not only the rings': a ring's own task may exit while redirected ones go on */
+	for (size_t i = 0; i < c->nr_fds; i++) {
+		if (c->fds[i].fd < 0 || c->fds[i].ring < 0)
+			continue;
+		p[n].fd = c->fds[i].fd;
+		p[n].events = POLLIN;
+		n++;
 	}
 	*fds = p;
-	*nr = c->nr_rings;
+	*nr = n;
 	return 0;
 }
 

@@ -666,67 +666,6 @@ static int decode_build_id(struct cursor *c)
 
 /* ---------------------------------------------------------------- event desc */
 
-static uint8_t revbyte(uint8_t b)
-{
-	b = (uint8_t)((b >> 4) | (b << 4));
-	b = (uint8_t)(((b & 0xcc) >> 2) | ((b & 0x33) << 2));
-	b = (uint8_t)(((b & 0xaa) >> 1) | ((b & 0x55) << 1));
-	return b;
-}
-
-#define ATTR_FLAGS_OFFSET (offsetof(struct perf_event_attr, read_format) + sizeof(uint64_t))
-
-/*
- * perf_event__attr_swap(): swap every field that lies wholly in the first
- * file_size bytes.  The flag bit-field word is not byte-swapped: bit-fields
- * are laid out from the other end on the other byte order, which reversing
- * the bits of each byte undoes.  Unlike perf, clockid, sample_regs_intr and
- * sig_data are swapped too.
- */
-static void attr_swap(struct perf_event_attr *attr, size_t file_size)
-{
-	static const struct { unsigned short off, width; } fields[] = {
-#define F(f) { offsetof(struct perf_event_attr, f), sizeof(((struct perf_event_attr *)0)->f) }
-		F(type), F(size), F(config), F(sample_period), F(sample_type), F(read_format),
-		F(wakeup_events), F(bp_type), F(bp_addr), F(bp_len), F(branch_sample_type),
-		F(sample_regs_user), F(sample_stack_user), F(clockid), F(sample_regs_intr),
-		F(aux_watermark), F(sample_max_stack), F(__reserved_2), F(aux_sample_size),
-		F(__reserved_3), F(sig_data),
-#undef F
-	};
-	uint8_t *base = (uint8_t *)attr;
-	size_t i;
-
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		uint8_t *p = base + fields[i].off;
-
-		if (fields[i].off + fields[i].width > file_size)
-			continue;
-		if (fields[i].width == 2) {
-			uint16_t v;
-
-			memcpy(&v, p, 2);
-			v = bswap_16(v);
-			memcpy(p, &v, 2);
-		} else if (fields[i].width == 4) {
-			uint32_t v;
-
-			memcpy(&v, p, 4);
-			v = bswap_32(v);
-			memcpy(p, &v, 4);
-		} else {
-			uint64_t v;
-
-			memcpy(&v, p, 8);
-			v = bswap_64(v);
-			memcpy(p, &v, 8);
-		}
-	}
-	if (ATTR_FLAGS_OFFSET + sizeof(uint64_t) <= file_size)
-		for (i = 0; i < sizeof(uint64_t); i++)
-			base[ATTR_FLAGS_OFFSET + i] = revbyte(base[ATTR_FLAGS_OFFSET + i]);
-}
-
 struct bit_name {
 	uint64_t bit;
 	const char *name;
@@ -889,7 +828,7 @@ static int decode_event_desc(struct cursor *c)
 			return err;
 		memcpy(&d.attr, raw, msz);
 		if (c->swapped)
-			attr_swap(&d.attr, msz);
+			perf_event_attr__swap(&d.attr, msz);
 		err = get_u32(c, &d.nr_ids, "nr_ids");
 		if (!err)
 			err = get_string(c, &name, "name");

@@ -131,7 +131,9 @@ int perf_features__has(const struct perf_features *ft, unsigned feat);
  * differs from the host's).  Every length inside is checked against size.
  * Returns 0, -ENOMEM, or -EINVAL with *why set (the caller adds file name and
  * offset); *why points into ft->why_buf and is valid until the next decode.
- * An unknown feature is skipped (0).  EVENT_DESC carries its own attr size.
+ * An unknown feature is skipped (0), and so is an empty section of a feature
+ * that needs data (the feature stays absent).  EVENT_DESC carries its own
+ * attr size.  *why already starts with the section name ("cmdline: ...").
  * Decoding a feature again replaces its earlier values and facts; a section
  * that fails leaves no partial values or facts behind.
  *
@@ -141,16 +143,20 @@ int perf_features__has(const struct perf_features *ft, unsigned feat);
  *   nrcpus: online, available;  total_mem: kb;  cmdline: cmdline (joined by spaces);
  *   event_desc: <event name> = "id = { 1, 2 }, type = 1, size = 128, ..." as perf prints it;
  *   cpu_topology: sibling sockets, sibling dies, sibling threads (one fact per
- *     list), then "cpu N" = "core id C, die id D, socket id S" (die only when present);
- *   numa_topology: "node N meminfo" = "total = T kB, free = F kB", "node N cpu list";
+ *     list), then "cpu N" = "Core ID C, Die ID D, Socket ID S" (Die only when the
+ *     file has dies; no cpu facts without NRCPUS or in files of old perf);
+ *   numa_topology: "nodeN meminfo" = "total = T kB, free = F kB", "nodeN cpu list";
  *   branch_stack, stat: present = 1;  pmu_mappings: <pmu name> = <type>;
- *   group_desc: group = "name{ev1,ev2}" (event names from EVENT_DESC when known);
+ *   group_desc: group = "name{ev1,ev2}" as perf prints it (name empty for
+ *     {anon_group}; needs EVENT_DESC decoded first, else "<name>, leader_idx = L,
+ *     nr_members = N");
  *   auxtrace: entries;  cache: "L<level> <type>" = "<size> [<cpus>]";
  *   sample_time: first, last, duration (ns);  mem_topology: nodes, block_size
  *   (hex), "node N" = "[<size>]: <memory blocks>";  clockid: res_ns;
  *   dir_format: version;  bpf_prog_info: programs, bytes;  bpf_btf: count, bytes;
  *   compressed: version, type ("zstd"/"none"/number), level, ratio, mmap_len;
- *   cpu_pmu_caps: cpu = "name=value, ..." ;  pmu_caps: <pmu> = "name=value, ...";
+ *   cpu_pmu_caps: cpu = "name=value, ..." ;  pmu_caps: <pmu> = "name=value, ..."
+ *     ("" when the PMU has none);
  *   clock_data: version, clockid, tod_ns, clockid_ns;  hybrid_topology: <pmu> = <cpus>.
  */
 int perf_features__decode(struct perf_features *ft, unsigned feat, const void *data,

@@ -72,7 +72,8 @@ struct perf_file {
 	int at_eof;		/* the input returned a short read */
 
 	uint64_t nr;
-	int err;
+	int err;		/* the stream is finished with this error */
+	int deferred;		/* a fault that did not stop reading: returned at the end */
 
 	uint8_t *scratch;	/* swapped or re-aligned record copies */
 	size_t scratch_cap;
@@ -131,6 +132,17 @@ static uint32_t get32(const void *p, int swapped)
 
 /* ---------------------------------------------------------------- input */
 
+/* zlib's message without the "<fd:N>: " it puts in front */
+static const char *gz_message(gzFile gz, int *zerr)
+{
+	const char *msg = gzerror(gz, zerr), *p;
+
+	if (!msg || !*msg)
+		return "corrupt";
+	p = msg[0] == '<' ? strstr(msg, ">: ") : NULL;
+	return p ? p + 3 : msg;
+}
+
 /*
  * Read up to len bytes at off.  Returns the bytes read (short at EOF) or a
  * negative errno.  Sequential sources (pipes, gzip streams that cannot seek
@@ -150,16 +162,27 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 	}
 	if (f->kind == INPUT_GZ) {
 		if (off != f->in_pos) {
-			if (gzseek(f->gz, (z_off_t)off, SEEK_SET) < 0)
-				return -EIO;
+			if (gzseek(f->gz, (z_off_t)off, SEEK_SET) < 0) {
+				int zerr;
+				const char *msg = gz_message(f->gz, &zerr);
+
+				if (zerr == Z_ERRNO || zerr == Z_OK)
+					return -ESPIPE;
+				return fault(f, "gzip stream", f->in_pos, "%s (offset in the uncompressed data)", msg);
+			}
 			f->in_pos = off;
 		}
 		while (done < len) {
 			unsigned chunk = len - done > (1u << 30) ? 1u << 30 : (unsigned)(len - done);
 			int n = gzread(f->gz, (char *)buf + done, chunk);
+			int zerr = Z_OK;
+			const char *msg = n <= 0 ? gz_message(f->gz, &zerr) : NULL;
 
-			if (n < 0)
-				return -EIO;
+			if (n < 0 || zerr != Z_OK) {
+				if (zerr == Z_ERRNO)
+					return -EIO;
+				return fault(f, "gzip stream", f->in_pos + done, "%s (offset in the uncompressed data)", msg);
+			}
 			if (n == 0)
 				break;
 			done += (size_t)n;
@@ -347,42 +370,29 @@ static int set_name(struct perf_evattr *a, const char *name, size_t len)
 }
 
 /*
- * Names from EVENT_DESC: matched by id, else by position when the counts
- * agree.  Not in pipe mode: perf 6.1 keeps a pipe's EVENT_DESC for printing
- * only and names its events from the attrs, and names must agree with perf.
+ * Names from EVENT_DESC, entry i naming attr i, as process_event_desc()
+ * does; in pipe mode it names the attrs that arrived before it.  (perf's
+ * --stats and evlist print attr-made names for pipes, its reports and
+ * script these: we follow the reports.)
  */
 static int apply_event_desc(struct perf_file *f)
 {
-	struct perf_evlist *el = &f->evlist;
-	size_t i, j;
+	size_t i;
 	int err;
 
-	if (f->info.format == PERF_FORMAT_PIPE)
-		return 0;
-	for (i = 0; i < f->ft.event_descs.len; i++) {
+	for (i = 0; i < f->ft.event_descs.len && i < f->evlist.nr; i++) {
 		const struct perf_event_desc *d = &ARRAY_AT(&f->ft.event_descs, struct perf_event_desc, i);
-		struct perf_evattr *match = NULL;
 
 		if (!d->name)
 			continue;
-		for (j = 0; j < d->nr_ids && !match; j++) {
-			void **slot = hashmap__find(&el->id_map, &d->ids[j], 8);
-
-			if (slot)
-				match = &el->attrs[(uintptr_t)*slot - 1];
-		}
-		if (!match && f->ft.event_descs.len == el->nr)
-			match = &el->attrs[i];
-		if (!match)
-			continue;
-		err = set_name(match, d->name, strlen(d->name));
+		err = set_name(&f->evlist.attrs[i], d->name, strlen(d->name));
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-/* old files: tracepoint names by config (event_types section, HEADER_EVENT_TYPE) */
+/* old files: tracepoint names by config (the v1 event_types section, HEADER_EVENT_TYPE) */
 static int apply_event_type(struct perf_file *f, uint64_t event_id, const char *name, size_t len)
 {
 	size_t i;
@@ -391,9 +401,8 @@ static int apply_event_type(struct perf_file *f, uint64_t event_id, const char *
 	for (i = 0; i < f->evlist.nr; i++) {
 		struct perf_evattr *a = &f->evlist.attrs[i];
 
-		if (a->attr.config != event_id)
-			continue;
-		if (a->name && a->attr.type != PERF_TYPE_TRACEPOINT)
+		/* perf 6.1 names only tracepoints this way; other attrs by their type and config */
+		if (a->attr.config != event_id || a->attr.type != PERF_TYPE_TRACEPOINT)
 			continue;
 		err = set_name(a, name, strnlen(name, len));
 		if (err)
@@ -558,8 +567,7 @@ static int decode_feature(struct perf_file *f, unsigned feat, const void *data, 
 	int err = perf_features__decode(&f->ft, feat, data, size, f->info.swapped, &why);
 
 	if (err == -EINVAL)
-		return fault(f, "feature section", off, "feature %s: %s", perf_feature__name(feat) ? perf_feature__name(feat) : "?",
-			     why ? why : "malformed");
+		return fault(f, "feature section", off, "%s", why ? why : "malformed");
 	return err;
 }
 
@@ -581,7 +589,7 @@ static int read_features(struct perf_file *f)
 		return fault(f, "header", 40, "data section overflows");
 	err = check_section(f, "feature table", 40, table, nr * FILE_SECTION_SIZE);
 	if (err)
-		return err;
+		goto out_deferred;
 	for (feat = 0; feat < PERF_FEAT_BITS; feat++) {
 		void *buf;
 
@@ -589,15 +597,19 @@ static int read_features(struct perf_file *f)
 			continue;
 		i = table + (uint64_t)k++ * FILE_SECTION_SIZE;
 		err = input_read_full(f, i, sec, sizeof(sec));
+		if (err > 0)
+			fault(f, "feature section", i, "feature table truncated");
+		if (err > 0 || err == -EINVAL)
+			goto out_deferred;
 		if (err)
-			return err < 0 ? err : fault(f, "feature section", i, "feature table truncated");
+			return err;
 		off = get64(sec, in->swapped);
 		size = get64(sec + 8, in->swapped);
 		if (feat >= PERF_FEAT_LAST || feat == PERF_FEAT_RESERVED)
 			continue;	/* newer than us: skipped by its size */
 		err = check_section(f, perf_feature__name(feat) ? perf_feature__name(feat) : "feature", i, off, size);
 		if (err)
-			return err;
+			goto out_deferred;
 		if (feat == PERF_FEAT_TRACING_DATA || size > FEATURE_MAX) {
 			err = perf_features__add_fact(&f->ft, perf_feature__name(feat), "size", "%" PRIu64, size);
 			if (err)
@@ -610,13 +622,24 @@ static int read_features(struct perf_file *f)
 		err = input_read_full(f, off, buf, (size_t)size);
 		if (err) {
 			free(buf);
-			return err < 0 ? err : fault(f, "feature section", off, "feature section truncated");
+			if (err < 0 && err != -EINVAL)
+				return err;
+			if (err > 0)
+				fault(f, "feature section", off, "truncated");
+			goto out_deferred;
 		}
 		err = decode_feature(f, feat, buf, size, off);
 		free(buf);
+		if (err == -EINVAL)
+			goto out_deferred;
 		if (err)
 			return err;
 	}
+	return 0;
+
+out_deferred:
+	/* like perf, stop at a broken section but keep the records: exit 2 at the end */
+	f->deferred = -EINVAL;
 	return 0;
 }
 
@@ -648,10 +671,11 @@ static int read_file_header(struct perf_file *f)
 	int64_t n;
 	int err, i;
 
-	n = input_read(f, 0, h, sizeof(h));
+	/* 16 bytes first: a pipe's header is no longer, and a pipe cannot seek back */
+	n = input_read(f, 0, h, PIPE_HEADER_SIZE);
 	if (n < 0)
 		return (int)n;
-	if (n < 16)
+	if (n < PIPE_HEADER_SIZE)
 		return fault(f, "header", 0, "file too short for a perf.data header (%" PRId64 " bytes)", n);
 	memcpy(&magic, h, 8);
 	if (magic == PERF_MAGIC2) {
@@ -672,6 +696,10 @@ static int read_file_header(struct perf_file *f)
 		f->end = UINT64_MAX;
 		return 0;
 	}
+	n = input_read(f, PIPE_HEADER_SIZE, h + PIPE_HEADER_SIZE, sizeof(h) - PIPE_HEADER_SIZE);
+	if (n < 0)
+		return (int)n;
+	n += PIPE_HEADER_SIZE;
 	if (n < FILE_HEADER_V1_SIZE)
 		return fault(f, "header", 0, "file too short for a perf.data header (%" PRId64 " bytes)", n);
 	if (in->format == PERF_FORMAT_FILE_V1) {
@@ -728,13 +756,20 @@ static int read_file_header(struct perf_file *f)
 			}
 		}
 	}
-	err = check_section(f, "data", 40, in->data_offset, in->data_size);
-	if (err)
-		return err;
+	if (in->data_offset > UINT64_MAX - in->data_size)
+		return fault(f, "header", 40, "data section offset %#" PRIx64 " size %" PRIu64 " overflows",
+			     in->data_offset, in->data_size);
 	if (in->data_offset < hsize)
 		return fault(f, "header", 40, "data section starts inside the header (%#" PRIx64 ")", in->data_offset);
 	f->pos = in->data_offset;
 	f->end = in->data_offset + in->data_size;
+	if (in->file_size && f->end > in->file_size) {
+		/* a cut file: read the records that are there, then fail */
+		fault(f, "data section", in->file_size, "the file ends %" PRIu64 " bytes before the end of the data section",
+		      f->end - in->file_size);
+		f->deferred = -EINVAL;
+		f->end = in->file_size;
+	}
 	if (!in->data_size && in->file_size > in->data_offset) {
 		log_msg(flog(f), LOG_WARN, "%s: data size is 0 (was perf record interrupted?): reading to the end of the file",
 			f->name);
@@ -983,10 +1018,11 @@ static int decode_record(struct perf_file *f, struct perf_record *rec, const cha
 		return err;
 	if (rec->type < PERF_RECORD_USER_TYPE_START &&
 	    !perf_evlist__find(&f->evlist, rec->type, rec->data, rec->size)) {
-		/* perf skips records of unknown ids and counts them: so do we */
+		/* perf stops here ("Can't parse sample"); we skip it, read on, and fail at the end */
 		if (!f->nr_unknown_id++)
-			log_msg(flog(f), LOG_WARN, "%s: %s at offset %#" PRIx64 " (%" PRIu64 "): %s: skipped (further ones counted silently)",
-				f->name, what, rec->offset, rec->offset, why ? why : "unknown sample id");
+			fault(f, what, rec->offset, "%s (this and later such records are skipped)",
+			      why ? why : "unknown sample id");
+		f->deferred = -EINVAL;
 		rec->evattr = NULL;
 		memset(&rec->sample, 0, sizeof(rec->sample));
 		memset(&rec->u, 0, sizeof(rec->u));
@@ -1132,7 +1168,6 @@ static int next_outer(struct perf_file *f, struct perf_record *rec)
 		}
 		return fault(f, "record", f->pos, "header truncated (%" PRId64 " bytes left)", n);
 	}
-	memset(rec, 0, sizeof(*rec));
 	fill_header(rec, p);
 	if (f->info.swapped) {
 		rec->type = bswap_32(rec->type);
@@ -1226,13 +1261,19 @@ int perf_file__next(struct perf_file *f, struct perf_record *rec)
 
 	if (f->err)
 		return f->err;
-	memset(rec, 0, sizeof(*rec));
+	/* the rest of *rec is filled by perf_record__decode() */
+	rec->compressed = 0;
+	rec->payload = NULL;
+	rec->payload_size = 0;
+	rec->evattr = NULL;
 	r = next_inner(f, rec);
 	if (r == 0)
 		r = next_outer(f, rec);
 	if (r == 0 && f->zout_len > f->zout_start)
 		log_msg(flog(f), LOG_WARN, "%s: %zu bytes of compressed data at the end do not form a record",
 			f->name, f->zout_len - f->zout_start);
+	if (r == 0 && f->deferred)
+		r = f->deferred;
 	if (r <= 0)
 		goto out;
 	rec->nr = f->nr++;
@@ -1256,7 +1297,9 @@ int perf_file__decode(const struct perf_file *f, const void *data, size_t size,
 	uint64_t nr = rec->nr, offset = rec->offset;
 	int compressed = rec->compressed;
 
-	memset(rec, 0, sizeof(*rec));
+	rec->evattr = NULL;
+	rec->payload = NULL;
+	rec->payload_size = 0;
 	if (size < 8) {
 		*why = "record shorter than its header";
 		return -EINVAL;

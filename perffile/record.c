@@ -164,7 +164,7 @@ static int fail(struct perf_record *rec, const char **why, const char *fmt, ...)
 
 static int short_field(struct perf_record *rec, const char **why, const char *field)
 {
-	return fail(rec, why, "sample %s exceeds the record", field);
+	return fail(rec, why, "%s exceeds the record", field);
 }
 
 /* ------------------------------------------------------------ attr lookup */
@@ -260,7 +260,7 @@ static const struct perf_evattr *guess_attr(const struct perf_evlist *el, int sa
 					    const uint8_t *data, size_t size, int foreign,
 					    uint64_t *idp)
 {
-	int any = 0;
+	int any = 0, zero = 0;
 	size_t i;
 
 	for (i = 0; i < el->nr; i++) {
@@ -279,15 +279,22 @@ static const struct perf_evattr *guess_attr(const struct perf_evlist *el, int sa
 		if (foreign)
 			id = bswap_64(id);
 		*idp = id;
-		if (!id)
+		if (!id) {
+			zero = 1;
 			continue;
+		}
 		hit = attr_by_id(el, id);
 		if (hit && (sample ? hit->id_pos : hit->is_pos) == pos)
 			return hit;
 	}
-	/* no attr records an id: a non-sample record cannot be told apart */
-	if (!any && !sample)
+	/*
+	 * No attr records an id, so a non-sample record cannot be told apart;
+	 * or a zero id and no match: synthesized, as with one position.
+	 */
+	if ((!any && !sample) || zero) {
+		*idp = 0;
 		return &el->attrs[0];
+	}
 	return NULL;
 }
 
@@ -563,20 +570,17 @@ static int decode_trailer(struct perf_record *rec, const struct perf_evattr *ea,
 
 /* ------------------------------------------------------------ typed views */
 
+/* have: the body without the sample_id_all trailer, which need does not count either */
 static int too_short(struct perf_record *rec, const char **why, size_t need, size_t have)
 {
-	const char *name = perf_record_type__name(rec->type);
+	size_t trailer = rec->size - have;
 
-	return fail(rec, why, "%s record of %zu bytes is shorter than %zu", name ? name : "unknown",
-		    have, need);
+	return fail(rec, why, "record of %u bytes is shorter than %zu", rec->size, need + trailer);
 }
 
 static int no_nul(struct perf_record *rec, const char **why, const char *field)
 {
-	const char *name = perf_record_type__name(rec->type);
-
-	return fail(rec, why, "%s %s is not terminated inside the record", name ? name : "record",
-		    field);
+	return fail(rec, why, "%s is not terminated inside the record", field);
 }
 
 /* PERF_RECORD_CPU_MAP data (also inside EVENT_UPDATE) at p, len bytes */
@@ -630,6 +634,29 @@ static int decode_cpu_map(struct perf_record *rec, const uint8_t *p, size_t len,
 	return 0;
 }
 
+/*
+ * MMAP2 as first merged (Linux 3.12, and RHEL 7's 3.10) had no prot and
+ * flags: the file name starts at byte 64.  Take that layout when the name
+ * there fills the body exactly (the kernel pads it to 8 bytes) and the
+ * would-be prot is no PROT_* value or no name fits at byte 72.  prot is in
+ * host order.
+ */
+static int mmap2_without_prot(const uint8_t *b, size_t body_end, uint16_t misc, uint32_t prot)
+{
+	const uint8_t *nul;
+	size_t len;
+
+	if ((misc & PERF_RECORD_MISC_MMAP_BUILD_ID) || body_end <= 64)
+		return 0;
+	nul = memchr(b + 64, 0, body_end - 64);
+	if (!nul)
+		return 0;
+	len = (size_t)(nul - (b + 64)) + 1;
+	if (64 + ((len + 7) & ~(size_t)7) != body_end)
+		return 0;
+	return prot > 7 || body_end <= 72 || !memchr(b + 72, 0, body_end - 72);
+}
+
 static int decode_body(struct perf_record *rec, size_t body_end, const struct perf_evattr *ea,
 		       const char **why)
 {
@@ -656,8 +683,12 @@ static int decode_body(struct perf_record *rec, size_t body_end, const struct pe
 	}
 	case PERF_RECORD_MMAP2: {
 		struct perf_rec_mmap *m = &rec->u.mmap;
+		int old;
 
-		if (size < 72)
+		if (size < 64)
+			return too_short(rec, why, 72, size);
+		old = mmap2_without_prot(b, size, misc, size >= 68 ? ld32(b + 64) : 0);
+		if (!old && size < 72)
 			return too_short(rec, why, 72, size);
 		m->pid = ld32(b + 8);
 		m->tid = ld32(b + 12);
@@ -667,13 +698,17 @@ static int decode_body(struct perf_record *rec, size_t body_end, const struct pe
 		if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			m->build_id_size = b[40];
 			if (m->build_id_size > 20)
-				return fail(rec, why, "MMAP2 build_id_size %u exceeds 20", m->build_id_size);
+				return fail(rec, why, "build_id_size %u exceeds 20", m->build_id_size);
 			m->build_id = b + 44;
 		} else {
 			m->maj = ld32(b + 40);
 			m->min = ld32(b + 44);
 			m->ino = ld64(b + 48);
 			m->ino_generation = ld64(b + 56);
+		}
+		if (old) {
+			m->filename = (const char *)(b + 64);
+			break;
 		}
 		m->prot = ld32(b + 64);
 		m->flags = ld32(b + 68);
@@ -835,21 +870,34 @@ static int decode_body(struct perf_record *rec, size_t body_end, const struct pe
 		if (!asz)
 			asz = PERF_ATTR_SIZE_VER0;
 		if (asz < PERF_ATTR_SIZE_VER0 || asz % 8 || asz > size - HDR)
-			return fail(rec, why, "ATTR attr.size %" PRIu32 " is invalid", asz);
+			return fail(rec, why, "attr.size %" PRIu32 " is invalid", asz);
 		h->attr = b + HDR;
 		h->attr_size = asz;
 		h->ids = (const uint64_t *)(const void *)(b + HDR + asz);
 		h->nr_ids = (size - HDR - asz) / 8;
 		break;
 	}
-	case PERF_RECORD_HEADER_EVENT_TYPE:
+	case PERF_RECORD_HEADER_EVENT_TYPE: {
+		struct perf_rec_event_type *et = &rec->u.event_type;
+
 		if (size < 16)
 			return too_short(rec, why, 16, size);
-		rec->u.event_type.event_id = ld64(b + 8);
-		rec->u.event_type.name = str_within(b + 16, end);
-		if (!rec->u.event_type.name)
-			return no_nul(rec, why, "name");
+		et->event_id = ld64(b + 8);
+		et->name = str_within(b + 16, end);
+		if (!et->name) {
+			/*
+			 * perf_event__synthesize_event_type() sizes the record
+			 * as PERF_ALIGN(strlen(name), 8): a name whose length
+			 * is a multiple of 8 comes without its NUL.
+			 */
+			size_t n = size - 16 < sizeof(et->name_buf) - 1 ? size - 16 : sizeof(et->name_buf) - 1;
+
+			memcpy(et->name_buf, b + 16, n);
+			et->name_buf[n] = '\0';
+			et->name = et->name_buf;
+		}
 		break;
+	}
 	case PERF_RECORD_HEADER_TRACING_DATA:
 		if (size < 12)
 			return too_short(rec, why, 12, size);
@@ -866,7 +914,7 @@ static int decode_body(struct perf_record *rec, size_t body_end, const struct pe
 		if (misc & RP_RECORD_MISC_BUILD_ID_SIZE) {
 			bi->size = b[32];
 			if (bi->size > 20)
-				return fail(rec, why, "BUILD_ID size %u exceeds 20", bi->size);
+				return fail(rec, why, "build id size %u exceeds 20", bi->size);
 		}
 		bi->filename = str_within(b + 36, end);
 		if (!bi->filename)
@@ -1036,7 +1084,7 @@ static int decode_body(struct perf_record *rec, size_t body_end, const struct pe
 			return too_short(rec, why, 16, size);
 		rec->u.compressed.size = ld64(b + 8);
 		if (rec->u.compressed.size > size - 16)
-			return fail(rec, why, "COMPRESSED2 data_size %" PRIu64 " exceeds the record",
+			return fail(rec, why, "data_size %" PRIu64 " exceeds the record",
 				    rec->u.compressed.size);
 		rec->u.compressed.data = b + 16;
 		break;
@@ -1054,8 +1102,16 @@ int perf_record__decode(struct perf_record *rec, const struct perf_evlist *evlis
 	uint64_t id;
 	int err;
 
-	memset(&rec->sample, 0, sizeof(rec->sample));
-	memset(&rec->u, 0, sizeof(rec->u));
+	/*
+	 * gcc expands a constant-size memset of this size inline as `rep stos`,
+	 * which costs more than the rest of the decode; the C library's memset
+	 * is several times faster, so call it through a pointer gcc cannot see
+	 * through.
+	 */
+	void *(*volatile zero)(void *, int, size_t) = memset;
+
+	zero(&rec->sample, 0, sizeof(rec->sample));
+	zero(&rec->u, 0, sizeof(rec->u));
 	rec->evattr = NULL;
 	if (rec->size < HDR)
 		return fail(rec, why, "size %u is smaller than the header", rec->size);
@@ -1527,6 +1583,8 @@ static void swap_body(uint8_t *b, size_t end, uint32_t type, uint16_t misc)
 			at32(b, end, 44);
 			array64(b, end, 48, 2);
 		}
+		if (mmap2_without_prot(b, end, misc, end >= 68 ? bswap_32(ld32(b + 64)) : 0))
+			break;
 		at32(b, end, 64);
 		at32(b, end, 68);
 		break;
@@ -1691,11 +1749,15 @@ int perf_record__swap(void *data, size_t size, const struct perf_evlist *evlist,
 
 	ea = find_attr(evlist, type, b, len, 1, &id);
 	if (type == PERF_RECORD_SAMPLE) {
-		if (!ea) {
-			*why = "unknown sample id";
-			return -EINVAL;
+		if (ea) {
+			swap_sample(b, len, &ea->attr);
+		} else if (evlist && evlist->id_pos >= 0) {
+			/* only the id, so that decoding names it as in a native file */
+			size_t off = id_offset(1, evlist->id_pos, len);
+
+			if (off)
+				sw64(b + off);
 		}
-		swap_sample(b, len, &ea->attr);
 		return 0;
 	}
 	body_end = ea ? swap_trailer(b, len, ea) : len;
@@ -2226,8 +2288,9 @@ static void out_body(struct dump *d, const struct perf_record *rec)
 		break;
 	}
 	case PERF_RECORD_HEADER_FEATURE:
+		/* the section stays in file byte order: its size only, so both orders dump alike */
 		out_u(d, "feat_id", rec->u.feature.feat_id);
-		out_bytes(d, "data", rec->u.feature.data, rec->u.feature.size);
+		out_u(d, "data_size", rec->u.feature.size);
 		break;
 	case PERF_RECORD_COMPRESSED:
 	case PERF_RECORD_COMPRESSED2:

@@ -202,7 +202,8 @@ struct perf_rec_header_attr {	/* pipe mode: attr + ids */
 
 struct perf_rec_event_type {	/* HEADER_EVENT_TYPE: id -> name */
 	uint64_t event_id;
-	const char *name;
+	const char *name;		/* in the record, or in name_buf when perf left out the NUL */
+	char name_buf[65];		/* MAX_EVENT_NAME (64) + NUL */
 };
 
 struct perf_rec_tracing_data {	/* HEADER_TRACING_DATA: the payload follows the record */
@@ -356,9 +357,12 @@ struct perf_record {
  * order).  data holds size bytes; the record is its (swapped) header.size
  * bytes, which must lie within size.  Byte arrays stay as they are: strings,
  * RAW and AUX sample data, the user stack dump, HEADER_FEATURE section data
- * (the feature parser swaps it), COMPRESSED payloads.  Returns 0 or -EINVAL
- * with *why set (a constant string) when the record is too short for its
- * declared fields or a SAMPLE's attr cannot be found.
+ * (the feature parser swaps it), COMPRESSED payloads.  A record too short
+ * for its fields is swapped as far as it goes, and a SAMPLE whose attr is
+ * unknown only in its id, so that perf_record__decode() then rejects them
+ * with the same message as in a native file.  Returns 0, or -EINVAL with
+ * *why set (a constant string) when the header size is below 8 or beyond
+ * size, or a HEADER_ATTR's attr.size is invalid.
  */
 int perf_record__swap(void *data, size_t size, const struct perf_evlist *evlist, const char **why);
 
@@ -372,24 +376,48 @@ void perf_event_attr__swap(void *attr, size_t size);
 
 /*
  * Fill in the attr, the sample (or sample_id_all trailer) and the typed view
- * of rec, whose type/misc/size/data are set and in host order.  Validates
- * every count against the record size.  0, or -EINVAL with *why set
- * ("callchain nr 1000 does not fit", "unknown sample id 0x2a").
+ * of rec, whose type/misc/size/data are set and in host order; payload,
+ * offset, nr and compressed are left alone.  rec->sample and rec->u are
+ * cleared first, so fields outside sample_type read 0.  Validates every
+ * count against the record size.  0, or -EINVAL with *why pointing into
+ * rec->why_buf ("callchain nr 4096 exceeds the record", "unknown sample id
+ * 0x2a").  A non-SAMPLE record whose attr is unknown still gets its typed
+ * view (evattr NULL, no trailer).  Pointer fields point into rec->data at
+ * the offsets the format gives: u64 arrays are 8-byte aligned when data is
+ * (cpu map masks are not); the decoder itself only uses memcpy loads.
  */
 int perf_record__decode(struct perf_record *rec, const struct perf_evlist *evlist, const char **why);
 
-/* the attr a record belongs to (IDENTIFIER, id at its fixed position, or the only attr); NULL when unknown */
+/*
+ * The attr a record belongs to, as evlist__event2evsel(): the only attr; the
+ * first for non-samples without sample_id_all; else the id at id_pos (SAMPLE)
+ * or is_pos from the end (others; IDENTIFIER puts it first/last), id 0 (a
+ * synthesized record) giving the first attr.  When attrs disagree on the
+ * position (perf refuses such files) each attr's position is tried.  User
+ * records (type >= 64) and unknown ids give NULL.  Reads only [data, data+size).
+ */
 const struct perf_evattr *perf_evlist__find(const struct perf_evlist *evlist, uint32_t type,
 					    const void *data, size_t size);
 
 /* compute id_pos/is_pos/trailer_size of every attr and of the list; call after attrs change */
 void perf_evlist__prepare(struct perf_evlist *evlist);
 
-/* sample_type as perf prints it: "IP|TID|TIME|CALLCHAIN|PERIOD" */
+/*
+ * sample_type as perf prints it: "IP|TID|TIME|CALLCHAIN|PERIOD", names in the
+ * order of perf's table (__p_sample_type()); like perf, TRANSACTION and bits
+ * unknown to perf 6.1 are not printed.  "" for 0.
+ */
 struct strbuf;
 int perf_sample_type__format(uint64_t sample_type, struct strbuf *sb);
 
-/* every decoded field of rec as text, one "key: value" group per line (readperf dump, tests) */
+/*
+ * Every decoded field of a successfully decoded rec as one line of text
+ * (readperf dump, tests): "SAMPLE nr=12 offset=0x1a0 misc=0x2 size=48 attr=0
+ * ip=0x... pid=1 tid=1 time=... callchain=[0x..,0x..] ...\n".  Byte arrays
+ * print as hex up to 256 bytes, longer ones as "#LEN:fnv1a64:0xHASH";
+ * HEADER_FEATURE prints the section size only (its bytes stay in file
+ * order).  0 or -ENOMEM.
+ */
 int perf_record__dump(const struct perf_record *rec, struct strbuf *sb);
 
 #endif

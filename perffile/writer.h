@@ -53,7 +53,9 @@ int perf_writer__new(struct perf_writer **out, int fd, const struct perf_writer_
  * One event, before start().  attr is copied and its size field set to
  * sizeof(struct perf_event_attr); ids (nr_ids of them, may be 0 for a single
  * attr) are copied; name (may be NULL: then one is made from type/config)
- * is what EVENT_DESC carries and `perf report` shows.
+ * is what EVENT_DESC carries and `perf report` shows.  EVENT_DESC names are
+ * matched to attrs by id: without ids perf 6.1 keeps them in file mode (one
+ * attr) but not in pipe mode, where it falls back to a name of its own.
  */
 int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
 			  const uint64_t *ids, size_t nr_ids, const char *name);

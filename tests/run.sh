@@ -17,9 +17,11 @@ trap 'rm -rf "$log"' EXIT
 count() {	# name, output file, exit status, kind
 	local name=$1 out=$2 rc=$3 kind=$4 p f s
 	if [ "$kind" = unit ]; then
-		p=$(grep -c '^\[       OK \]' "$out")
-		f=$(grep -E '^\[  (FAILED|ERROR) +\] ' "$out" | grep -vc 'test(s)')
-		s=$(grep -E '^\[  SKIPPED \] ' "$out" | grep -vc 'test(s)')
+		# cmocka's summary: "[  PASSED  ] N test(s)." "[  FAILED  ] N test(s), listed below:" ...
+		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\..*/\1/p' "$out" | tail -1)
+		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s).*/\1/p' "$out" | tail -1)
+		s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test(s).*/\1/p' "$out" | tail -1)
+		p=${p:-0} f=${f:-0} s=${s:-0}
 	else
 		p=$(grep -c '^ok - ' "$out")
 		f=$(grep -c '^not ok - ' "$out")

@@ -23,3 +23,5 @@ $R -e cpu-clock -o "$out/cxx.data" -- $bin/cxx
 $R -e cpu-clock -o "$out/static.data" -- $bin/static
 # kernel text symbols of the recording machine (same boot as the recordings)
 awk '$2 ~ /^[tTwW]$/' /proc/kallsyms > "$out/kallsyms"
+# perf record keeps a previous output as NAME.data.old
+rm -f "$out"/*.data.old

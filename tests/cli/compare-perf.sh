@@ -232,7 +232,12 @@ check_overview() {
 		notok overview "$(cat "$tmp/err")"
 		return 0
 	fi
-	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "SAMPLE" { print $2, $3, tolower($4), $5, $6 }' "$tmp/ov0" | sort > "$tmp/ov"
+	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "SAMPLE" { print $2, $3, tolower($4), $5, $6 }' "$tmp/ov0" > "$tmp/ov_order"
+	# replay order: sample times never go back (perf script prints in time order too)
+	local back
+	back=$(awk -F'\t' 'NR > 1 && $2 + 0 < prev + 0 { n++; if (!first) first = NR } { prev = $2 } END { if (n) print n " samples earlier than the one before, first at sample row " first }' "$tmp/ov_order")
+	if [ -n "$back" ]; then notok overview-order "$back"; else ok overview-order; fi
+	sort "$tmp/ov_order" > "$tmp/ov"
 	sort "$exp/script" > "$tmp/sc"
 	local n_got n_exp nd first
 	n_got=$(wc -l < "$tmp/ov")

@@ -87,6 +87,25 @@ report_to_file() { # stdin: perf report output; NF_KEYS: number of key columns a
 	}'
 }
 
+# Event names as perf report and perf script show them: --stats prints names
+# made from the attr for pipe files even where EVENT_DESC names the events,
+# the reports use EVENT_DESC.  Sample counts per name from `perf script -F
+# event` replace the events file when perf script reads the whole file.
+script_events() { # FILE OUTDIR
+	local sc
+	sc=$("$PERF" script -i "$1" -F event 2>/dev/null < /dev/null) || return 0
+	[ -n "$sc" ] || return 0
+	awk '{ ev = $0; sub(/^ +/, "", ev); sub(/: *$/, "", ev); c[ev]++ } END { for (e in c) print e "\t" c[e] }' <<< "$sc" |
+		sort > "$2/events.script"
+	# only when perf script saw as many samples as --stats counted
+	if [ "$(awk -F'\t' '{ s += $2 } END { print s + 0 }' "$2/events.script")" = \
+	     "$(awk -F'\t' '{ s += $2 } END { print s + 0 }' "$2/events")" ]; then
+		mv "$2/events.script" "$2/events"
+	else
+		rm -f "$2/events.script"
+	fi
+}
+
 oracle_recording() { # NAME
 	local name=$1 f=$td/$1.data out=$exp/$1 ks
 	local -a kopt=()
@@ -131,6 +150,7 @@ oracle_external() { # DIR
 		err=$("$PERF" report -i "$f" --stats 2>&1 >"$out/perf.out" < /dev/null)
 		if grep -q '^Aggregated stats' "$out/perf.out"; then
 			stats_to_files "$out" < "$out/perf.out"
+			script_events "$f" "$out"
 			# perf printed stats but complained: it stopped early, the counts are partial
 			printf '%s\n' "$err" | grep -v '^$' | head -5 > "$out/partial"
 			[ -s "$out/partial" ] || rm -f "$out/partial"

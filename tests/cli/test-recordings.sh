@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 st=$cli/expected/selftest
 out=$("$cli/compare-perf.sh" -n selftest-good "$st/good" "$st/perf")
 rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c '^ok - ' <<< "$out")" -eq 6 ]; then
+if [ $rc -eq 0 ] && [ "$(grep -c '^ok - ' <<< "$out")" -eq 7 ]; then
 	echo "ok - compare-perf selftest: matching CSVs pass"
 else
 	echo "not ok - compare-perf selftest: matching CSVs do not pass: $(grep -v '^ok' <<< "$out" | head -1)"
@@ -28,7 +28,7 @@ else
 fi
 out=$("$cli/compare-perf.sh" -n selftest-bad "$st/bad" "$st/perf")
 rc=$?
-if [ $rc -ne 0 ] && [ "$(grep -c '^not ok - ' <<< "$out")" -eq 6 ]; then
+if [ $rc -ne 0 ] && [ "$(grep -c '^not ok - ' <<< "$out")" -eq 7 ]; then
 	echo "ok - compare-perf selftest: each wrong CSV fails its check"
 else
 	echo "not ok - compare-perf selftest: wrong CSVs not caught: $(grep '^ok' <<< "$out" | tr '\n' ' ')"

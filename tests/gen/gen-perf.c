@@ -6,7 +6,7 @@
  * IDENTIFIER and by ID, both byte orders, file and pipe mode, attr sizes 64,
  * 96, 128 and 136, zstd COMPRESSED/COMPRESSED2 chunks with a record split
  * across two chunks, and corrupt variants.  OUTDIR/MANIFEST says what each
- * file must give (line formats at write_manifest()).
+ * file must give (line formats above manifest_good()).
  *
  *   gen-perf OUTDIR
  *   gen-perf --mutate SEED N IN OUTDIR     N deterministic mutations of IN
@@ -18,7 +18,7 @@
  * little-endian word with the bits of each byte reversed (the inverse of
  * swap_bitfield() in tools/perf/util/session.c).  Layouts follow
  * include/uapi/linux/perf_event.h, tools/lib/perf/include/perf/event.h and
- * tools/perf/util/header.c (Linux 6.1; COMPRESSED2 from 6.16).
+ * tools/perf/util/header.c (Linux 6.1; COMPRESSED2 as newer perf writes it: header, u64 data_size, data, padded to 8).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -105,11 +105,6 @@ static void o_put(struct out *o, size_t off, uint64_t v, unsigned n)
 	o->len = save;
 }
 
-static void o_pad8(struct out *o)
-{
-	o_zero(o, (8 - o->len % 8) % 8);
-}
-
 /* a string padded with NULs to a multiple of align (at least one NUL) */
 static void o_str(struct out *o, const char *s, size_t align)
 {
@@ -119,30 +114,43 @@ static void o_str(struct out *o, const char *s, size_t align)
 	o_zero(o, (align - n % align) % align);
 }
 
-static uint8_t rev8(uint8_t b)
+/*
+ * A C bitfield word as a machine of o's byte order stores it.  v is the
+ * word as this (little-endian) host holds it; widths lists the fields from
+ * bit 0 up.  A big-endian compiler allocates the first field at the most
+ * significant bit, each value keeping its own bit order; the word is then
+ * stored big-endian.  For 1-bit fields this is the per-byte bit reversal
+ * that perf's swap_bitfield() undoes (session.c); multi-bit fields are what
+ * evsel__bitfield_swap_branch_flags() (evsel.c) undoes.
+ */
+static void o_bitfield(struct out *o, uint64_t v, const unsigned char *widths)
 {
-	uint8_t r = 0;
-	int i;
+	uint64_t w = 0;
+	unsigned pos = 0, i;
 
-	for (i = 0; i < 8; i++)
-		if (b & (1u << i))
-			r |= (uint8_t)(0x80u >> i);
-	return r;
+	if (!o->be) {
+		o_u64(o, v);
+		return;
+	}
+	for (i = 0; pos < 64 && widths[i]; i++) {
+		unsigned n = widths[i];
+		uint64_t mask = n == 64 ? ~0ULL : (1ULL << n) - 1;
+		uint64_t field = (v >> pos) & mask;
+
+		w |= field << (64 - pos - n);
+		pos += n;
+	}
+	o_u64(o, w);
 }
 
-/* a C bitfield word as a machine of o's byte order stores it */
-static void o_bitfield(struct out *o, uint64_t v)
-{
-	uint8_t b[8];
-	int i;
+/* struct perf_event_attr's flags: 15 one-bit fields, precise_ip:2, 21 one-bit fields, __reserved_1:26 */
+static const unsigned char attr_flag_widths[] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 26, 0
+};
 
-	for (i = 0; i < 8; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
-	if (o->be)
-		for (i = 0; i < 8; i++)
-			b[i] = rev8(b[i]);
-	o_bytes(o, b, 8);
-}
+/* struct perf_branch_flags: mispred, predicted, in_tx, abort, cycles:16, type:4, spec:2, new_type:4, priv:3, reserved:31 */
+static const unsigned char branch_flag_widths[] = { 1, 1, 1, 1, 16, 4, 2, 4, 3, 31, 0 };
 
 /* ------------------------------------------------------------ model */
 
@@ -170,6 +178,7 @@ struct gen {
 	uint64_t serial;		/* drives sample values */
 	int compressed_feat;
 	uint64_t first_time, last_time;
+	size_t rec_start;		/* in cur(): where the open record began */
 };
 
 static struct out *cur(struct gen *g)
@@ -225,7 +234,7 @@ static void o_attr(struct out *o, const struct perf_event_attr *a, uint32_t size
 	o_u64(&t, a->sample_period);
 	o_u64(&t, a->sample_type);
 	o_u64(&t, a->read_format);
-	o_bitfield(&t, attr_bitfield(a));
+	o_bitfield(&t, attr_bitfield(a), attr_flag_widths);
 	o_u32(&t, a->wakeup_events);
 	o_u32(&t, a->bp_type);
 	o_u64(&t, a->config1);
@@ -257,7 +266,16 @@ static size_t rec_begin(struct gen *g, uint32_t type, uint16_t misc)
 	o_u32(o, type);
 	o_u16(o, misc);
 	o_u16(o, 0);
+	g->rec_start = start;
 	return start;
+}
+
+/* pad the open record to a multiple of 8 bytes (records may start unaligned) */
+static void rec_pad(struct gen *g)
+{
+	struct out *o = cur(g);
+
+	o_zero(o, (8 - (o->len - g->rec_start) % 8) % 8);
 }
 
 /* close a record: pad to 8 unless unpadded, set header.size, count it */
@@ -268,7 +286,7 @@ static size_t rec_end_pad(struct gen *g, size_t start, int pad)
 	size_t size;
 
 	if (pad)
-		o_pad8(o);
+		o_zero(o, (8 - (o->len - start) % 8) % 8);
 	size = o->len - start;
 	if (size > 0xffff)
 		die("record too large");
@@ -322,7 +340,7 @@ static void o_trailer(struct gen *g, const struct gattr *a, uint32_t pid, uint32
 
 static size_t krec_end(struct gen *g, size_t start, int ai, uint32_t pid, uint32_t tid, uint64_t time)
 {
-	o_pad8(cur(g));
+	rec_pad(g);
 	o_trailer(g, &g->attrs[ai], pid, tid, time);
 	return rec_end(g, start);
 }
@@ -428,8 +446,8 @@ static size_t emit_sample(struct gen *g, int ai, uint32_t pid, uint32_t tid, uin
 		for (i = 0; i < 2; i++) {
 			o_u64(o, 0x401100 + i * 0x10);
 			o_u64(o, 0x401200 + i * 0x10);
-			/* mispred (bit 0) for the first, predicted (bit 1) and cycles 5 (bits 4..19) */
-			o_bitfield(o, i ? 2 | (5 << 4) : 1);
+			/* mispred for the first; predicted, cycles 5 and type 3 for the second */
+			o_bitfield(o, i ? 2 | (5 << 4) | (3ULL << 20) : 1, branch_flag_widths);
 		}
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
@@ -1150,6 +1168,10 @@ static void build_samples(struct gen *g)
 	a->attr.sample_stack_user = 24;
 	a->attr.sample_regs_intr = 0x3ULL;
 	a->attr.aux_sample_size = 16;
+	a->attr.precise_ip = 3;		/* the 2-bit field: 3 reads the same in either bit order */
+	a->attr.mmap2 = 1;
+	a->attr.use_clockid = 1;
+	a->attr.clockid = 1;		/* CLOCK_MONOTONIC */
 	a = add_attr(g, "all-weight-struct", PERF_TYPE_RAW, 0x1ce, all | PERF_SAMPLE_WEIGHT_STRUCT,
 		     PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST, 1, 200);
 	a->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX;
@@ -1283,7 +1305,7 @@ enum corrupt {
 	C_SIZE0, C_SMALL, C_PAST_END, C_SECTION, C_FEAT_NR, C_CALLCHAIN, C_SAMPLE_ID, C_TRUNCATED,
 };
 
-static void make_corrupt(const struct gen_out *go, const char *name, enum corrupt kind)
+static void make_corrupt(const struct gen_out *go, const char *name, enum corrupt kind, int be)
 {
 	struct gen g;
 	struct out f;
@@ -1292,7 +1314,7 @@ static void make_corrupt(const struct gen_out *go, const char *name, enum corrup
 	uint64_t voff;
 	int i;
 
-	gen_init(&g, 0, 0, sizeof(struct perf_event_attr));
+	gen_init(&g, be, 0, sizeof(struct perf_event_attr));
 	add_attr(&g, "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, ST_BASE | PERF_SAMPLE_CALLCHAIN, 0, 1, 1400);
 	add_attr(&g, "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
 		 ST_BASE | PERF_SAMPLE_CALLCHAIN, 0, 1, 1500);
@@ -1348,9 +1370,13 @@ static void make_corrupt(const struct gen_out *go, const char *name, enum corrup
 		fprintf(go->manifest, "fault %s 0x%llx\n", name, (unsigned long long)voff);
 		break;
 	case C_TRUNCATED:
-		/* cut 12 bytes into the victim: the feature sections are lost too */
+		/*
+		 * cut 12 bytes into the victim: the feature sections are lost
+		 * too, and the header's data section (field at 0x28) now runs
+		 * past the end of the file; a reader may name either
+		 */
 		len = voff + 12;
-		fprintf(go->manifest, "fault %s 0x%llx 0x%llx\n", name, (unsigned long long)voff,
+		fprintf(go->manifest, "fault %s 0x%llx 0x%llx 0x28\n", name, (unsigned long long)voff,
 			(unsigned long long)lay.table_offset);
 		break;
 	}
@@ -1493,8 +1519,13 @@ int main(int argc, char **argv)
 	make_pair(&go, "attr96", build_attrsize, 0, 96);
 	make_pair(&go, "attr136", build_attrsize, 0, 136);
 	make_pair(&go, "pipe-attr64", build_attrsize, 1, 64);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		make_corrupt(&go, bad[i].name, bad[i].kind);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char be_name[64];
+
+		make_corrupt(&go, bad[i].name, bad[i].kind, 0);
+		snprintf(be_name, sizeof(be_name), "%.*s-be.data", (int)strlen(bad[i].name) - 5, bad[i].name);
+		make_corrupt(&go, be_name, bad[i].kind, 1);
+	}
 	if (fclose(go.manifest))
 		die("%s: %s", path, strerror(errno));
 	return 0;

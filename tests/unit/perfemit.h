@@ -59,6 +59,7 @@ static inline size_t pe_attr(struct pe *e, uint64_t sample_type, uint64_t period
 	a->sample_period = period;
 	a->sample_type = sample_type | PERF_SAMPLE_IDENTIFIER;
 	a->sample_id_all = 1;
+	a->exclude_guest = 1;	/* as perf record sets it: the name has no ":HG" */
 	return e->nr_attrs++;
 }
 

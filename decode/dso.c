@@ -1,0 +1,1014 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ELF DSOs through libbfd: the binary (--symfs, the build-id cache), its
+ * separate debug file (by build id under /usr/lib/debug, --debug-dir and
+ * ~/.debug, by path, by .gnu_debuglink), the symbol table, PLT symbols,
+ * the PT_LOAD program headers, source lines.
+ *
+ * Follows Linux perf 6.1 tools/perf/util/symbol-elf.c (dso__load_sym,
+ * dso__synthesize_plt_symbols) and symbol.c (dso__load's search order):
+ *  - symbols: .symtab, else (stripped) a separate debug file's .symtab,
+ *    else .dynsym; STT_FUNC, STT_GNU_IFUNC, STT_OBJECT and visible NOTYPE
+ *    labels in text/data sections; SHF_ALLOC sections only; no SHN_ABS.
+ *  - demangling with no options (perf's default): no parameter lists,
+ *    "geo::Grid<double>::relax"; bfd's "@VERSION" suffixes of dynamic
+ *    symbols dropped (perf reads raw ELF names).
+ *  - "name@plt" for each .rela.plt entry.
+ * Source lines: bfd_find_nearest_line (innermost inline frame) and
+ * bfd_find_line (DW_AT_decl_file/decl_line of the function), as basenames
+ * like perf's srcline without --full-source-path.
+ */
+#define PACKAGE "readperf"
+#define PACKAGE_VERSION "0"
+#include <bfd.h>
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/log.h"
+#include "util/strbuf.h"
+#include "symbols_internal.h"
+
+/* bfd's DMGL_NO_OPTS (include/demangle.h, not installed) */
+#define DEMANGLE_NO_OPTS 0
+
+/*
+ * binutils' elf_symbol_type (bfd/elf-bfd.h, not installed): the asymbol is
+ * followed by the ELF symbol.  Used only after check_elf_mirror() has
+ * verified the layout against bfd's own view of every symbol.
+ */
+struct elf_internal_sym_mirror {
+	bfd_vma st_value;
+	bfd_vma st_size;
+	unsigned long st_name;
+	unsigned char st_info;
+	unsigned char st_other;
+	unsigned char st_target_internal;
+	unsigned int st_shndx;
+};
+
+struct elf_symbol_mirror {
+	asymbol symbol;
+	struct elf_internal_sym_mirror internal;
+};
+
+struct load_seg {
+	uint64_t offset;
+	uint64_t vaddr;
+	uint64_t filesz;
+};
+
+struct sec_range {
+	uint64_t vma;
+	uint64_t size;
+	asection *sec;
+};
+
+struct dso_elf {
+	struct load_seg *segs;	/* PT_LOAD headers */
+	size_t nr_segs;
+	bfd *bfds[2];		/* main and debug file, either may be NULL */
+	asymbol **symtabs[2];	/* canonical tables, owned */
+	bfd *line_bfd;		/* one of bfds[], or NULL */
+	asymbol **line_syms;	/* never NULL when line_bfd is set */
+	struct sec_range *secs;	/* alloc sections of line_bfd, by vma */
+	size_t nr_secs;
+};
+
+static void bfd_quiet(const char *fmt, va_list ap)
+{
+	(void)fmt;
+	(void)ap;
+}
+
+/* the one warning per dso: a file with another build id than the recording */
+static void warn_build_id(struct symbols *s, struct dso *d, const char *what)
+{
+	if (d->warned)
+		return;
+	d->warned = 1;
+	log_msg(s->log, LOG_WARN, "build id of %s%s differs from the recording: not used", d->path, what);
+}
+
+static uint64_t rd(const unsigned char *p, size_t n, int swap)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (swap)
+			v = (v << 8) | p[i];
+		else
+			v |= (uint64_t)p[i] << (8 * i);
+	}
+	return v;
+}
+
+/*
+ * The PT_LOAD program headers of an ELF file, read with plain I/O (bfd
+ * does not export them without elf-bfd.h).  Every offset and count is
+ * checked against the file size.  0 or a negative errno; no segments for
+ * non-ELF input.
+ */
+static int read_load_segs(const char *path, struct load_seg **out, size_t *nr)
+{
+	unsigned char eh[64], ph[56];
+	struct stat st;
+	uint64_t phoff, fsize;
+	unsigned phentsize, phnum, i;
+	int fd, is64, swap, ret = 0;
+	struct load_seg *segs = NULL;
+	size_t n = 0;
+
+	*out = NULL;
+	*nr = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || pread(fd, eh, sizeof(eh), 0) < 52 ||
+	    memcmp(eh, ELFMAG, SELFMAG))
+		goto out;
+	fsize = (uint64_t)st.st_size;
+	is64 = eh[EI_CLASS] == ELFCLASS64;
+	if (!is64 && eh[EI_CLASS] != ELFCLASS32)
+		goto out;
+	swap = eh[EI_DATA] == ELFDATA2MSB;
+	if (is64) {
+		phoff = rd(eh + 32, 8, swap);
+		phentsize = rd(eh + 54, 2, swap);
+		phnum = rd(eh + 56, 2, swap);
+	} else {
+		phoff = rd(eh + 28, 4, swap);
+		phentsize = rd(eh + 42, 2, swap);
+		phnum = rd(eh + 44, 2, swap);
+	}
+	if (phentsize < (is64 ? 56u : 32u) || phoff > fsize ||
+	    (uint64_t)phnum * phentsize > fsize - phoff)
+		goto out;
+	segs = calloc(phnum ? phnum : 1, sizeof(*segs));
+	if (!segs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < phnum; i++) {
+		uint64_t type;
+
+		if (pread(fd, ph, is64 ? 56 : 32, (off_t)(phoff + (uint64_t)i * phentsize)) != (is64 ? 56 : 32))
+			break;
+		type = rd(ph, 4, swap);
+		if (type != PT_LOAD)
+			continue;
+		if (is64) {
+			segs[n].offset = rd(ph + 8, 8, swap);
+			segs[n].vaddr = rd(ph + 16, 8, swap);
+			segs[n].filesz = rd(ph + 32, 8, swap);
+		} else {
+			segs[n].offset = rd(ph + 4, 4, swap);
+			segs[n].vaddr = rd(ph + 8, 4, swap);
+			segs[n].filesz = rd(ph + 16, 4, swap);
+		}
+		n++;
+	}
+	*out = segs;
+	*nr = n;
+	segs = NULL;
+out:
+	free(segs);
+	close(fd);
+	return ret;
+}
+
+/*
+ * sh_entsize of the section called name (bfd does not keep it), read with
+ * plain I/O and checked against the file size.  0 when absent.
+ */
+static uint64_t elf_section_entsize(const char *path, const char *name)
+{
+	unsigned char eh[64], sh[64];
+	char want[32];
+	struct stat st;
+	uint64_t shoff, fsize, stroff = 0, strsize = 0, result = 0;
+	unsigned shentsize, shnum, shstrndx, i;
+	size_t nlen = strlen(name);
+	int fd, is64, swap;
+
+	if (nlen >= sizeof(want))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || pread(fd, eh, sizeof(eh), 0) < 52 || memcmp(eh, ELFMAG, SELFMAG))
+		goto out;
+	fsize = (uint64_t)st.st_size;
+	is64 = eh[EI_CLASS] == ELFCLASS64;
+	swap = eh[EI_DATA] == ELFDATA2MSB;
+	shoff = is64 ? rd(eh + 40, 8, swap) : rd(eh + 32, 4, swap);
+	shentsize = rd(eh + (is64 ? 58 : 46), 2, swap);
+	shnum = rd(eh + (is64 ? 60 : 48), 2, swap);
+	shstrndx = rd(eh + (is64 ? 62 : 50), 2, swap);
+	if (shentsize < (is64 ? 64u : 40u) || shentsize > sizeof(sh) || shoff > fsize ||
+	    (uint64_t)shnum * shentsize > fsize - shoff || shstrndx >= shnum)
+		goto out;
+	if (pread(fd, sh, shentsize, (off_t)(shoff + (uint64_t)shstrndx * shentsize)) != (ssize_t)shentsize)
+		goto out;
+	stroff = is64 ? rd(sh + 24, 8, swap) : rd(sh + 16, 4, swap);
+	strsize = is64 ? rd(sh + 32, 8, swap) : rd(sh + 20, 4, swap);
+	if (stroff > fsize || strsize > fsize - stroff)
+		goto out;
+	for (i = 0; i < shnum; i++) {
+		uint64_t nameoff;
+
+		if (pread(fd, sh, shentsize, (off_t)(shoff + (uint64_t)i * shentsize)) != (ssize_t)shentsize)
+			break;
+		nameoff = rd(sh, 4, swap);
+		if (nameoff >= strsize || strsize - nameoff < nlen + 1)
+			continue;
+		if (pread(fd, want, nlen + 1, (off_t)(stroff + nameoff)) != (ssize_t)(nlen + 1))
+			continue;
+		if (!memcmp(want, name, nlen + 1)) {
+			result = is64 ? rd(sh + 56, 8, swap) : rd(sh + 36, 4, swap);
+			break;
+		}
+	}
+out:
+	close(fd);
+	return result;
+}
+
+uint64_t dso__file_vaddr(const struct dso *d, uint64_t off)
+{
+	size_t i;
+
+	if (!d->elf)
+		return off;
+	for (i = 0; i < d->elf->nr_segs; i++) {
+		const struct load_seg *g = &d->elf->segs[i];
+
+		if (off >= g->offset && off - g->offset < g->filesz)
+			return off - g->offset + g->vaddr;
+	}
+	/* no program headers (or outside them): offsets are addresses */
+	return off;
+}
+
+/* a file that exists but that bfd cannot read: unresolved, one warning per dso */
+static bfd *open_bfd(struct symbols *s, struct dso *d, const char *path)
+{
+	bfd *abfd;
+
+	if (!file__exists(path))
+		return NULL;
+	abfd = bfd_openr(path, NULL);
+	if (abfd) {
+		abfd->flags |= BFD_DECOMPRESS;
+		if (bfd_check_format(abfd, bfd_object))
+			return abfd;
+	}
+	if (!d->warned) {
+		d->warned = 1;
+		log_msg(s->log, LOG_WARN, "%s: cannot read symbols: %s", path, bfd_errmsg(bfd_get_error()));
+	}
+	if (abfd)
+		bfd_close(abfd);
+	return NULL;
+}
+
+/*
+ * The NT_GNU_BUILD_ID note of a bfd, from its .note.gnu.build-id section
+ * (kept in separate debug files too).  Size or 0.
+ */
+static size_t bfd_read_build_id(bfd *abfd, uint8_t *id)
+{
+	asection *sec = bfd_get_section_by_name(abfd, ".note.gnu.build-id");
+	bfd_byte buf[256];
+	uint64_t size, off = 0;
+	int swap = bfd_big_endian(abfd);
+
+	if (!sec || !(bfd_section_flags(sec) & SEC_HAS_CONTENTS))
+		return 0;
+	size = bfd_section_size(sec);
+	if (size > sizeof(buf))
+		size = sizeof(buf);
+	if (size < 12 || !bfd_get_section_contents(abfd, sec, buf, 0, size))
+		return 0;
+	while (size - off >= 12) {
+		uint64_t namesz = rd(buf + off, 4, swap), descsz = rd(buf + off + 4, 4, swap);
+		uint64_t type = rd(buf + off + 8, 4, swap);
+		uint64_t nalign = (namesz + 3) & ~(uint64_t)3, dalign = (descsz + 3) & ~(uint64_t)3;
+
+		off += 12;
+		if (nalign > size - off || dalign > size - off - nalign)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(buf + off, "GNU", 4) &&
+		    descsz && descsz <= BUILD_ID_MAX) {
+			memcpy(id, buf + off + nalign, descsz);
+			return descsz;
+		}
+		off += nalign + dalign;
+	}
+	return 0;
+}
+
+static int bfd_build_id_matches(bfd *abfd, const struct recorded_id *rec)
+{
+	uint8_t id[BUILD_ID_MAX];
+	size_t n;
+
+	if (!rec)
+		return 1;
+	n = bfd_read_build_id(abfd, id);
+	return !n || build_id__equal(id, n, rec->data, rec->size);
+}
+
+static int has_dwarf(bfd *abfd)
+{
+	return bfd_get_section_by_name(abfd, ".debug_info") ||
+	       bfd_get_section_by_name(abfd, ".zdebug_info");
+}
+
+static int has_functions(asymbol **syms, long count)
+{
+	long i;
+
+	for (i = 0; i < count; i++)
+		if (syms[i]->flags & (BSF_FUNCTION | BSF_GNU_INDIRECT_FUNCTION))
+			return 1;
+	return 0;
+}
+
+static asymbol **read_symtab(bfd *abfd, int dynamic, long *count)
+{
+	long size;
+	asymbol **syms;
+
+	*count = 0;
+	if (!(bfd_get_file_flags(abfd) & HAS_SYMS) && !dynamic)
+		return NULL;
+	size = dynamic ? bfd_get_dynamic_symtab_upper_bound(abfd) : bfd_get_symtab_upper_bound(abfd);
+	if (size <= 0)
+		return NULL;
+	syms = malloc((size_t)size);
+	if (!syms)
+		return NULL;
+	*count = dynamic ? bfd_canonicalize_dynamic_symtab(abfd, syms) :
+			   bfd_canonicalize_symtab(abfd, syms);
+	if (*count <= 0) {
+		free(syms);
+		*count = 0;
+		return NULL;
+	}
+	return syms;
+}
+
+/*
+ * Does elf_symbol_mirror describe this bfd's symbols?  Every symbol with a
+ * real section must agree on address and on function-ness.
+ */
+static int check_elf_mirror(bfd *abfd, asymbol **syms, long count)
+{
+	long i;
+
+	if (bfd_get_flavour(abfd) != bfd_target_elf_flavour)
+		return 0;
+	for (i = 0; i < count; i++) {
+		const asymbol *sy = syms[i];
+		const struct elf_internal_sym_mirror *e = &((const struct elf_symbol_mirror *)sy)->internal;
+		unsigned type = ELF64_ST_TYPE(e->st_info);
+		int func = type == STT_FUNC || type == STT_GNU_IFUNC;
+
+		if (!sy->section || bfd_is_abs_section(sy->section) ||
+		    bfd_is_und_section(sy->section) || bfd_is_com_section(sy->section))
+			continue;
+		if (sy->flags & (BSF_SECTION_SYM | BSF_SYNTHETIC))
+			continue;
+		if (e->st_value != bfd_asymbol_value(sy))
+			return 0;
+		if (func != !!(sy->flags & (BSF_FUNCTION | BSF_GNU_INDIRECT_FUNCTION)))
+			return 0;
+	}
+	return 1;
+}
+
+static const char *symbol_name(struct symbols *s, bfd *abfd, const char *raw, int dynamic)
+{
+	char *dem;
+	const char *name;
+	const char *at;
+	size_t len = strlen(raw);
+
+	/* bfd appends symbol versions to dynamic names; perf's libelf does not */
+	if (dynamic && (at = strchr(raw, '@')) && at != raw)
+		len = (size_t)(at - raw);
+	if (len == strlen(raw)) {
+		dem = bfd_demangle(abfd, raw, DEMANGLE_NO_OPTS);
+	} else {
+		char *tmp = strndup(raw, len);
+
+		if (!tmp)
+			return NULL;
+		dem = bfd_demangle(abfd, tmp, DEMANGLE_NO_OPTS);
+		if (!dem) {
+			name = symbols__intern(s, tmp);
+			free(tmp);
+			return name;
+		}
+		free(tmp);
+	}
+	if (dem) {
+		name = symbols__intern(s, dem);
+		free(dem);
+		return name;
+	}
+	return symbols__intern_n(s, raw, len);
+}
+
+static int section_name_has(const asection *sec, const char *what)
+{
+	const char *n = bfd_section_name(sec);
+
+	return n && strstr(n, what);
+}
+
+/* the perf symbol filter; 1 when kept, with bind and size set */
+static int keep_symbol(const asymbol *sy, int mirror, uint8_t *bind, uint64_t *size)
+{
+	const asection *sec = sy->section;
+
+	if (!sy->name || !sy->name[0] || !sec)
+		return 0;
+	if (bfd_is_und_section(sec) || bfd_is_abs_section(sec) || bfd_is_com_section(sec))
+		return 0;
+	if (sy->flags & (BSF_SECTION_SYM | BSF_FILE | BSF_DEBUGGING))
+		return 0;
+	if (!(bfd_section_flags(sec) & SEC_ALLOC))
+		return 0;
+	if (mirror) {
+		const struct elf_internal_sym_mirror *e = &((const struct elf_symbol_mirror *)sy)->internal;
+		unsigned type = ELF64_ST_TYPE(e->st_info);
+		unsigned vis = ELF64_ST_VISIBILITY(e->st_other);
+
+		if (type == STT_NOTYPE) {
+			if (vis == STV_HIDDEN || vis == STV_INTERNAL)
+				return 0;
+			if (!section_name_has(sec, "text") && !section_name_has(sec, "data"))
+				return 0;
+		} else if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) {
+			return 0;
+		}
+		*bind = ELF64_ST_BIND(e->st_info);
+		*size = e->st_size;
+		return 1;
+	}
+	if (!(sy->flags & (BSF_FUNCTION | BSF_GNU_INDIRECT_FUNCTION)))
+		return 0;
+	*bind = sy->flags & BSF_WEAK ? STB_WEAK : sy->flags & BSF_GLOBAL ? STB_GLOBAL : STB_LOCAL;
+	*size = 0;
+	return 1;
+}
+
+static int load_bfd_symbols(struct symbols *s, struct dso *d, bfd *abfd, asymbol **syms,
+			    long count, int dynamic, int same_as_lines)
+{
+	int mirror = check_elf_mirror(abfd, syms, count);
+	struct sym *v;
+	size_t n = 0;
+	long i;
+
+	v = calloc((size_t)count, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		asymbol *sy = syms[i];
+		uint64_t size, start;
+		uint8_t bind;
+
+		if (!keep_symbol(sy, mirror, &bind, &size))
+			continue;
+		start = bfd_asymbol_value(sy);
+		v[n].start = start;
+		v[n].end = size && start + size > start ? start + size : start;
+		v[n].name = symbol_name(s, abfd, sy->name, dynamic);
+		if (!v[n].name) {
+			free(v);
+			return -ENOMEM;
+		}
+		v[n].aux = same_as_lines ? sy : NULL;
+		v[n].idx = (uint32_t)i;
+		v[n].bind = bind;
+		n++;
+	}
+	d->nr_syms = symtab__finish(v, n, 0);
+	d->syms = v;
+	return 0;
+}
+
+/* a section's contents, malloc'd, or NULL */
+static bfd_byte *section_bytes(bfd *abfd, const char *name, uint64_t *size)
+{
+	asection *sec = bfd_get_section_by_name(abfd, name);
+	bfd_byte *buf = NULL;
+
+	*size = 0;
+	if (!sec || !(bfd_section_flags(sec) & SEC_HAS_CONTENTS) || !bfd_section_size(sec))
+		return NULL;
+	if (!bfd_malloc_and_get_section(abfd, sec, &buf))
+		return NULL;
+	*size = bfd_section_size(sec);
+	return buf;
+}
+
+/*
+ * perf 6.1's dso__synthesize_plt_symbols(): one "name@plt" symbol per
+ * .rela.plt (or .rel.plt) entry, at .plt + header + i * entry size, where
+ * header and entry size are .plt's sh_entsize (x86).  Added after the end
+ * and alias fixups, with their own size, as perf does.  perf uses
+ * .plt's file offset as the address; this uses its vaddr, the same in
+ * every usual layout.
+ */
+static void synthesize_plt(struct symbols *s, struct dso *d, bfd *abfd)
+{
+	asection *plt = bfd_get_section_by_name(abfd, ".plt");
+	bfd_byte *rel = NULL, *dsym = NULL, *dstr = NULL;
+	uint64_t relsz, dsymsz, dstrsz, entsz, relent, syment, nrel, i, addr;
+	int is64 = bfd_get_arch_size(abfd) == 64, swap = bfd_big_endian(abfd), rela = 1;
+	struct strbuf name = STRBUF_INIT;
+	struct sym *v;
+	size_t n = d->nr_syms;
+
+	if (!plt || bfd_get_flavour(abfd) != bfd_target_elf_flavour)
+		return;
+	entsz = elf_section_entsize(bfd_get_filename(abfd), ".plt");
+	if (!entsz || entsz > bfd_section_size(plt))
+		return;
+	rel = section_bytes(abfd, ".rela.plt", &relsz);
+	if (!rel) {
+		rel = section_bytes(abfd, ".rel.plt", &relsz);
+		rela = 0;
+	}
+	dsym = section_bytes(abfd, ".dynsym", &dsymsz);
+	dstr = section_bytes(abfd, ".dynstr", &dstrsz);
+	if (!rel || !dsym || !dstr)
+		goto out;
+	relent = is64 ? (rela ? 24 : 16) : (rela ? 12 : 8);
+	syment = is64 ? 24 : 16;
+	nrel = relsz / relent;
+	if (n >= SIZE_MAX / sizeof(*v) - 1 || nrel > SIZE_MAX / sizeof(*v) - 1 - n)
+		goto out;
+	v = realloc(d->syms, (n + nrel + 1) * sizeof(*v));
+	if (!v)
+		goto out;
+	d->syms = v;
+	addr = bfd_section_vma(plt) + entsz;
+	for (i = 0; i < nrel; i++, addr += entsz) {
+		const bfd_byte *r = rel + i * relent;
+		uint64_t info = is64 ? rd(r + 8, 8, swap) : rd(r + 4, 4, swap);
+		uint64_t symidx = is64 ? info >> 32 : info >> 8;
+		uint64_t stname;
+		const char *raw = "", *nm;
+		char *dem;
+
+		if (symidx < dsymsz / syment) {
+			stname = rd(dsym + symidx * syment, 4, swap);
+			if (stname < dstrsz && memchr(dstr + stname, '\0', dstrsz - stname))
+				raw = (const char *)dstr + stname;
+		}
+		dem = *raw ? bfd_demangle(abfd, raw, DEMANGLE_NO_OPTS) : NULL;
+		strbuf__reset(&name);
+		if (strbuf__addstr(&name, dem ? dem : raw) || strbuf__addstr(&name, "@plt")) {
+			free(dem);
+			break;
+		}
+		free(dem);
+		nm = symbols__intern(s, name.buf);
+		if (!nm)
+			break;
+		memset(&v[n], 0, sizeof(v[n]));
+		v[n].start = addr;
+		v[n].end = addr + entsz;
+		v[n].name = nm;
+		v[n].bind = STB_GLOBAL;
+		v[n].idx = UINT32_MAX;
+		n++;
+	}
+	if (n > d->nr_syms) {
+		symtab__sort(v, n);
+		d->nr_syms = n;
+	}
+out:
+	strbuf__release(&name);
+	free(rel);
+	free(dsym);
+	free(dstr);
+}
+
+static int sec_range_cmp(const void *pa, const void *pb)
+{
+	const struct sec_range *a = pa, *b = pb;
+
+	return a->vma < b->vma ? -1 : a->vma > b->vma;
+}
+
+static int setup_lines(struct dso *d, bfd *abfd, asymbol **syms)
+{
+	static asymbol *no_syms[1];
+	asection *sec;
+	size_t n = 0;
+
+	for (sec = abfd->sections; sec; sec = sec->next)
+		n++;
+	d->elf->secs = calloc(n ? n : 1, sizeof(*d->elf->secs));
+	if (!d->elf->secs)
+		return -ENOMEM;
+	n = 0;
+	for (sec = abfd->sections; sec; sec = sec->next) {
+		if (!(bfd_section_flags(sec) & SEC_ALLOC) || !bfd_section_size(sec))
+			continue;
+		d->elf->secs[n].vma = bfd_section_vma(sec);
+		d->elf->secs[n].size = bfd_section_size(sec);
+		d->elf->secs[n].sec = sec;
+		n++;
+	}
+	qsort(d->elf->secs, n, sizeof(*d->elf->secs), sec_range_cmp);
+	d->elf->nr_secs = n;
+	d->elf->line_bfd = abfd;
+	/* bfd's fallback function search walks the table: never hand it NULL */
+	d->elf->line_syms = syms ? syms : no_syms;
+	return 0;
+}
+
+static asection *find_section(const struct dso *d, uint64_t addr, uint64_t *off)
+{
+	size_t lo = 0, hi = d->elf->nr_secs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->elf->secs[mid].vma <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0) {
+		const struct sec_range *r = &d->elf->secs[lo - 1];
+
+		if (addr - r->vma < r->size) {
+			*off = addr - r->vma;
+			return r->sec;
+		}
+		/* overlapping sections (.tbss) are rare: look one further back */
+		if (lo < 2 || addr - d->elf->secs[lo - 2].vma >= d->elf->secs[lo - 2].size)
+			break;
+		lo--;
+	}
+	return NULL;
+}
+
+static int add_candidate(struct strbuf *path, const char *a, const char *b, const char *c)
+{
+	strbuf__reset(path);
+	if (strbuf__addstr(path, a) || strbuf__addstr(path, b) || strbuf__addstr(path, c))
+		return -ENOMEM;
+	return 0;
+}
+
+/* open path as a debug file: readable, and with the wanted build id when one is known */
+static bfd *try_debug(struct symbols *s, struct dso *d, const char *path, const uint8_t *id, size_t idsz)
+{
+	uint8_t got[BUILD_ID_MAX];
+	size_t n;
+	bfd *abfd = open_bfd(s, d, path);
+
+	if (!abfd || !id)
+		return abfd;
+	n = bfd_read_build_id(abfd, got);
+	if (!n || build_id__equal(got, n, id, idsz))
+		return abfd;
+	log_msg(s->log, LOG_DEBUG, "%s: build id differs from %s's: not used", path, d->path);
+	bfd_close(abfd);
+	return NULL;
+}
+
+/*
+ * A debug file for d: by build id, by path, by .gnu_debuglink; NULL when
+ * none.  The build id is the recorded one, else the main binary's.
+ */
+static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
+			    const struct recorded_id *rec)
+{
+	struct strbuf path = STRBUF_INIT;
+	char hex[2 * BUILD_ID_MAX + 1];
+	char sub[2 * BUILD_ID_MAX + 32];
+	uint8_t own[BUILD_ID_MAX];
+	const uint8_t *id = NULL;
+	size_t idsz = 0, i, nroots;
+	const char *roots[64];
+	bfd *dbg = NULL;
+	char *sysdebug = NULL;
+
+	if (rec) {
+		id = rec->data;
+		idsz = rec->size;
+	} else if (main_bfd && (idsz = bfd_read_build_id(main_bfd, own))) {
+		id = own;
+	}
+	if (asprintf(&sysdebug, "%s/usr/lib/debug", s->symfs) < 0)
+		return NULL;
+	nroots = 0;
+	roots[nroots++] = sysdebug;
+	for (i = 0; i < s->nr_debug_dirs && nroots < sizeof(roots) / sizeof(roots[0]); i++)
+		roots[nroots++] = s->debug_dirs[i];
+
+	if (id && idsz >= 2) {
+		build_id__hex(id, idsz, hex);
+		snprintf(sub, sizeof(sub), "/.build-id/%.2s/%s.debug", hex, hex + 2);
+		for (i = 0; i < nroots && !dbg; i++) {
+			if (add_candidate(&path, roots[i], sub, ""))
+				goto out;
+			dbg = try_debug(s, d, path.buf, id, idsz);
+		}
+		if (!dbg && s->buildid_dir) {
+			snprintf(sub, sizeof(sub), "/.build-id/%.2s/%s/debug", hex, hex + 2);
+			if (add_candidate(&path, s->buildid_dir, sub, ""))
+				goto out;
+			dbg = try_debug(s, d, path.buf, id, idsz);
+		}
+	}
+	for (i = 0; i < nroots && !dbg && d->path[0] == '/'; i++) {
+		if (add_candidate(&path, roots[i], d->path, ".debug"))
+			goto out;
+		dbg = try_debug(s, d, path.buf, id, idsz);
+		if (!dbg) {
+			if (add_candidate(&path, roots[i], d->path, ""))
+				goto out;
+			dbg = try_debug(s, d, path.buf, id, idsz);
+		}
+	}
+	for (i = 0; i < nroots && !dbg && main_bfd; i++) {
+		/* the binary's dir, its .debug/, and ROOT/<binary's dir>/, CRC checked */
+		char *link = bfd_follow_gnu_debuglink(main_bfd, roots[i]);
+
+		if (link) {
+			dbg = try_debug(s, d, link, id, idsz);
+			free(link);
+		}
+	}
+out:
+	free(sysdebug);
+	strbuf__release(&path);
+	return dbg;
+}
+
+/* the main binary: symfs/path, else the plain path or the build-id cache when the build id says so */
+static bfd *find_main_file(struct symbols *s, struct dso *d, const struct recorded_id *rec,
+			   char **opened)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+	const char *cands[4];
+	size_t nc = 0, i;
+	char *c0 = NULL, *c1 = NULL, *c2 = NULL;
+	bfd *abfd = NULL;
+
+	*opened = NULL;
+	if (d->kind == DSO_VDSO) {
+		if (!rec || !s->buildid_dir)
+			return NULL;
+		build_id__hex(rec->data, rec->size, hex);
+		if (asprintf(&c0, "%s/[vdso]/%s/vdso", s->buildid_dir, hex) >= 0)
+			cands[nc++] = c0;
+	} else {
+		if (asprintf(&c0, "%s%s", s->symfs, d->path) >= 0)
+			cands[nc++] = c0;
+		if (s->symfs[0] && rec)
+			cands[nc++] = d->path;
+		if (rec && s->buildid_dir) {
+			build_id__hex(rec->data, rec->size, hex);
+			if (asprintf(&c1, "%s/.build-id/%.2s/%s/elf", s->buildid_dir, hex, hex + 2) >= 0)
+				cands[nc++] = c1;
+			if (asprintf(&c2, "%s/.build-id/%.2s/%s", s->buildid_dir, hex, hex + 2) >= 0)
+				cands[nc++] = c2;
+		}
+	}
+	for (i = 0; i < nc; i++) {
+		abfd = open_bfd(s, d, cands[i]);
+		if (!abfd)
+			continue;
+		if (bfd_build_id_matches(abfd, rec)) {
+			*opened = strdup(cands[i]);
+			if (!*opened) {
+				bfd_close(abfd);
+				abfd = NULL;
+			}
+			break;
+		}
+		warn_build_id(s, d, "");
+		bfd_close(abfd);
+		abfd = NULL;
+	}
+	free(c0);
+	free(c1);
+	free(c2);
+	return abfd;
+}
+
+void dso__load_elf(struct symbols *s, struct dso *d)
+{
+	const struct recorded_id *rec = symbols__recorded_build_id(s, d->kind == DSO_VDSO ? "[vdso]" : d->path);
+	char *main_path = NULL;
+	bfd *main_bfd, *dbg = NULL;
+	asymbol **msyms = NULL, **dsyms = NULL;
+	long mcount = 0, dcount = 0;
+	int main_has_dwarf, main_has_funcs;
+	const char *from = "nowhere";
+
+	main_bfd = find_main_file(s, d, rec, &main_path);
+	if (main_bfd) {
+		msyms = read_symtab(main_bfd, 0, &mcount);
+		main_has_dwarf = has_dwarf(main_bfd);
+	} else {
+		main_has_dwarf = 0;
+	}
+	/* a .symtab left with only file and section symbols counts as none */
+	main_has_funcs = msyms && has_functions(msyms, mcount);
+	if (d->kind == DSO_ELF && (!main_bfd || !main_has_funcs || (!main_has_dwarf && !s->no_source)))
+		dbg = find_debug_file(s, d, main_bfd, main_bfd ? NULL : rec);
+	if (dbg)
+		dsyms = read_symtab(dbg, 0, &dcount);
+	if (!main_bfd && !dbg) {
+		log_msg(s->log, LOG_DEBUG, "%s: no binary found for symbols", d->path);
+		return;
+	}
+	d->elf = calloc(1, sizeof(*d->elf));
+	if (!d->elf) {
+		free(main_path);
+		free(msyms);
+		free(dsyms);
+		if (main_bfd)
+			bfd_close(main_bfd);
+		if (dbg)
+			bfd_close(dbg);
+		return;
+	}
+
+	if (main_path)
+		read_load_segs(main_path, &d->elf->segs, &d->elf->nr_segs);
+	else
+		read_load_segs(bfd_get_filename(dbg), &d->elf->segs, &d->elf->nr_segs);
+	free(main_path);
+
+	d->elf->bfds[0] = main_bfd;
+	d->elf->symtabs[0] = msyms;
+	d->elf->bfds[1] = dbg;
+	d->elf->symtabs[1] = dsyms;
+
+	/* lines: the debug file when it has DWARF, else the main file */
+	if (dbg && has_dwarf(dbg))
+		setup_lines(d, dbg, dsyms);
+	else if (main_bfd && main_has_dwarf)
+		setup_lines(d, main_bfd, msyms);
+
+	/* perf: the first file with a .symtab (debug files first), else .dynsym */
+	if (main_has_funcs || (msyms && !dsyms)) {
+		load_bfd_symbols(s, d, main_bfd, msyms, mcount, 0, d->elf->line_bfd == main_bfd);
+		from = bfd_get_filename(main_bfd);
+	} else if (dsyms) {
+		load_bfd_symbols(s, d, dbg, dsyms, dcount, 0, d->elf->line_bfd == dbg);
+		from = bfd_get_filename(dbg);
+	} else if (main_bfd) {
+		long count;
+		asymbol **dyn = read_symtab(main_bfd, 1, &count);
+
+		if (dyn) {
+			load_bfd_symbols(s, d, main_bfd, dyn, count, 1, 0);
+			/* the bfd symbols are not kept: drop pointers into them */
+			free(dyn);
+			from = ".dynsym";
+		}
+	}
+	if (d->nr_syms && main_bfd)
+		synthesize_plt(s, d, main_bfd);
+	log_msg(s->log, LOG_DEBUG, "%s: %zu symbols from %s, lines from %s", d->path, d->nr_syms, from,
+		d->elf->line_bfd ? bfd_get_filename(d->elf->line_bfd) : "nowhere");
+}
+
+static void set_file(struct symbols *s, const char *file, const char **base, const char **full)
+{
+	*full = symbols__intern(s, file);
+	*base = *full ? symbols__intern(s, symbols__basename(file)) : NULL;
+}
+
+/* where the function of sym is defined, into sym's def fields */
+static void lookup_def(struct symbols *s, struct dso *d, struct sym *sym)
+{
+	struct dso_elf *e = d->elf;
+	const char *file = NULL, *func = NULL, *ifile, *ifunc;
+	unsigned int line = 0, iline, n = 0;
+	uint64_t off;
+	asection *sec;
+
+	/* DW_AT_decl_file/decl_line of the function the symbol names */
+	if (sym->aux && bfd_find_line(e->line_bfd, e->line_syms, (asymbol *)sym->aux, &file, &line) &&
+	    file && *file) {
+		set_file(s, file, &sym->def_file, &sym->def_path);
+		sym->def_line = line;
+		return;
+	}
+	/*
+	 * Else the outermost frame at the symbol's first address: its file is
+	 * the function's (the line is then a call site when code was inlined
+	 * at the very start).
+	 */
+	sec = find_section(d, sym->start, &off);
+	if (!sec || !bfd_find_nearest_line(e->line_bfd, sec, e->line_syms, off, &file, &func, &line) ||
+	    !file || !*file)
+		return;
+	ifile = file;
+	iline = line;
+	while (n++ < 64 && bfd_find_inliner_info(e->line_bfd, &ifile, &ifunc, &iline)) {
+		if (ifile && *ifile)
+			file = ifile;
+		line = iline;
+	}
+	set_file(s, file, &sym->def_file, &sym->def_path);
+	sym->def_line = line;
+}
+
+void dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
+		       struct sym *sym, uint64_t addr)
+{
+	const char *file = NULL, *func = NULL;
+	unsigned int line = 0;
+	uint64_t off;
+	asection *sec;
+
+	if (!d->elf || !d->elf->line_bfd)
+		return;
+	sec = find_section(d, addr, &off);
+	if (sec && bfd_find_nearest_line(d->elf->line_bfd, sec, d->elf->line_syms, off, &file, &func, &line) &&
+	    file && *file) {
+		set_file(s, file, &r->src_file, &r->src_path);
+		r->src_line = line;
+	}
+	if (!sym)
+		return;
+	if (!sym->def_done) {
+		sym->def_done = 1;
+		lookup_def(s, d, sym);
+	}
+	r->def_file = sym->def_file;
+	r->def_path = sym->def_path;
+	r->def_line = sym->def_line;
+}
+
+void dso__release_elf(struct dso *d)
+{
+	struct dso_elf *e = d->elf;
+	int i;
+
+	if (!e)
+		return;
+	for (i = 0; i < 2; i++) {
+		if (e->bfds[i])
+			bfd_close(e->bfds[i]);
+		free(e->symtabs[i]);
+	}
+	free(e->secs);
+	free(e->segs);
+	free(e);
+	d->elf = NULL;
+}
+
+/* bfd_init and a silent error handler: bfd must never print */
+void dso__init_bfd(void)
+{
+	bfd_init();
+	bfd_set_error_handler(bfd_quiet);
+}
+
+/*
+ * libbfd 2.40 leaks one small block per bfd inside its DWARF line reader
+ * (_bfd_elf_find_nearest_line, seen with C++ debug info; once per file,
+ * not per lookup).  Tell LeakSanitizer, so sanitizer builds of anything
+ * using this module stay clean.  libbfd has no frame pointers, so the
+ * default fast unwinder sees only the module: match on it.  Exists only in
+ * -fsanitize=address builds.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define DSO_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DSO_ASAN 1
+#endif
+#endif
+#ifdef DSO_ASAN
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:_bfd_elf_find_nearest_line\nleak:libbfd\n";
+}
+#endif

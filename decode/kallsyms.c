@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Kernel symbols from a kallsyms file: --kallsyms FILE as given; else the
+ * build-id cache's ~/.debug/[kernel.kallsyms]/<id>/kallsyms; else
+ * /proc/kallsyms when the running kernel is the recorded one (build id
+ * from /sys/kernel/notes against the recorded one, else uname's release
+ * against the OSRELEASE feature; nothing recorded: trusted, as perf does).
+ *
+ * Follows Linux perf 6.1 tools/perf/util/symbol.c (dso__load_kallsyms,
+ * map__process_kallsym_symbol, maps__split_kallsyms): types T/t/W/w/D/d/B/b
+ * (symbol_type__filter), 'W' weak, upper case global, lower case local;
+ * "name\t[mod]" lines belong to module "[mod]"; fixup_end on the whole
+ * table before splitting it per module.
+ */
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "util/log.h"
+#include "symbols_internal.h"
+
+static int kallsyms_type_ok(char t)
+{
+	t = (char)toupper((unsigned char)t);
+	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
+}
+
+static uint8_t kallsyms_bind(char t)
+{
+	if (t == 'W')
+		return STB_WEAK;
+	return isupper((unsigned char)t) ? STB_GLOBAL : STB_LOCAL;
+}
+
+/* parse a kallsyms file into s->ksyms; 0, -errno, -ENOMEM */
+static int kallsyms_parse(struct symbols *s, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0, n = 0, alloc = 0;
+	struct sym *v = NULL;
+	ssize_t len;
+	int nonzero = 0, ret = 0;
+
+	if (!f)
+		return -errno;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		char *p = line, *end, *name;
+		unsigned long long addr;
+		char type;
+
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		errno = 0;
+		addr = strtoull(p, &end, 16);
+		if (end == p || errno || *end != ' ')
+			continue;
+		p = end + 1;
+		type = *p;
+		if (!type || p[1] != ' ')
+			continue;
+		name = p + 2;
+		if (!*name || !kallsyms_type_ok(type) || name[0] == '$')
+			continue;
+		if (n == alloc) {
+			size_t na = alloc ? alloc * 2 : 4096;
+			struct sym *nv;
+
+			if (na > SIZE_MAX / sizeof(*v)) {
+				ret = -ENOMEM;
+				break;
+			}
+			nv = realloc(v, na * sizeof(*v));
+			if (!nv) {
+				ret = -ENOMEM;
+				break;
+			}
+			v = nv;
+			alloc = na;
+		}
+		memset(&v[n], 0, sizeof(v[n]));
+		v[n].start = addr;
+		v[n].end = addr;
+		/* "name\t[mod]" keeps the module in the name for now, as perf does */
+		v[n].name = symbols__intern(s, name);
+		if (!v[n].name) {
+			ret = -ENOMEM;
+			break;
+		}
+		v[n].bind = kallsyms_bind(type);
+		v[n].has_brackets = strchr(name, '[') != NULL;
+		v[n].idx = (uint32_t)n;
+		if (addr)
+			nonzero = 1;
+		n++;
+	}
+	free(line);
+	fclose(f);
+	if (ret) {
+		free(v);
+		return ret;
+	}
+	if (!nonzero) {
+		free(v);
+		log_msg(s->log, LOG_WARN, "%s: all addresses are zero (kptr_restrict?): kernel symbols not used", path);
+		return -EPERM;
+	}
+	s->nr_ksyms = symtab__finish(v, n, 1);
+	s->ksyms = v;
+	return 0;
+}
+
+/* the build id of the running kernel from /sys/kernel/notes; size or 0 */
+static size_t running_kernel_build_id(uint8_t *id)
+{
+	unsigned char buf[4096];
+	size_t off = 0, len;
+	FILE *f = fopen("/sys/kernel/notes", "re");
+
+	if (!f)
+		return 0;
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (len - off >= 12) {
+		uint32_t namesz, descsz, type;
+		uint64_t nalign, dalign;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		off += 12;
+		nalign = ((uint64_t)namesz + 3) & ~(uint64_t)3;
+		dalign = ((uint64_t)descsz + 3) & ~(uint64_t)3;
+		if (nalign > len - off || dalign > len - off - nalign)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(buf + off, "GNU", 4) &&
+		    descsz && descsz <= BUILD_ID_MAX) {
+			memcpy(id, buf + off + nalign, descsz);
+			return descsz;
+		}
+		off += nalign + dalign;
+	}
+	return 0;
+}
+
+static void kallsyms_load(struct symbols *s)
+{
+	const struct recorded_id *rec = symbols__recorded_build_id(s, "[kernel.kallsyms]");
+	char *cached = NULL;
+	uint8_t id[BUILD_ID_MAX];
+	size_t idsz;
+	struct utsname u;
+	int ok;
+
+	if (s->kallsyms_loaded)
+		return;
+	s->kallsyms_loaded = 1;
+	if (s->kallsyms) {
+		if (kallsyms_parse(s, s->kallsyms) == -ENOENT)
+			log_msg(s->log, LOG_WARN, "%s: cannot open kallsyms", s->kallsyms);
+		return;
+	}
+	if (rec && s->buildid_dir) {
+		char hex[2 * BUILD_ID_MAX + 1];
+
+		build_id__hex(rec->data, rec->size, hex);
+		if (asprintf(&cached, "%s/[kernel.kallsyms]/%s/kallsyms", s->buildid_dir, hex) >= 0 &&
+		    file__exists(cached) && !kallsyms_parse(s, cached)) {
+			free(cached);
+			return;
+		}
+		free(cached);
+	}
+	idsz = running_kernel_build_id(id);
+	if (rec && idsz)
+		ok = build_id__equal(id, idsz, rec->data, rec->size);
+	else if (s->osrelease)
+		ok = !uname(&u) && !strcmp(u.release, s->osrelease);
+	else
+		ok = 1;	/* nothing recorded to compare with: as perf, trust the running kernel */
+	if (!ok) {
+		log_msg(s->log, LOG_WARN, "the running kernel is not the recorded one: kernel symbols not resolved (use --kallsyms)");
+		return;
+	}
+	kallsyms_parse(s, "/proc/kallsyms");
+}
+
+/* the kernel or module table: a filtered copy of the kallsyms table, names without "\t[mod]" */
+void dso__load_kernel(struct symbols *s, struct dso *d)
+{
+	size_t i, n = 0, mlen = d->module ? strlen(d->module) : 0;
+
+	kallsyms_load(s);
+	if (!s->nr_ksyms)
+		return;
+	d->syms = calloc(s->nr_ksyms, sizeof(*d->syms));
+	if (!d->syms)
+		return;
+	for (i = 0; i < s->nr_ksyms; i++) {
+		const struct sym *k = &s->ksyms[i];
+		const char *tab;
+
+		if (d->kind == DSO_KERNEL) {
+			if (k->has_brackets)
+				continue;
+			d->syms[n++] = *k;
+			continue;
+		}
+		tab = strchr(k->name, '\t');
+		if (!tab || strncmp(tab + 1, "[", 1) || strncmp(tab + 2, d->module, mlen) ||
+		    strcmp(tab + 2 + mlen, "]"))
+			continue;
+		d->syms[n] = *k;
+		d->syms[n].name = symbols__intern_n(s, k->name, (size_t)(tab - k->name));
+		if (!d->syms[n].name)
+			break;
+		n++;
+	}
+	d->nr_syms = n;
+}

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Unit tests of decode/machine.c: maps overlapping and splitting, threads
+ * sharing their process's maps, fork copying them, exec renaming, pid
+ * reuse starting a new lifetime, kernel maps.  Records are built as decoded
+ * struct perf_record values (no file needed); no symbols (dso is NULL).
+ * Expected values are worked out by hand in the comments.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "decode/machine.h"
+
+static struct perf_record mmap_rec(uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
+				   uint64_t pgoff, const char *file)
+{
+	struct perf_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = PERF_RECORD_MMAP2;
+	r.misc = PERF_RECORD_MISC_USER;
+	r.u.mmap.pid = pid;
+	r.u.mmap.tid = tid;
+	r.u.mmap.start = start;
+	r.u.mmap.len = len;
+	r.u.mmap.pgoff = pgoff;
+	r.u.mmap.filename = file;
+	return r;
+}
+
+static struct perf_record fork_rec(uint32_t type, uint32_t pid, uint32_t ppid, uint32_t tid,
+				   uint32_t ptid, uint64_t time)
+{
+	struct perf_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = type;
+	r.u.fork.pid = pid;
+	r.u.fork.ppid = ppid;
+	r.u.fork.tid = tid;
+	r.u.fork.ptid = ptid;
+	r.u.fork.time = time;
+	return r;
+}
+
+static struct perf_record comm_rec(uint32_t pid, uint32_t tid, const char *comm, int exec)
+{
+	struct perf_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = PERF_RECORD_COMM;
+	r.misc = exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
+	r.u.comm.pid = pid;
+	r.u.comm.tid = tid;
+	r.u.comm.comm = comm;
+	r.u.comm.exec = exec;
+	return r;
+}
+
+static void feed(struct machine *m, struct perf_record r)
+{
+	assert_int_equal(machine__process(m, &r, 0), 0);
+}
+
+static const struct map_entry *find(struct machine *m, uint32_t pid, uint32_t tid, uint64_t ip)
+{
+	struct mthread *t = machine__findnew_thread(m, pid, tid);
+
+	assert_non_null(t);
+	return machine__find_map(t, ip);
+}
+
+/*
+ * Old map [0x1000, 0x9000) pgoff 0x100; a new map [0x3000, 0x5000) splits it
+ * into [0x1000, 0x3000) pgoff 0x100, the new one, and [0x5000, 0x9000) with
+ * pgoff 0x100 + (0x5000 - 0x1000) = 0x4100 (maps__fixup_overlappings).  A
+ * third map [0x8000, 0xa000) trims the right piece to [0x5000, 0x8000).
+ */
+static void test_overlap(void **state)
+{
+	struct maps maps = { 0 };
+	struct map_entry e = { 0x1000, 0x9000, 0x100, NULL, "a" };
+	const struct map_entry *f;
+
+	(void)state;
+	assert_int_equal(maps__insert(&maps, &e), 0);
+	e = (struct map_entry){ 0x3000, 0x5000, 0, NULL, "b" };
+	assert_int_equal(maps__insert(&maps, &e), 0);
+	assert_int_equal(maps.n, 3);
+	f = maps__find(&maps, 0x2fff);
+	assert_non_null(f);
+	assert_string_equal(f->filename, "a");
+	assert_int_equal(f->end, 0x3000);
+	assert_int_equal(f->pgoff, 0x100);
+	assert_string_equal(maps__find(&maps, 0x3000)->filename, "b");
+	f = maps__find(&maps, 0x5000);
+	assert_string_equal(f->filename, "a");
+	assert_int_equal(f->pgoff, 0x4100);
+	e = (struct map_entry){ 0x8000, 0xa000, 0, NULL, "c" };
+	assert_int_equal(maps__insert(&maps, &e), 0);
+	assert_int_equal(maps.n, 4);
+	assert_int_equal(maps__find(&maps, 0x7fff)->end, 0x8000);
+	assert_string_equal(maps__find(&maps, 0x9fff)->filename, "c");
+	assert_null(maps__find(&maps, 0xa000));
+	assert_null(maps__find(&maps, 0xfff));
+	/* a map covering everything replaces all four */
+	e = (struct map_entry){ 0, 0x100000, 0, NULL, "d" };
+	assert_int_equal(maps__insert(&maps, &e), 0);
+	assert_int_equal(maps.n, 1);
+	free(maps.v);
+}
+
+/* threads share maps; fork copies them; later maps of the parent stay its own */
+static void test_threads_and_fork(void **state)
+{
+	struct machine *m;
+	struct process *const *procs;
+	size_t nr;
+
+	(void)state;
+	assert_int_equal(machine__new(&m, NULL), 0);
+	feed(m, comm_rec(100, 100, "app", 0));
+	feed(m, mmap_rec(100, 100, 0x400000, 0x1000, 0, "/bin/app"));
+	/* thread 101 of process 100 */
+	feed(m, fork_rec(PERF_RECORD_FORK, 100, 100, 101, 100, 5));
+	assert_non_null(find(m, 100, 101, 0x400010));
+	/* a map added through the thread is seen by the main thread */
+	feed(m, mmap_rec(100, 101, 0x500000, 0x1000, 0, "/lib/libx.so"));
+	assert_string_equal(find(m, 100, 100, 0x500000)->filename, "/lib/libx.so");
+	/* fork: process 200 gets a copy */
+	feed(m, fork_rec(PERF_RECORD_FORK, 200, 100, 200, 101, 10));
+	assert_string_equal(find(m, 200, 200, 0x400010)->filename, "/bin/app");
+	feed(m, mmap_rec(100, 100, 0x600000, 0x1000, 0, "/lib/liby.so"));
+	assert_non_null(find(m, 100, 100, 0x600000));
+	assert_null(find(m, 200, 200, 0x600000));
+
+	procs = machine__processes(m, &nr);
+	assert_int_equal(nr, 2);
+	assert_int_equal(procs[0]->pid, 100);
+	assert_int_equal(procs[0]->nr_threads, 2);
+	assert_int_equal(procs[0]->nr_mmaps, 3);
+	assert_int_equal(procs[1]->pid, 200);
+	assert_true(procs[1]->has_ppid);
+	assert_int_equal(procs[1]->ppid, 100);
+	assert_int_equal(procs[1]->start_time, 10);
+	assert_string_equal(procs[1]->comm, "app");	/* inherited */
+	machine__delete(m);
+}
+
+/* exec renames; pid reuse starts a second lifetime with the parent's maps */
+static void test_exec_and_pid_reuse(void **state)
+{
+	struct machine *m;
+	struct process *const *procs;
+	struct mthread *t;
+	size_t nr;
+
+	(void)state;
+	assert_int_equal(machine__new(&m, NULL), 0);
+	feed(m, comm_rec(300, 300, "sh", 0));
+	feed(m, mmap_rec(300, 300, 0x400000, 0x1000, 0, "/bin/sh"));
+	feed(m, comm_rec(300, 300, "ls", 1));
+	/* exec keeps the old maps until the new image's maps cover them (perf) */
+	assert_string_equal(find(m, 300, 300, 0x400010)->filename, "/bin/sh");
+	feed(m, mmap_rec(300, 300, 0x400000, 0x2000, 0, "/bin/ls"));
+	assert_string_equal(find(m, 300, 300, 0x400010)->filename, "/bin/ls");
+	assert_string_equal(find(m, 300, 300, 0x401000)->filename, "/bin/ls");
+	feed(m, fork_rec(PERF_RECORD_EXIT, 300, 1, 300, 1, 50));
+	/* exited: still resolves */
+	assert_non_null(find(m, 300, 300, 0x401000));
+	t = machine__findnew_thread(m, 300, 300);
+	assert_true(t->exited);
+	/* pid 300 again, forked by 1 */
+	feed(m, fork_rec(PERF_RECORD_FORK, 300, 1, 300, 1, 60));
+	feed(m, comm_rec(300, 300, "cat", 1));
+	assert_null(find(m, 300, 300, 0x401000));	/* pid 1 had no maps to copy */
+
+	procs = machine__processes(m, &nr);
+	/* 300 (sh -> ls), 1 (the parent, created on sight), 300 (cat) */
+	assert_int_equal(nr, 3);
+	assert_int_equal(procs[0]->pid, 300);
+	assert_string_equal(procs[0]->comm, "ls");
+	assert_true(procs[0]->retired);
+	assert_true(procs[0]->has_exit);
+	assert_int_equal(procs[0]->exit_time, 50);
+	assert_int_equal(procs[0]->nr_mmaps, 2);
+	assert_int_equal(procs[1]->pid, 1);
+	assert_int_equal(procs[2]->pid, 300);
+	assert_string_equal(procs[2]->comm, "cat");
+	assert_false(procs[2]->retired);
+	assert_int_equal(procs[2]->start_time, 60);
+	assert_int_equal(procs[2]->nr_mmaps, 0);
+	machine__delete(m);
+}
+
+/* kernel MMAPs go to the kernel maps, not to pid -1 */
+static void test_kernel_maps(void **state)
+{
+	struct machine *m;
+	struct perf_record r;
+	const struct map_entry *e;
+	size_t nr;
+
+	(void)state;
+	assert_int_equal(machine__new(&m, NULL), 0);
+	r = mmap_rec(UINT32_MAX, 0, 0xffffffff81000000ULL, 0x1000000, 0xffffffff81000000ULL,
+		     "[kernel.kallsyms]_text");
+	r.type = PERF_RECORD_MMAP;
+	r.misc = PERF_RECORD_MISC_KERNEL;
+	feed(m, r);
+	r = mmap_rec(UINT32_MAX, 0, 0xffffffffc0000000ULL, 0x5000, 0, "/lib/modules/x/ext4.ko");
+	r.misc = PERF_RECORD_MISC_KERNEL;
+	feed(m, r);
+	assert_int_equal(machine__nr_kernel_maps(m), 2);
+	e = machine__find_kernel_map(m, 0xffffffff81234567ULL);
+	assert_non_null(e);
+	assert_string_equal(e->filename, "[kernel.kallsyms]_text");
+	e = machine__find_kernel_map(m, 0xffffffffc0001000ULL);
+	assert_string_equal(e->filename, "/lib/modules/x/ext4.ko");
+	assert_null(machine__find_kernel_map(m, 0xffffffffc0005000ULL));
+	machine__processes(m, &nr);
+	assert_int_equal(nr, 0);
+	machine__delete(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_overlap),
+		cmocka_unit_test(test_threads_and_fork),
+		cmocka_unit_test(test_exec_and_pid_reuse),
+		cmocka_unit_test(test_kernel_maps),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
