@@ -64,24 +64,19 @@ UNIT_TESTS += test-writer
 # --- end writer ---
 
 # --- owner: capture ---
-PERFFILE_SRCS += perffile/capture.c perffile/ringbuf.c perffile/selfmon.c perffile/synth.c
-CAPTURE_CMD_SRCS = cmd-capture.c
+PERFFILE_SRCS += perffile/capture.c perffile/ringbuf.c perffile/selfmon.c perffile/synth.c perffile/recorder.c
 UNIT_TESTS += test-capture test-selfmon
-# test driver until readperf.c wires `record`/`stat`: build/tests/capture-main record|stat ...
-CAPTURE_MAIN = $(B)/tests/capture-main
-$(CAPTURE_MAIN): $(B)/tests/capture-main.o $(CAPTURE_CMD_SRCS:%.c=$(B)/%.o) $(B)/libreadperf.a
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(B)/libreadperf.a $(LIBS)
 # --- end capture ---
 
 # --- owner: symbols ---
-DECODE_SRCS += decode/symbols.c
+DECODE_SRCS += decode/symbols.c decode/dso.c decode/kallsyms.c decode/perfmap.c
 UNIT_TESTS += test-symbols
 # --- end symbols ---
 
 # --- owner: machine ---
 PERFFILE_SRCS += perffile/ordered.c
 DECODE_SRCS += decode/machine.c decode/analysis.c decode/report.c
-UNIT_TESTS += test-ordered
+UNIT_TESTS += test-ordered test-machine test-analysis
 # --- end machine ---
 
 # ---------------------------------------------------------------- rules
@@ -94,7 +89,7 @@ UNIT_BINS = $(UNIT_TESTS:%=$(B)/tests/unit/%)
 GEN = $(B)/tests/gen/gen-perf
 GEN_OBJS = $(GEN_SRCS:%.c=$(B)/%.o)
 
-.SECONDARY:
+.SECONDARY: $(UNIT_TESTS:%=$(B)/tests/unit/%.o)
 .PHONY: all check unit-tests bench fuzz install clean demo
 .DEFAULT_GOAL := all
 
@@ -155,7 +150,7 @@ demo: all
 	$(Q)$(PROG) -o demo-out --symfs testdata/symfs testdata/work.data
 	@echo "readperf wrote demo-out/: $$(cd demo-out && ls | tr '\n' ' ')"
 	@echo "--- demo-out/results.csv (samples per function) ---"
-	@head -n 12 demo-out/results.csv | awk -F, '{ printf "%-10s %-18s %-28s %8s %10s\n", $$1, $$2, $$3, $$6, $$8 }'
+	@head -n 12 demo-out/results.csv | awk -F, '{ printf "%-10s %-22s %-32s %8s %9s\n", $$1, $$2, $$3, $$6, $$8 }'
 
 install: all
 	install -d $(DESTDIR)$(BINDIR)

@@ -5,13 +5,16 @@
  * exits.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "decode/analysis.h"
@@ -19,6 +22,7 @@
 #include "decode/symbols.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
+#include "perffile/recorder.h"
 #include "util/log.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
@@ -59,6 +63,9 @@ static void usage(FILE *fp)
 	fputs("usage: readperf [OPTIONS] [FILE]          analyse FILE (default ./perf.data; '-' reads a pipe from stdin)\n"
 	      "       readperf header FILE               print the header and every feature section\n"
 	      "       readperf dump FILE                 print every decoded record (for debugging)\n"
+	      "       readperf record [OPTIONS] [CMD]    record CMD (or -a, -C, -p, -t) into perf.data\n"
+	      "       readperf stat [OPTIONS] CMD        count events while CMD runs, as perf stat\n"
+	      "                                          (readperf record -h, readperf stat -h: their options)\n"
 	      "\n"
 	      "options:\n"
 	      "  -o DIR              output directory (default .; created if missing)\n"
@@ -265,7 +272,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		       "reading", perf_file__info(f)->file_size);
 	while ((r = perf_file__next(f, &rec)) > 0) {
 		err = filestat__add(fs, &rec);
-		if (!err && q)
+		if (!err && q && !rec.undecoded)
 			err = ordered_queue__push(q, &rec);
 		if (err)
 			break;
@@ -565,6 +572,366 @@ static int cmd_dump(int argc, char **argv, const struct log *log)
 	return exit_for(r < 0 ? r : 0);
 }
 
+/* ---------------------------------------------------------------- record, stat */
+
+static const char record_usage[] =
+	"usage: readperf record [-e EVENT,...] [-c N | -F HZ] [-g] [-a | -C CPUS | -p PID | -t TID]\n"
+	"                       [-o FILE] [--mmap-pages N] [-q] [-- CMD ARGS...]\n";
+static const char stat_usage[] =
+	"usage: readperf stat [-e EVENT,...] [-x SEP] [-a | -C CPUS | -p PID | -t TID] -- CMD ARGS...\n";
+
+struct capture_args {
+	struct capture_evlist el;
+	struct capture_opts opts;	/* mode is chosen by the run */
+	const char *output;		/* record -o ("-": stdout, pipe format) */
+	const char *sep;		/* stat -x */
+	int quiet;
+	char **cmd;			/* NULL-terminated (the tail of main's argv), or NULL */
+	int cmd_argc;
+};
+
+static int parse_num(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	if (errno || *end || *out > max)
+		return -EINVAL;
+	return 0;
+}
+
+/* the value of an option: "-eX", "-e X", "--opt=X", "--opt X" */
+static const char *opt_value(int argc, char **argv, int *i, const char *arg, size_t prefix_len)
+{
+	if (arg[prefix_len] == '=')
+		return arg + prefix_len + 1;
+	if (arg[prefix_len])
+		return arg + prefix_len;
+	if (*i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+/*
+ * Options of record (is_stat 0) or stat; argv[0] is the subcommand and the
+ * command to run follows the options (after "--" or the first non-option).
+ * 0: go on; 1: -h printed the usage; -EINVAL: a message was printed.
+ */
+static int parse_capture_args(struct capture_args *a, int argc, char **argv, int is_stat, const struct log *log)
+{
+	const char *usage_text = is_stat ? stat_usage : record_usage;
+	int i, targets = 0;
+	uint64_t v;
+
+	memset(a, 0, sizeof(*a));
+	capture_evlist__init(&a->el);
+	a->opts.target = CAPTURE_TARGET_CMD;
+	a->output = "perf.data";
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *val;
+
+		if (strcmp(arg, "--") == 0) {
+			i++;
+			break;
+		}
+		if (arg[0] != '-' || !arg[1])
+			break;
+		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+			fputs(usage_text, stdout);
+			capture_evlist__release(&a->el);
+			return 1;
+		} else if (strncmp(arg, "-e", 2) == 0 || strncmp(arg, "--event", 7) == 0) {
+			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 7 : 2);
+			if (!val)
+				goto bad_usage;
+			if (capture_evlist__parse(&a->el, val, log))
+				goto bad;
+		} else if (strcmp(arg, "-g") == 0 && !is_stat) {
+			a->opts.callchain = 1;
+		} else if (strcmp(arg, "-a") == 0 || strcmp(arg, "--all-cpus") == 0) {
+			a->opts.target = CAPTURE_TARGET_SYSTEM;
+			targets++;
+		} else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
+			a->quiet = 1;
+		} else if (strncmp(arg, "-C", 2) == 0 || strncmp(arg, "--cpu", 5) == 0) {
+			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 5 : 2);
+			if (!val)
+				goto bad;
+			a->opts.target = CAPTURE_TARGET_CPUS;
+			a->opts.cpu_list = val;
+			targets++;
+		} else if (strncmp(arg, "-p", 2) == 0 || strncmp(arg, "--pid", 5) == 0 ||
+			   strncmp(arg, "-t", 2) == 0 || strncmp(arg, "--tid", 5) == 0) {
+			int tid = arg[1] == 't' || (arg[1] == '-' && arg[2] == 't');
+
+			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 5 : 2);
+			if (parse_num(val, INT_MAX, &v) || v == 0) {
+				log_msg(log, LOG_ERR, "%s needs a process id", tid ? "-t" : "-p");
+				goto bad;
+			}
+			a->opts.target = tid ? CAPTURE_TARGET_TID : CAPTURE_TARGET_PID;
+			a->opts.pid = (pid_t)v;
+			targets++;
+		} else if (!is_stat && (strncmp(arg, "-c", 2) == 0 || strncmp(arg, "--count", 7) == 0)) {
+			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 7 : 2);
+			if (parse_num(val, UINT64_MAX, &v) || v == 0) {
+				log_msg(log, LOG_ERR, "-c needs a positive sample period");
+				goto bad;
+			}
+			a->opts.period = v;
+		} else if (!is_stat && (strncmp(arg, "-F", 2) == 0 || strncmp(arg, "--freq", 6) == 0)) {
+			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 6 : 2);
+			if (val && strcmp(val, "max") == 0) {
+				v = recorder__max_freq();
+			} else if (parse_num(val, UINT32_MAX, &v) || v == 0) {
+				log_msg(log, LOG_ERR, "-F needs a positive frequency in Hz");
+				goto bad;
+			}
+			a->opts.freq = v;
+		} else if (!is_stat && (strncmp(arg, "-o", 2) == 0 || strncmp(arg, "--output", 8) == 0)) {
+			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 8 : 2);
+			if (!val || !*val)
+				goto bad;
+			a->output = val;
+		} else if (!is_stat && (strncmp(arg, "-m", 2) == 0 || strncmp(arg, "--mmap-pages", 12) == 0)) {
+			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 12 : 2);
+			if (parse_num(val, 1u << 20, &v) || v == 0 || (v & (v - 1))) {
+				log_msg(log, LOG_ERR, "--mmap-pages needs a power of two");
+				goto bad;
+			}
+			a->opts.mmap_pages = (unsigned)v;
+		} else if (is_stat && (strncmp(arg, "-x", 2) == 0 || strncmp(arg, "--field-separator", 17) == 0)) {
+			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 17 : 2);
+			if (!val || !*val)
+				goto bad;
+			a->sep = val;
+		} else {
+			log_msg(log, LOG_ERR, "unknown option '%s'", arg);
+			goto bad_usage;
+		}
+	}
+	if (targets > 1) {
+		log_msg(log, LOG_ERR, "-a, -C, -p and -t exclude each other");
+		goto bad;
+	}
+	if (i < argc) {
+		a->cmd = argv + i;
+		a->cmd_argc = argc - i;
+	}
+	if (a->opts.target == CAPTURE_TARGET_CMD && !a->cmd) {
+		log_msg(log, LOG_ERR, "no command given (and none of -a, -C, -p, -t)");
+		goto bad;
+	}
+	if (is_stat && !a->cmd) {
+		log_msg(log, LOG_ERR, "readperf stat needs a command to run (it counts while the command runs)");
+		goto bad;
+	}
+	if (a->opts.period && a->opts.freq) {
+		log_msg(log, LOG_ERR, "-c and -F exclude each other");
+		goto bad;
+	}
+	if (!a->el.nr) {
+		static const char *const stat_default = "task-clock,context-switches,cpu-migrations,page-faults";
+
+		/* perf falls back from cycles to cpu-clock where there is no PMU; start there */
+		if (capture_evlist__parse(&a->el, is_stat ? stat_default : "cpu-clock", log))
+			goto bad;
+	}
+	return 0;
+bad_usage:
+	fputs(usage_text, stderr);
+bad:
+	capture_evlist__release(&a->el);
+	return -EINVAL;
+}
+
+/* the output file; perf keeps the previous one as NAME.old */
+static int open_record_output(const char *path, int *fd)
+{
+	struct stat st;
+	char old[PATH_MAX];
+
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    snprintf(old, sizeof(old), "%s.old", path) < (int)sizeof(old))
+		rename(path, old);
+	*fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	return *fd < 0 ? -errno : 0;
+}
+
+static int cmd_record(int argc, char **argv, const struct log *log)
+{
+	struct capture_args a;
+	struct record_opts ro;
+	struct record_result res;
+	const char **cmdline;
+	int fd, err;
+
+	err = parse_capture_args(&a, argc, argv, 0, log);
+	if (err)
+		return err > 0 ? EXIT_OK : EXIT_USAGE;
+	memset(&ro, 0, sizeof(ro));
+	ro.pipe = strcmp(a.output, "-") == 0;
+	if (ro.pipe) {
+		fd = STDOUT_FILENO;
+		ro.out_name = "stdout";
+	} else {
+		err = open_record_output(a.output, &fd);
+		if (err) {
+			log_msg(log, LOG_ERR, "%s: %s", a.output, strerror(-err));
+			capture_evlist__release(&a.el);
+			return EXIT_SYSTEM;
+		}
+		ro.out_name = a.output;
+	}
+	/* CMDLINE as perf stores it, the program first: "readperf record ..." */
+	cmdline = calloc((size_t)argc + 1, sizeof(*cmdline));
+	if (!cmdline) {
+		err = -ENOMEM;
+		goto out;
+	}
+	cmdline[0] = "readperf";
+	for (int i = 0; i < argc; i++)
+		cmdline[i + 1] = argv[i];
+	ro.events = &a.el;
+	ro.capture = a.opts;
+	ro.argv = a.cmd;
+	ro.out_fd = fd;
+	ro.version = "readperf " READPERF_VERSION;
+	ro.cmdline_argc = argc + 1;
+	ro.cmdline = cmdline;
+	err = recorder__run(&ro, log, &res);
+	free(cmdline);
+	if (err)
+		goto out;
+	if (res.lost)
+		log_msg(log, LOG_WARN, "%" PRIu64 " records lost (the rings overflowed): try --mmap-pages %u or a lower -F",
+			res.lost, res.mmap_pages * 4);
+	if (!a.quiet)
+		fprintf(stderr, "[ readperf record: wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+			(double)res.data_size / (1024.0 * 1024.0), ro.pipe ? "to stdout" : a.output, res.samples);
+out:
+	if (err == -ENOMEM)
+		log_msg(log, LOG_ERR, "out of memory");
+	if (!ro.pipe)
+		close(fd);
+	capture_evlist__release(&a.el);
+	return err ? EXIT_SYSTEM : EXIT_OK;
+}
+
+static int is_clock_event(const struct capture_event *e)
+{
+	return e->attr.type == PERF_TYPE_SOFTWARE &&
+	       (e->attr.config == PERF_COUNT_SW_TASK_CLOCK || e->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+/* perf stat's layout on stderr, or with -x its CSV: value,unit,event,run time,percent running,metric,metric unit */
+static void print_stat(const struct capture_args *a, const struct count_result *res)
+{
+	FILE *out = stderr;
+	double task_ms = 0;
+	int have_task = 0;
+
+	for (size_t i = 0; i < res->nr; i++) {
+		const struct capture_event *e = &a->el.events[i];
+
+		if (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_TASK_CLOCK &&
+		    res->counts[i].counted) {
+			task_ms = res->counts[i].scaled / 1e6;
+			have_task = 1;
+		}
+	}
+	if (!a->sep) {
+		fprintf(out, "\n Performance counter stats for '");
+		for (int i = 0; i < a->cmd_argc; i++)
+			fprintf(out, "%s%s", i ? " " : "", a->cmd[i]);
+		fprintf(out, "':\n\n");
+	}
+	for (size_t i = 0; i < res->nr; i++) {
+		const struct capture_event *e = &a->el.events[i];
+		const struct capture_count *c = &res->counts[i];
+		char val[64], metric[64] = "", munit[32] = "";
+		const char *unit = "";
+		double pct = c->ena ? 100.0 * (double)c->run / (double)c->ena : 0;
+
+		if (!c->counted) {
+			snprintf(val, sizeof(val), "<not counted>");
+		} else if (is_clock_event(e)) {
+			snprintf(val, sizeof(val), "%.2f", c->scaled / 1e6);
+			unit = "msec";
+			if (e->attr.config == PERF_COUNT_SW_TASK_CLOCK && res->elapsed > 0) {
+				snprintf(metric, sizeof(metric), "%.3f", c->scaled / 1e9 / res->elapsed);
+				snprintf(munit, sizeof(munit), "CPUs utilized");
+			}
+		} else {
+			snprintf(val, sizeof(val), "%.0f", c->scaled);
+			if (have_task && task_ms > 0) {
+				double rate = c->scaled / (task_ms / 1e3);
+				const char *u = "/sec";
+
+				if (rate >= 1e9) {
+					rate /= 1e9;
+					u = "G/sec";
+				} else if (rate >= 1e6) {
+					rate /= 1e6;
+					u = "M/sec";
+				} else if (rate >= 1e3) {
+					rate /= 1e3;
+					u = "K/sec";
+				}
+				snprintf(metric, sizeof(metric), "%.3f", rate);
+				snprintf(munit, sizeof(munit), "%s", u);
+			}
+		}
+		if (a->sep) {
+			fprintf(out, "%s%s%s%s%s%s%" PRIu64 "%s%.2f%s%s%s%s\n", val, a->sep, unit, a->sep, e->name, a->sep,
+				c->run, a->sep, pct, a->sep, metric, a->sep, munit);
+			continue;
+		}
+		fprintf(out, "%18s %-4s %-32s", val, unit, e->name);
+		if (*metric)
+			fprintf(out, " # %8s %-20s", metric, munit);
+		if (c->counted && c->run < c->ena)
+			fprintf(out, "  (%.2f%%)", pct);
+		fprintf(out, "\n");
+	}
+	if (!a->sep) {
+		fprintf(out, "\n %16.9f seconds time elapsed\n\n", res->elapsed);
+		fprintf(out, " %16.9f seconds user\n", (double)res->utime.tv_sec + (double)res->utime.tv_usec / 1e6);
+		fprintf(out, " %16.9f seconds sys\n\n", (double)res->stime.tv_sec + (double)res->stime.tv_usec / 1e6);
+	}
+}
+
+static int cmd_stat(int argc, char **argv, const struct log *log)
+{
+	struct capture_args a;
+	struct count_opts co;
+	struct count_result res;
+	int err;
+
+	err = parse_capture_args(&a, argc, argv, 1, log);
+	if (err)
+		return err > 0 ? EXIT_OK : EXIT_USAGE;
+	memset(&co, 0, sizeof(co));
+	co.events = &a.el;
+	co.capture = a.opts;
+	co.argv = a.cmd;
+	err = counter__run(&co, log, &res);
+	if (!err) {
+		print_stat(&a, &res);
+		if (WIFSIGNALED(res.status) && WTERMSIG(res.status) != SIGINT)
+			log_msg(log, LOG_WARN, "'%s' was killed by signal %d", a.cmd[0], WTERMSIG(res.status));
+	} else if (err == -ENOMEM) {
+		log_msg(log, LOG_ERR, "out of memory");
+	}
+	count_result__release(&res);
+	capture_evlist__release(&a.el);
+	return err ? EXIT_SYSTEM : EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct logger lg = { 0 };
@@ -574,5 +941,9 @@ int main(int argc, char **argv)
 		return cmd_header(argc - 1, argv + 1, &log);
 	if (argc > 1 && !strcmp(argv[1], "dump"))
 		return cmd_dump(argc - 1, argv + 1, &log);
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return cmd_record(argc - 1, argv + 1, &log);
+	if (argc > 1 && !strcmp(argv[1], "stat"))
+		return cmd_stat(argc - 1, argv + 1, &log);
 	return cmd_analyse(argc, argv, &lg, &log);
 }

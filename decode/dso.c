@@ -764,14 +764,18 @@ out:
 	return dbg;
 }
 
-/* the main binary: symfs/path, else the plain path or the build-id cache when the build id says so */
+/*
+ * The main binary: symfs/path; else, when the file recorded a build id that
+ * the candidate matches, symfs/basename (a flat directory of binaries, as
+ * test suites ship them), the plain path, the build-id cache.
+ */
 static bfd *find_main_file(struct symbols *s, struct dso *d, const struct recorded_id *rec,
 			   char **opened)
 {
 	char hex[2 * BUILD_ID_MAX + 1];
-	const char *cands[4];
+	const char *cands[5];
 	size_t nc = 0, i;
-	char *c0 = NULL, *c1 = NULL, *c2 = NULL;
+	char *c0 = NULL, *c1 = NULL, *c2 = NULL, *c3 = NULL;
 	bfd *abfd = NULL;
 
 	*opened = NULL;
@@ -784,8 +788,13 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 	} else {
 		if (asprintf(&c0, "%s%s", s->symfs, d->path) >= 0)
 			cands[nc++] = c0;
-		if (s->symfs[0] && rec)
+		if (s->symfs[0] && rec) {
+			const char *base = strrchr(d->path, '/');
+
+			if (base && base != d->path && asprintf(&c3, "%s%s", s->symfs, base) >= 0)
+				cands[nc++] = c3;
 			cands[nc++] = d->path;
+		}
 		if (rec && s->buildid_dir) {
 			build_id__hex(rec->data, rec->size, hex);
 			if (asprintf(&c1, "%s/.build-id/%.2s/%s/elf", s->buildid_dir, hex, hex + 2) >= 0)
@@ -813,6 +822,7 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 	free(c0);
 	free(c1);
 	free(c2);
+	free(c3);
 	return abfd;
 }
 

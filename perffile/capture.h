@@ -18,6 +18,9 @@
  * build-id reader (synth.c), which only build records and hand them to a
  * callback; the caller writes them through perffile/writer.h.
  *
+ * recorder.h builds the two runs (record into a file, count while a
+ * command runs) on top of this.
+ *
  * Everything returns 0 or a negative errno and logs details through the log.
  */
 #ifndef PERFFILE_CAPTURE_H
@@ -143,7 +146,10 @@ int capture__event_ids(const struct capture *c, int ev, uint64_t **ids, size_t *
  */
 int capture__mmap(struct capture *c, unsigned pages);
 
-/* poll(2) descriptors of the rings (caller frees *fds) */
+/*
+ * poll(2) descriptors of every fd that feeds a ring (caller frees *fds).
+ * When all of them report POLLHUP the tasks they watched are gone.
+ */
 int capture__pollfds(const struct capture *c, struct pollfd **fds, size_t *nr);
 
 /*

@@ -109,7 +109,7 @@ static int fault(struct perf_file *f, const char *what, uint64_t off, const char
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	log_msg(flog(f), LOG_ERR, "%s: %s at offset %#" PRIx64 " (%" PRIu64 "): %s",
+	log_msg(flog(f), LOG_ERR, "%s: %s at offset 0x%" PRIx64 " (%" PRIu64 "): %s",
 		f->name, what, off, off, buf);
 	return -EINVAL;
 }
@@ -1016,16 +1016,13 @@ static int decode_record(struct perf_file *f, struct perf_record *rec, const cha
 		return 0;
 	if (err != -EINVAL)
 		return err;
-	if (rec->type < PERF_RECORD_USER_TYPE_START &&
-	    !perf_evlist__find(&f->evlist, rec->type, rec->data, rec->size)) {
+	if (rec->type == PERF_RECORD_SAMPLE && !rec->evattr) {
 		/* perf stops here ("Can't parse sample"); we skip it, read on, and fail at the end */
 		if (!f->nr_unknown_id++)
 			fault(f, what, rec->offset, "%s (this and later such records are skipped)",
 			      why ? why : "unknown sample id");
 		f->deferred = -EINVAL;
-		rec->evattr = NULL;
-		memset(&rec->sample, 0, sizeof(rec->sample));
-		memset(&rec->u, 0, sizeof(rec->u));
+		rec->undecoded = 1;
 		return 0;
 	}
 	return fault(f, what, rec->offset, "%s %s", perf_record_type__name(rec->type) ?
@@ -1162,7 +1159,7 @@ static int next_outer(struct perf_file *f, struct perf_record *rec)
 	}
 	if (n < 8) {
 		if (pipe) {
-			log_msg(flog(f), LOG_WARN, "%s: unexpected end of event stream at offset %#" PRIx64 " (%" PRIu64 ")",
+			log_msg(flog(f), LOG_WARN, "%s: unexpected end of event stream at offset 0x%" PRIx64 " (%" PRIu64 ")",
 				f->name, f->pos, f->pos);
 			return 0;
 		}
@@ -1185,7 +1182,7 @@ static int next_outer(struct perf_file *f, struct perf_record *rec)
 		return (int)n;
 	if (n < rec->size) {
 		if (pipe) {
-			log_msg(flog(f), LOG_WARN, "%s: unexpected end of event stream at offset %#" PRIx64 " (%" PRIu64 ")",
+			log_msg(flog(f), LOG_WARN, "%s: unexpected end of event stream at offset 0x%" PRIx64 " (%" PRIu64 ")",
 				f->name, f->pos, f->pos);
 			return 0;
 		}
@@ -1263,6 +1260,7 @@ int perf_file__next(struct perf_file *f, struct perf_record *rec)
 		return f->err;
 	/* the rest of *rec is filled by perf_record__decode() */
 	rec->compressed = 0;
+	rec->undecoded = 0;
 	rec->payload = NULL;
 	rec->payload_size = 0;
 	rec->evattr = NULL;
@@ -1313,14 +1311,6 @@ int perf_file__decode(const struct perf_file *f, const void *data, size_t size,
 	rec->nr = nr;
 	rec->offset = offset;
 	rec->compressed = compressed;
-	if (perf_record__decode(rec, &f->evlist, why) == 0)
-		return 0;
-	if (rec->type < PERF_RECORD_USER_TYPE_START &&
-	    !perf_evlist__find(&f->evlist, rec->type, rec->data, rec->size)) {
-		rec->evattr = NULL;
-		memset(&rec->sample, 0, sizeof(rec->sample));
-		memset(&rec->u, 0, sizeof(rec->u));
-		return 0;
-	}
-	return -EINVAL;
+	rec->undecoded = 0;
+	return perf_record__decode(rec, &f->evlist, why);
 }

@@ -100,7 +100,9 @@ void perf_file__delete(struct perf_file *f);
  * User records that shape the stream (HEADER_ATTR, HEADER_FEATURE,
  * HEADER_EVENT_TYPE, ID_INDEX, COMPRESSED, ...) are applied to the file's
  * state and still yielded, so callers can count them.  Records that came out
- * of a COMPRESSED chunk have rec->compressed set.
+ * of a COMPRESSED chunk have rec->compressed set.  A SAMPLE whose id matches
+ * no attr is reported once, yielded with rec->undecoded set (count it, don't
+ * analyse it), and makes the stream end with -EINVAL after its last record.
  */
 int perf_file__next(struct perf_file *f, struct perf_record *rec);
 
@@ -116,8 +118,7 @@ uint64_t perf_file__pos(const struct perf_file *f);
  * view (host order already): used by the ordered queue to re-decode.
  * rec->nr, rec->offset and rec->compressed are kept as the caller set them;
  * everything else is filled in.  data must stay valid while rec is used.
- * 0 or -EINVAL (with *why set).  A record of an unknown id decodes with
- * evattr NULL and an empty sample, as perf_file__next() yields it.
+ * 0 or -EINVAL (with *why set).
  */
 int perf_file__decode(const struct perf_file *f, const void *data, size_t size,
 		      struct perf_record *rec, const char **why);

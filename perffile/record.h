@@ -309,6 +309,7 @@ struct perf_record {
 	uint64_t offset;		/* byte offset in the file (of the COMPRESSED record for inner ones) */
 	uint64_t nr;			/* index in file order, counting records inside COMPRESSED */
 	int compressed;			/* came out of a COMPRESSED chunk */
+	int undecoded;			/* a SAMPLE of an unknown id: only the header is valid (counted, not analysed) */
 	const struct perf_evattr *evattr;	/* the record's attr, NULL when none applies */
 	struct perf_sample sample;	/* SAMPLE: every field; other kernel records: the sample_id_all trailer */
 	const void *payload;		/* AUXTRACE / pipe TRACING_DATA bytes after the record, or NULL */

@@ -7,6 +7,9 @@
 #
 #   tests/cli/perf-oracle.sh NAME ...         testdata/NAME.data -> tests/cli/expected/NAME/
 #   tests/cli/perf-oracle.sh --all            every testdata/*.data
+#   tests/cli/perf-oracle.sh --fixture NAME FILE SYMFS
+#                                             one recording from elsewhere with its own symfs
+#                                             tree -> tests/cli/expected/NAME/
 #   tests/cli/perf-oracle.sh --external DIR   every file under DIR (the shared
 #                                             testdata-external) -> expected/external/<dir>__<file>/
 #                                             (stats.txt and events only)
@@ -106,25 +109,25 @@ script_events() { # FILE OUTDIR
 	fi
 }
 
-oracle_recording() { # NAME
-	local name=$1 f=$td/$1.data out=$exp/$1 ks
+oracle_recording() { # NAME [FILE SYMFS]
+	local name=$1 f=${2:-$td/$1.data} symfs=${3:-$td/symfs} out=$exp/$1 ks
 	local -a kopt=()
 	[ -f "$f" ] || { echo "perf-oracle: $f: no such recording" >&2; return 1; }
 	ks=$(kallsyms_for "$name")
-	[ -n "$ks" ] && kopt=(--kallsyms "$ks")
+	[ -n "$ks" ] && [ $# -eq 1 ] && kopt=(--kallsyms "$ks")
 	rm -rf "$out"
 	mkdir -p "$out"
 	"$PERF" report -i "$f" --stats 2>/dev/null | stats_to_files "$out"
-	"$PERF" report -i "$f" --symfs "$td/symfs" "${kopt[@]}" --no-children -g none \
+	"$PERF" report -i "$f" --symfs "$symfs" "${kopt[@]}" --no-children -g none \
 		--sort dso,sym -F sample,dso,sym -w 20,200,1000 --stdio --field-separator="$tab" 2>/dev/null |
 		report_to_file 2 > "$out/dso_sym"
-	"$PERF" report -i "$f" --symfs "$td/symfs" "${kopt[@]}" --no-children -g none \
+	"$PERF" report -i "$f" --symfs "$symfs" "${kopt[@]}" --no-children -g none \
 		--sort dso,sym,srcfile -F sample,dso,sym,srcfile -w 20,200,1000,1000 --stdio --field-separator="$tab" 2>/dev/null |
 		report_to_file 3 > "$out/dso_sym_srcfile"
-	"$PERF" script -i "$f" --symfs "$td/symfs" "${kopt[@]}" -F pid --ns 2>/dev/null |
+	"$PERF" script -i "$f" --symfs "$symfs" "${kopt[@]}" -F pid --ns 2>/dev/null |
 		awk '{ c[$1]++ } END { for (p in c) print p "\t" c[p] }' | sort -n > "$out/pid"
 	# " TID SEC.NSEC: EVENT: IP SYM..." ; event names contain no blanks here
-	"$PERF" script -i "$f" --symfs "$td/symfs" "${kopt[@]}" -F tid,time,event,ip,sym --ns -G 2>/dev/null |
+	"$PERF" script -i "$f" --symfs "$symfs" "${kopt[@]}" -F tid,time,event,ip,sym --ns -G 2>/dev/null |
 		awk 'BEGIN { OFS = "\t" }
 		{
 			tid = $1; t = $2; sub(/:$/, "", t); split(t, tp, ".")
@@ -167,6 +170,9 @@ oracle_external() { # DIR
 case $1 in
 --all)
 	for f in "$td"/*.data; do oracle_recording "$(basename "$f" .data)" || exit 1; done ;;
+--fixture)
+	[ $# -eq 4 ] || { echo "usage: $0 --fixture NAME FILE SYMFS" >&2; exit 1; }
+	oracle_recording "$2" "$3" "$4" ;;
 --external)
 	[ $# -eq 2 ] || { echo "usage: $0 --external DIR" >&2; exit 1; }
 	oracle_external "$2" ;;
