@@ -41,7 +41,7 @@ endif
 
 # --- owner: lead ---
 UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c
-PERFFILE_SRCS = perffile/file.c perffile/attr.c
+PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c
 DECODE_SRCS = decode/filestat.c
 UNIT_TESTS = test-util
 GEN_SRCS =

@@ -33,6 +33,7 @@
 
 #include "util/log.h"
 #include "util/strbuf.h"
+#include "perffile/buildid.h"
 #include "symbols_internal.h"
 
 /* bfd's DMGL_NO_OPTS (include/demangle.h, not installed) */
@@ -287,8 +288,8 @@ static size_t bfd_read_build_id(bfd *abfd, uint8_t *id)
 {
 	asection *sec = bfd_get_section_by_name(abfd, ".note.gnu.build-id");
 	bfd_byte buf[256];
-	uint64_t size, off = 0;
-	int swap = bfd_big_endian(abfd);
+	uint64_t size;
+	size_t n;
 
 	if (!sec || !(bfd_section_flags(sec) & SEC_HAS_CONTENTS))
 		return 0;
@@ -297,22 +298,9 @@ static size_t bfd_read_build_id(bfd *abfd, uint8_t *id)
 		size = sizeof(buf);
 	if (size < 12 || !bfd_get_section_contents(abfd, sec, buf, 0, size))
 		return 0;
-	while (size - off >= 12) {
-		uint64_t namesz = rd(buf + off, 4, swap), descsz = rd(buf + off + 4, 4, swap);
-		uint64_t type = rd(buf + off + 8, 4, swap);
-		uint64_t nalign = (namesz + 3) & ~(uint64_t)3, dalign = (descsz + 3) & ~(uint64_t)3;
-
-		off += 12;
-		if (nalign > size - off || dalign > size - off - nalign)
-			break;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(buf + off, "GNU", 4) &&
-		    descsz && descsz <= BUILD_ID_MAX) {
-			memcpy(id, buf + off + nalign, descsz);
-			return descsz;
-		}
-		off += nalign + dalign;
-	}
-	return 0;
+	if (build_id__from_notes(buf, (size_t)size, bfd_big_endian(abfd), id, &n))
+		return 0;
+	return n;
 }
 
 static int bfd_build_id_matches(bfd *abfd, const struct recorded_id *rec)

@@ -21,6 +21,7 @@
 #include <sys/utsname.h>
 
 #include "util/log.h"
+#include "perffile/buildid.h"
 #include "symbols_internal.h"
 
 static int kallsyms_type_ok(char t)
@@ -118,33 +119,16 @@ static int kallsyms_parse(struct symbols *s, const char *path)
 static size_t running_kernel_build_id(uint8_t *id)
 {
 	unsigned char buf[4096];
-	size_t off = 0, len;
+	size_t len, n;
 	FILE *f = fopen("/sys/kernel/notes", "re");
 
 	if (!f)
 		return 0;
 	len = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
-	while (len - off >= 12) {
-		uint32_t namesz, descsz, type;
-		uint64_t nalign, dalign;
-
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		off += 12;
-		nalign = ((uint64_t)namesz + 3) & ~(uint64_t)3;
-		dalign = ((uint64_t)descsz + 3) & ~(uint64_t)3;
-		if (nalign > len - off || dalign > len - off - nalign)
-			break;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(buf + off, "GNU", 4) &&
-		    descsz && descsz <= BUILD_ID_MAX) {
-			memcpy(id, buf + off + nalign, descsz);
-			return descsz;
-		}
-		off += nalign + dalign;
-	}
-	return 0;
+	if (build_id__from_notes(buf, len, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, id, &n))
+		return 0;
+	return n;
 }
 
 static void kallsyms_load(struct symbols *s)

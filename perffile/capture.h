@@ -208,9 +208,8 @@ int synth__all(const struct synth_ctx *sc);
 /* MMAP of [kernel.kallsyms]_text (pid -1) as perf synthesizes it; no-op when _text is not readable */
 int synth__kernel_mmap(const struct synth_ctx *sc);
 
-/* NT_GNU_BUILD_ID of an ELF file / of ELF notes in memory; 0, -ENOENT (no note), -errno */
+/* NT_GNU_BUILD_ID of an ELF file (perffile/buildid.h parses the notes); 0, -ENOENT (no note), -errno */
 int synth__file_build_id(const char *path, uint8_t id[20], size_t *size);
-int synth__notes_build_id(const void *notes, size_t len, uint8_t id[20], size_t *size);
 /* build id of the running kernel (/sys/kernel/notes) and of the vdso (in this process) */
 int synth__kernel_build_id(uint8_t id[20], size_t *size);
 int synth__vdso_build_id(uint8_t id[20], size_t *size);

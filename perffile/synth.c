@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "perffile/buildid.h"
 #include "perffile/capture.h"
 
 #define SYNTH_MAX_RECORD 65528	/* header.size is a u16; keep 8-byte alignment */
@@ -307,37 +308,6 @@ int synth__kernel_mmap(const struct synth_ctx *sc)
 
 /* ---- build ids ---- */
 
-int synth__notes_build_id(const void *notes, size_t len, uint8_t id[20], size_t *size)
-{
-	const unsigned char *p = notes;
-	size_t off = 0;
-
-	while (len - off >= 12) {
-		uint32_t namesz, descsz, type;
-		uint64_t name_end, desc_end;
-
-		memcpy(&namesz, p + off, 4);
-		memcpy(&descsz, p + off + 4, 4);
-		memcpy(&type, p + off + 8, 4);
-		name_end = (uint64_t)off + 12 + (((uint64_t)namesz + 3) & ~(uint64_t)3);
-		desc_end = name_end + (((uint64_t)descsz + 3) & ~(uint64_t)3);
-		if (name_end > len || (uint64_t)name_end + descsz > len)
-			return -EINVAL;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(p + off + 12, "GNU", 4) == 0) {
-			size_t n = descsz > 20 ? 20 : descsz;
-
-			memset(id, 0, 20);
-			memcpy(id, p + name_end, n);
-			*size = n;
-			return 0;
-		}
-		if (desc_end > len)
-			break;
-		off = (size_t)desc_end;
-	}
-	return -ENOENT;
-}
-
 /* read [off, off+len) of fd or of mem (bounded by mem_len) into a malloc'd buffer */
 static void *read_range(int fd, const unsigned char *mem, uint64_t mem_len, uint64_t off, uint64_t len)
 {
@@ -439,7 +409,7 @@ static int elf_build_id(int fd, const unsigned char *mem, uint64_t mem_len, uint
 			if (type != PT_NOTE)
 				continue;
 			notes = read_range(fd, mem, mem_len, off, fsz);
-			if (notes && synth__notes_build_id(notes, fsz, id, size) == 0)
+			if (notes && build_id__from_notes(notes, fsz, 0, id, size) == 0)
 				err = 0;
 			free(notes);
 		}
@@ -473,7 +443,7 @@ static int elf_build_id(int fd, const unsigned char *mem, uint64_t mem_len, uint
 			if (type != SHT_NOTE)
 				continue;
 			notes = read_range(fd, mem, mem_len, off, sz);
-			if (notes && synth__notes_build_id(notes, sz, id, size) == 0)
+			if (notes && build_id__from_notes(notes, sz, 0, id, size) == 0)
 				err = 0;
 			free(notes);
 		}
@@ -506,7 +476,7 @@ int synth__kernel_build_id(uint8_t id[20], size_t *size)
 	close(fd);
 	if (n <= 0)
 		return -ENOENT;
-	return synth__notes_build_id(buf, (size_t)n, id, size);
+	return build_id__from_notes(buf, (size_t)n, 0, id, size);
 }
 
 int synth__vdso_build_id(uint8_t id[20], size_t *size)

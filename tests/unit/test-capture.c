@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "perffile/buildid.h"
 #include "perffile/capture.h"
 #include "perffile/ringbuf.h"
 
@@ -433,18 +434,18 @@ static void test_notes_build_id(void **state)
 	memcpy(notes + 32, "GNU", 4);
 	for (int i = 0; i < 20; i++)
 		notes[36 + i] = (unsigned char)(i + 1);
-	assert_int_equal(synth__notes_build_id(notes, 56, id, &size), 0);
+	assert_int_equal(build_id__from_notes(notes, 56, 0, id, &size), 0);
 	assert_int_equal(size, 20);
 	assert_int_equal(id[0], 1);
 	assert_int_equal(id[19], 20);
 	/* cut inside the descriptor */
-	assert_int_equal(synth__notes_build_id(notes, 50, id, &size), -EINVAL);
+	assert_int_equal(build_id__from_notes(notes, 50, 0, id, &size), -EINVAL);
 	/* only the unrelated note */
-	assert_int_equal(synth__notes_build_id(notes, 20, id, &size), -ENOENT);
+	assert_int_equal(build_id__from_notes(notes, 20, 0, id, &size), -ENOENT);
 	/* a descriptor size that would overflow */
 	hdr[0] = 4; hdr[1] = 0xfffffff0u; hdr[2] = 3;
 	memcpy(notes + 20, hdr, 12);
-	assert_int_equal(synth__notes_build_id(notes, 56, id, &size), -EINVAL);
+	assert_int_equal(build_id__from_notes(notes, 56, 0, id, &size), -EINVAL);
 }
 
 struct synth_seen {

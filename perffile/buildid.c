@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* NT_GNU_BUILD_ID from ELF notes (elf(5): Elf_Nhdr, name and desc 4-aligned). */
+#include <elf.h>
+#include <errno.h>
+#include <string.h>
+
+#include "perffile/buildid.h"
+
+static uint32_t word(const unsigned char *p, int big_endian)
+{
+	if (big_endian)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+int build_id__from_notes(const void *notes, size_t len, int big_endian,
+			 uint8_t id[BUILD_ID_SIZE_MAX], size_t *size)
+{
+	const unsigned char *p = notes;
+	uint64_t off = 0;
+
+	while (len - off >= 12) {
+		uint32_t namesz = word(p + off, big_endian), descsz = word(p + off + 4, big_endian);
+		uint32_t type = word(p + off + 8, big_endian);
+		uint64_t name_end = off + 12 + (((uint64_t)namesz + 3) & ~(uint64_t)3);
+		uint64_t desc_end = name_end + (((uint64_t)descsz + 3) & ~(uint64_t)3);
+
+		if (name_end > len || name_end + descsz > len)
+			return -EINVAL;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + off + 12, "GNU", 4) && descsz) {
+			size_t n = descsz > BUILD_ID_SIZE_MAX ? BUILD_ID_SIZE_MAX : descsz;
+
+			memset(id, 0, BUILD_ID_SIZE_MAX);
+			memcpy(id, p + name_end, n);
+			*size = n;
+			return 0;
+		}
+		if (desc_end > len)
+			break;
+		off = desc_end;
+	}
+	return -ENOENT;
+}
