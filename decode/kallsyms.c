@@ -37,34 +37,88 @@ static uint8_t kallsyms_bind(char t)
 	return isupper((unsigned char)t) ? STB_GLOBAL : STB_LOCAL;
 }
 
-/* parse a kallsyms file into s->ksyms; 0, -errno, -ENOMEM */
+/* the whole file in one buffer (a /proc file has no size to ask for) */
+static char *slurp(const char *path, size_t *len, int *err)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap + 1), *nb;
+	FILE *f = fopen(path, "re");
+	size_t got;
+
+	*err = 0;
+	if (!f || !buf) {
+		*err = f ? -ENOMEM : -errno;
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
+	}
+	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n < cap)
+			continue;
+		if (cap > (SIZE_MAX - 1) / 2 || !(nb = realloc(buf, cap * 2 + 1))) {
+			*err = -ENOMEM;
+			break;
+		}
+		buf = nb;
+		cap *= 2;
+	}
+	fclose(f);
+	if (*err) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static int hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * Parse a kallsyms file into s->ksyms.  The file is read whole and parsed in
+ * place: names point into s->ksyms_text (no allocation per symbol: /proc/kallsyms
+ * has over 100k lines and this runs at the first kernel sample).
+ * 0, -errno, -ENOMEM.
+ */
 static int kallsyms_parse(struct symbols *s, const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0, n = 0, alloc = 0;
+	size_t len, n = 0, alloc = 0;
 	struct sym *v = NULL;
-	ssize_t len;
+	char *text, *p, *end;
 	int nonzero = 0, ret = 0;
 
-	if (!f)
-		return -errno;
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		char *p = line, *end, *name;
-		unsigned long long addr;
+	text = slurp(path, &len, &ret);
+	if (!text)
+		return ret;
+	for (p = text, end = text + len; p < end; ) {
+		char *eol = memchr(p, '\n', (size_t)(end - p)), *q = p, *name;
+		uint64_t addr = 0;
+		int digits = 0, h;
 		char type;
 
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		errno = 0;
-		addr = strtoull(p, &end, 16);
-		if (end == p || errno || *end != ' ')
+		if (!eol)
+			eol = end;
+		*eol = '\0';
+		if (eol > p && eol[-1] == '\r')
+			eol[-1] = '\0';
+		while ((h = hexval((unsigned char)*q)) >= 0 && digits < 17) {
+			addr = addr << 4 | (uint64_t)h;
+			q++;
+			digits++;
+		}
+		name = q + 3;
+		type = q[1];
+		p = eol + 1;
+		if (!digits || digits > 16 || q[0] != ' ' || !type || q[2] != ' ')
 			continue;
-		p = end + 1;
-		type = *p;
-		if (!type || p[1] != ' ')
-			continue;
-		name = p + 2;
 		if (!*name || !kallsyms_type_ok(type) || name[0] == '$')
 			continue;
 		if (n == alloc) {
@@ -87,11 +141,7 @@ static int kallsyms_parse(struct symbols *s, const char *path)
 		v[n].start = addr;
 		v[n].end = addr;
 		/* "name\t[mod]" keeps the module in the name for now, as perf does */
-		v[n].name = symbols__intern(s, name);
-		if (!v[n].name) {
-			ret = -ENOMEM;
-			break;
-		}
+		v[n].name = name;
 		v[n].bind = kallsyms_bind(type);
 		v[n].has_brackets = strchr(name, '[') != NULL;
 		v[n].idx = (uint32_t)n;
@@ -99,19 +149,20 @@ static int kallsyms_parse(struct symbols *s, const char *path)
 			nonzero = 1;
 		n++;
 	}
-	free(line);
-	fclose(f);
 	if (ret) {
 		free(v);
+		free(text);
 		return ret;
 	}
 	if (!nonzero) {
 		free(v);
+		free(text);
 		log_msg(s->log, LOG_WARN, "%s: all addresses are zero (kptr_restrict?): kernel symbols not used", path);
 		return -EPERM;
 	}
 	s->nr_ksyms = symtab__finish(v, n, 1);
 	s->ksyms = v;
+	s->ksyms_text = text;
 	return 0;
 }
 

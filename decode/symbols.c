@@ -651,6 +651,7 @@ void symbols__delete(struct symbols *s)
 	dso_free(s->kernel);
 	hashmap__release(&s->build_ids, free_plain);
 	free(s->ksyms);
+	free(s->ksyms_text);
 	hashmap__release(&s->strings, free_string);
 	for (i = 0; i < s->nr_debug_dirs; i++)
 		free(s->debug_dirs[i]);

@@ -74,6 +74,7 @@ struct symbols {
 	struct dso *kernel;
 	int kallsyms_loaded;
 	struct sym *ksyms;	/* whole kallsyms, sorted, fixed up */
+	char *ksyms_text;	/* the kallsyms file: ksyms' names point into it */
 	size_t nr_ksyms;
 	size_t nr_cached;
 };

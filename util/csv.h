@@ -6,7 +6,8 @@
  * A report is written to "DIR/.NAME.tmp.PID" and renamed to "DIR/NAME" by
  * csv__commit, so a reader never sees half a report.  csv__abort (or
  * csv__commit after a write error) removes the temporary file.  Output is
- * buffered; errors are sticky and reported by csv__commit.
+ * buffered in struct csv (64 KiB: embed it or allocate it, don't put it on a
+ * small stack); errors are sticky and reported by csv__commit.
  */
 #ifndef UTIL_CSV_H
 #define UTIL_CSV_H
@@ -20,6 +21,8 @@ struct csv {
 	char *path;
 	int need_sep;
 	int err;		/* first error, negative errno */
+	size_t len;		/* bytes in buf not yet handed to fp */
+	char buf[1 << 16];	/* our own buffer: a stdio call per field costs too much */
 };
 
 /* create DIR/NAME atomically; 0 or negative errno */
