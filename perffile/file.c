@@ -144,6 +144,32 @@ static const char *gz_message(gzFile gz, int *zerr)
 }
 
 /*
+ * Start a gzip file over.  zlib can seek back itself, but not out of an error
+ * state (a cut file's feature table is read first, past the cut), and the
+ * data before the cut is still wanted.
+ */
+static int gz_reopen(struct perf_file *f)
+{
+	int dfd;
+
+	gzclose(f->gz);
+	f->gz = NULL;
+	if (lseek(f->fd, 0, SEEK_SET) < 0)
+		return -errno;
+	dfd = dup(f->fd);
+	if (dfd < 0)
+		return -errno;
+	f->gz = gzdopen(dfd, "rb");
+	if (!f->gz) {
+		close(dfd);
+		return -ENOMEM;
+	}
+	gzbuffer(f->gz, 1 << 18);
+	f->in_pos = 0;
+	return 0;
+}
+
+/*
  * Read up to len bytes at off.  Returns the bytes read (short at EOF) or a
  * negative errno.  Sequential sources (pipes, gzip streams that cannot seek
  * back cheaply) read forward, discarding what lies before off.
@@ -161,6 +187,12 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 		return (int64_t)len;
 	}
 	if (f->kind == INPUT_GZ) {
+		if (off < f->in_pos && f->seekable) {
+			int err = gz_reopen(f);
+
+			if (err)
+				return err;
+		}
 		if (off != f->in_pos) {
 			if (gzseek(f->gz, (z_off_t)off, SEEK_SET) < 0) {
 				int zerr;
@@ -181,7 +213,12 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 			if (n < 0 || zerr != Z_OK) {
 				if (zerr == Z_ERRNO)
 					return -EIO;
-				return fault(f, "gzip stream", f->in_pos + done, "%s (offset in the uncompressed data)", msg);
+				if (done) {
+					/* hand out what came before the fault; the next read reports it */
+					f->in_pos += done;
+					return (int64_t)done;
+				}
+				return fault(f, "gzip stream", f->in_pos, "%s (offset in the uncompressed data)", msg);
 			}
 			if (n == 0)
 				break;
@@ -696,6 +733,9 @@ static int read_file_header(struct perf_file *f)
 		f->end = UINT64_MAX;
 		return 0;
 	}
+	if (!f->seekable)
+		return fault(f, "header", 0, "a perf.data file (not a pipe-mode stream) cannot be read from a pipe: "
+			     "give its name instead of '-'");
 	n = input_read(f, PIPE_HEADER_SIZE, h + PIPE_HEADER_SIZE, sizeof(h) - PIPE_HEADER_SIZE);
 	if (n < 0)
 		return (int)n;
@@ -832,6 +872,10 @@ static int open_input_fd(struct perf_file *f, int fd)
 	uint8_t magic[2];
 
 	f->fd = fd;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		log_msg(flog(f), LOG_ERR, "%s: is a directory, not a perf.data file", f->name);
+		return -EINVAL;
+	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		f->seekable = 1;
 		f->info.file_size = (uint64_t)st.st_size;
@@ -974,6 +1018,11 @@ const struct perf_evlist *perf_file__evlist(const struct perf_file *f)
 const struct perf_features *perf_file__features(const struct perf_file *f)
 {
 	return &f->ft;
+}
+
+int perf_file__status(const struct perf_file *f)
+{
+	return f->err ? f->err : f->deferred;
 }
 
 uint64_t perf_file__pos(const struct perf_file *f)

@@ -46,6 +46,7 @@ struct workload {
 	int err_fd;		/* read end: errno of a failed exec */
 	int status;
 	int exited;
+	int stdout_to_stderr;	/* the data goes to our stdout: keep the command's output out of it */
 };
 
 static int workload__start(struct workload *wl, char *const *cmd, const sigset_t *orig_mask,
@@ -89,6 +90,8 @@ static int workload__start(struct workload *wl, char *const *cmd, const sigset_t
 		sigprocmask(SIG_SETMASK, orig_mask, NULL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the parent gave up */
+		if (wl->stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(cmd[0], cmd);
 		e = errno;
 		if (write(errp[1], &e, sizeof(e)) < 0)
@@ -601,7 +604,7 @@ static void recorder__release(struct recorder *r)
 /* the writer with every attr (and its ids) and the features known at the start; then ID_INDEX */
 static int recorder__start_file(struct recorder *r, const struct capture *cap, const struct record_opts *o)
 {
-	struct perf_writer_opts wopts = { .pipe = o->pipe, .log = r->log };
+	struct perf_writer_opts wopts = { .pipe = o->pipe, .log = r->log, .name = o->out_name };
 	int err;
 
 	err = perf_writer__new(&r->w, o->out_fd, &wopts);
@@ -772,11 +775,12 @@ int recorder__run(const struct record_opts *o, const struct log *log, struct rec
 	struct capture_opts co = o->capture;
 	struct capture cap;
 	struct recorder r;
-	struct workload wl = { -1, -1, -1, 0, 0 };
+	struct workload wl = { -1, -1, -1, 0, 0, 0 };
 	sigset_t mask, orig_mask;
 	int sfd, opened = 0, err;
 
 	memset(res, 0, sizeof(*res));
+	wl.stdout_to_stderr = o->out_fd == STDOUT_FILENO;
 	if (!o->events || !o->events->nr || (co.target == CAPTURE_TARGET_CMD && !o->argv))
 		return -EINVAL;
 	co.mode = CAPTURE_RECORD;
@@ -830,6 +834,7 @@ out_workload:
 	res->records = r.records;
 	res->lost = r.lost;
 	res->data_size = r.w ? perf_writer__data_size(r.w) : 0;
+	res->status = wl.exited ? wl.status : 0;
 	if (opened)
 		capture__close(&cap);
 	workload__abort(&wl);
@@ -852,7 +857,7 @@ int counter__run(const struct count_opts *o, const struct log *log, struct count
 	struct capture_opts co = o->capture;
 	struct capture_count *counts = NULL;
 	struct capture cap;
-	struct workload wl = { -1, -1, -1, 0, 0 };
+	struct workload wl = { -1, -1, -1, 0, 0, 0 };
 	struct rusage ru;
 	struct timespec t0, t1;
 	sigset_t mask, orig_mask;

@@ -60,6 +60,7 @@ struct record_result {
 	uint64_t data_size;	/* bytes of the data section */
 	unsigned mmap_pages;	/* data pages per ring that were used */
 	int interrupted;	/* a SIGINT/SIGTERM/SIGHUP ended the run */
+	int status;		/* the command's wait status, when it ended by itself (0 otherwise) */
 };
 
 /*

@@ -45,6 +45,7 @@ struct perf_writer {
 	int fd;
 	int pipe;
 	const struct log *log;
+	const char *name;	/* for messages */
 	int started, finished;
 	int error;		/* sticky negative errno */
 	struct writer_attr *attrs;
@@ -63,7 +64,7 @@ static int fail(struct perf_writer *w, int err, const char *what)
 {
 	if (!w->error) {
 		w->error = err;
-		log_msg(w->log, LOG_ERR, "perf.data writer: %s: %s", what, strerror(-err));
+		log_msg(w->log, LOG_ERR, "%s: %s: %s", w->name, what, strerror(-err));
 	}
 	return w->error;
 }
@@ -162,7 +163,7 @@ int perf_writer__new(struct perf_writer **out, int fd, const struct perf_writer_
 		int err = -errno;
 
 		log_msg(opts ? opts->log : NULL, LOG_ERR,
-			"perf.data writer: file mode needs a seekable output: %s", strerror(errno));
+			"%s: file mode needs a seekable output: %s", opts && opts->name ? opts->name : "perf.data", strerror(errno));
 		return err;
 	}
 	w = calloc(1, sizeof(*w));
@@ -176,6 +177,7 @@ int perf_writer__new(struct perf_writer **out, int fd, const struct perf_writer_
 	w->fd = fd;
 	w->pipe = opts ? opts->pipe : 0;
 	w->log = opts ? opts->log : NULL;
+	w->name = opts && opts->name ? opts->name : "perf.data";
 	for (i = 0; i < PERF_FEAT_LAST; i++)
 		array__init(&w->feats[i].bytes, 1);
 	array__init(&w->build_ids, 1);

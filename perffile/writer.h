@@ -41,6 +41,7 @@ struct perf_writer;
 struct perf_writer_opts {
 	int pipe;		/* write pipe mode (stream) instead of a PERFILE2 file */
 	const struct log *log;	/* borrowed for the writer's lifetime; may be NULL */
+	const char *name;	/* the output's name in messages (default "perf.data"); borrowed likewise */
 };
 
 /*
