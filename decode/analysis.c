@@ -417,6 +417,20 @@ static int count_edge(struct analysis *a, struct fstat *caller, struct fstat *ca
 	return 0;
 }
 
+/* one frame of the current sample's stack, for --folded (innermost first) */
+static int push_frame(struct analysis *a, const struct fstat *f, unsigned cpumode)
+{
+	uintptr_t *slot;
+
+	if (!a->opts.stacks)
+		return 0;
+	slot = array__push(&a->frames);
+	if (!slot)
+		return -ENOMEM;
+	*slot = (uintptr_t)f | (cpumode == PERF_RECORD_MISC_KERNEL ? FRAME_KERNEL : 0);
+	return 0;
+}
+
 static void count_child(struct analysis *a, struct fstat *f, uint64_t period)
 {
 	if (f->seen == a->seq)
@@ -474,6 +488,8 @@ static int do_callchain(struct analysis *a, uint32_t event, const struct mthread
 		if (!e)
 			return -ENOMEM;
 		count_child(a, e->f, period);
+		if (push_frame(a, e->f, cpumode))
+			return -ENOMEM;
 		if (a->opts.reports & REPORT_CALLERS) {
 			if (count_edge(a, e->f, prev, period))
 				return -ENOMEM;
@@ -542,12 +558,17 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	e->l->period += period;
 	th->proc->samples++;
 	th->proc->period += period;
+	a->frames.len = 0;
+	if (push_frame(a, e->f, cpumode))
+		return -ENOMEM;
 	if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		int err = do_callchain(a, es->idx, th, rec, e->f, period);
 
 		if (err)
 			return err;
 	}
+	if (a->opts.stacks && stacks__add(a, es->idx, th))
+		return -ENOMEM;
 	if (a->overview_open)
 		overview__sample(a, rec, es->name, period, e->f);
 	return 0;
@@ -651,6 +672,8 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 	hashmap__init(&a->lstats);
 	hashmap__init(&a->estats);
 	hashmap__init(&a->ipcache);
+	hashmap__init(&a->stacks);
+	array__init(&a->frames, sizeof(uintptr_t));
 	array__init(&a->fstat_list, sizeof(void *));
 	array__init(&a->lstat_list, sizeof(void *));
 	array__init(&a->estat_list, sizeof(void *));
@@ -712,6 +735,8 @@ void analysis__delete(struct analysis *a)
 	hashmap__release(&a->lstats, NULL);
 	hashmap__release(&a->estats, NULL);
 	hashmap__release(&a->ipcache, NULL);
+	stacks__release(a);
+	array__release(&a->frames);
 	array__release(&a->fstat_list);
 	array__release(&a->lstat_list);
 	array__release(&a->estat_list);
@@ -729,4 +754,21 @@ void analysis__stats(const struct analysis *a, struct analysis_stats *st)
 	st->unresolved = a->nr_unresolved;
 	st->nr_functions = a->fstat_list.len;
 	st->nr_addresses = a->ipcache.len;
+}
+
+size_t analysis__nr_functions(const struct analysis *a)
+{
+	return a->fstat_list.len;
+}
+
+void analysis__function(const struct analysis *a, size_t i, struct analysis_function *out)
+{
+	const struct fstat *f = ARRAY_AT(&a->fstat_list, struct fstat *, i);
+
+	out->event = a->events[f->event].name;
+	out->dso = f->dso;
+	out->function = f->function;
+	out->samples = f->samples;
+	out->period = f->period;
+	out->event_period = a->events[f->event].period;
 }

@@ -5,7 +5,8 @@
  * every sample and callchain address to (dso, function, source line)
  * through decode/symbols.h, aggregates per event, and writes the reports
  * of DESIGN.md: overview.csv, processes.csv, results.csv, lines.csv and
- * callers.csv.
+ * callers.csv; with opts->stacks also collapsed call stacks (the folded
+ * format of Brendan Gregg's stackcollapse-perf.pl) and a flame graph SVG.
  *
  * Follows perf report (builtin-report.c process_sample_event(),
  * machine__resolve(), thread__resolve_callchain_sample(), hists with
@@ -54,6 +55,7 @@ struct analysis_opts {
 	const struct log *log;
 	/* additions: */
 	const char *out_dir;               /* optional: stream overview.csv straight into this dir (must be the dir given to analysis__write) */
+	int stacks;                        /* aggregate call stacks for analysis__write_folded/_flamegraph */
 };
 
 struct analysis;
@@ -73,6 +75,38 @@ void analysis__delete(struct analysis *a);
 
 /* adapter with the ordered queue's signature: ctx is the struct analysis */
 int analysis__deliver(void *ctx, struct perf_record *rec);
+
+/*
+ * Collapsed stacks, one line per distinct stack, "comm;outermost;...;innermost
+ * COUNT", sorted bytewise, written atomically to path (not relative to any
+ * output directory).  As stackcollapse-perf.pl --kernel (FlameGraph) does:
+ * frames are function names with ';' made ':', the argument list and quotes
+ * dropped; a frame without a symbol is "[DSO]" (the dso's name), or
+ * "[unknown]" when it is in no map; kernel frames end in "_[k]"; spaces in
+ * the comm become '_'; COUNT is samples.  A sample without a callchain is a
+ * one-frame stack.  One event only: the first (attr order) with samples; a
+ * warning names it when others have samples too (choose with opts.event).
+ * Needs opts.stacks.  0, -ENOMEM or -errno.
+ */
+int analysis__write_folded(struct analysis *a, const char *path);
+/*
+ * The same stacks as a flame graph (after flamegraph.pl): a self-contained
+ * SVG, no script, root "all" at the bottom, one rectangle per frame with a
+ * width proportional to samples, a label where it fits and a <title> tooltip
+ * with the samples and share.  Integer layout: byte-identical for the same
+ * input.  0, -ENOMEM or -errno.
+ */
+int analysis__write_flamegraph(struct analysis *a, const char *path);
+
+/* the (event, dso, function) aggregates of results.csv, for decode/diff.c */
+struct analysis_function {
+	const char *event, *dso, *function;	/* borrowed until analysis__delete */
+	uint64_t samples, period;		/* self */
+	uint64_t event_period;			/* the event's total: percent = period / event_period */
+};
+size_t analysis__nr_functions(const struct analysis *a);
+/* the i-th aggregate, i < analysis__nr_functions(a), in creation order */
+void analysis__function(const struct analysis *a, size_t i, struct analysis_function *out);
 
 /* what was seen, for tests and -v */
 struct analysis_stats {

@@ -73,6 +73,12 @@ struct ipfast {
 	struct ipent *e;
 };
 
+/*
+ * A call-stack frame as decode/stacks.c keys it: the fstat's address with
+ * bit 0 set for a kernel frame (fstats come from the pool, 8-aligned).
+ */
+#define FRAME_KERNEL ((uintptr_t)1)
+
 struct evstat {
 	const char *name;		/* interned */
 	uint32_t idx;
@@ -99,6 +105,10 @@ struct analysis {
 	struct strbuf info;		/* scratch for overview info */
 	uint64_t seq;			/* samples seen: dedup stamp for children and edges */
 	uint64_t nr_samples, nr_filtered, nr_unresolved;
+	/* --folded / --flamegraph (decode/stacks.c) */
+	struct hashmap stacks;		/* struct stack_key + frames -> uint64_t samples */
+	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */
+	int stacks_warned;
 	/* overview.csv, streamed */
 	int overview_open;
 	struct csv ov;
@@ -110,5 +120,9 @@ void overview__close(struct analysis *a);
 void overview__sample(struct analysis *a, const struct perf_record *rec, const char *event,
 		      uint64_t period, const struct fstat *f);
 void overview__record(struct analysis *a, const struct perf_record *rec);
+
+/* decode/stacks.c: count the stack in a->frames for one sample; 0 or -ENOMEM */
+int stacks__add(struct analysis *a, uint32_t event, const struct mthread *th);
+void stacks__release(struct analysis *a);
 
 #endif

@@ -154,6 +154,12 @@ static int kallsyms_parse(struct symbols *s, const char *path)
 		free(text);
 		return ret;
 	}
+	if (!n) {
+		free(v);
+		free(text);
+		log_msg(s->log, LOG_WARN, "%s: no kallsyms lines (\"ADDRESS TYPE NAME\") in it: kernel symbols not used", path);
+		return -EINVAL;
+	}
 	if (!nonzero) {
 		free(v);
 		free(text);

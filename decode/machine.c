@@ -365,6 +365,11 @@ static int process_exit(struct machine *m, const struct perf_rec_fork *f, uint64
 	if (t->tid == t->proc->pid) {
 		t->proc->exit_time = f->time ? f->time : time;
 		t->proc->has_exit = t->proc->exit_time != 0;
+		/* a process that was there before the recording learns its parent here */
+		if (!t->proc->has_ppid && f->ppid != f->pid) {
+			t->proc->has_ppid = 1;
+			t->proc->ppid = f->ppid;
+		}
 	}
 	return 0;
 }

@@ -220,6 +220,11 @@ static int overview_write(struct analysis *a, const char *dir)
 		a->overview_open = 0;
 		return csv__commit(&a->ov);
 	}
+	/* what the writer still buffers goes to the file; later rows append to it */
+	err = csv__commit(&a->ov);
+	csv__open_stream(&a->ov, a->ov_tmp);
+	if (err)
+		return err;
 	if (fflush(a->ov_tmp) || ferror(a->ov_tmp))
 		return -EIO;
 	err = csv__open(&c, dir, "overview.csv");

@@ -1,0 +1,590 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Call stacks of the analysis (see analysis.h): one counter per distinct
+ * (event, comm, frames) while samples arrive, then the collapsed ("folded")
+ * stacks of Brendan Gregg's FlameGraph stackcollapse-perf.pl and a flame
+ * graph drawn from them as flamegraph.pl lays it out: the root "all" at the
+ * bottom, children above their parent in the order of the sorted stacks,
+ * widths proportional to samples.
+ *
+ * The SVG is computed in integers (positions in hundredths of a pixel) so
+ * the same stacks always give the same bytes; it needs no script: labels are
+ * cut to what fits and every frame carries a <title> tooltip.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/analysis_internal.h"
+
+/* the hash key of a stack; nr frames (uintptr_t, innermost first) follow */
+struct stack_key {
+	uint32_t event, nr;
+	const char *comm;
+};
+
+int stacks__add(struct analysis *a, uint32_t event, const struct mthread *th)
+{
+	struct strbuf *k = &a->keybuf;
+	struct stack_key key;
+	uint64_t *count;
+	void **slot;
+	int ret;
+
+	memset(&key, 0, sizeof(key));
+	key.event = event;
+	key.nr = (uint32_t)a->frames.len;
+	key.comm = th->comm;
+	if (!key.comm) {
+		char name[16];
+
+		/* perf names a thread without COMM ":TID" (thread__new) */
+		snprintf(name, sizeof(name), ":%" PRIi32, (int32_t)th->tid);
+		ret = hashmap__insert(&a->strings, name, strlen(name) + 1, &slot);
+		if (ret < 0)
+			return -ENOMEM;
+		if (ret == 1)
+			*slot = pool__strdup(&a->pool, name);
+		if (!*slot)
+			return -ENOMEM;
+		key.comm = *slot;
+	}
+	strbuf__reset(k);
+	if (strbuf__add(k, &key, sizeof(key)) ||
+	    strbuf__add(k, a->frames.data, a->frames.len * sizeof(uintptr_t)))
+		return -ENOMEM;
+	ret = hashmap__insert(&a->stacks, k->buf, k->len, &slot);
+	if (ret < 0)
+		return -ENOMEM;
+	if (ret == 1)
+		*slot = pool__alloc(&a->pool, sizeof(uint64_t));
+	count = *slot;
+	if (!count)
+		return -ENOMEM;
+	(*count)++;
+	return 0;
+}
+
+void stacks__release(struct analysis *a)
+{
+	hashmap__release(&a->stacks, NULL);	/* counters are pool memory */
+}
+
+/* ------------------------------------------------------------- collapse */
+
+struct fold {
+	const char *s;		/* "comm;outer;...;inner", in the arena */
+	size_t len;
+	uint64_t samples;
+};
+
+struct folded {
+	struct strbuf arena;
+	struct fold *v;
+	size_t nr;
+	const char *event;	/* NULL when no sample passed */
+	uint64_t total;
+};
+
+static void folded_release(struct folded *fd)
+{
+	strbuf__release(&fd->arena);
+	free(fd->v);
+}
+
+/* stackcollapse's tidy_generic on sb->buf[start..]: ';' -> ':', args and quotes dropped */
+static void tidy(struct strbuf *sb, size_t start)
+{
+	char *s = sb->buf + start, *go, *p, *w;
+
+	for (p = s; *p; p++) {
+		if (*p == ';')
+			*p = ':';
+		else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';	/* keeps one stack per line */
+	}
+	/* a Go method "pkg.(*T).M" keeps its parentheses */
+	go = strstr(s, ".(");
+	if (!go || !strstr(go + 2, ").")) {
+		for (p = s; (p = strchr(p, '(')); p++) {
+			if (strncmp(p + 1, "anonymous namespace)", 20)) {
+				*p = '\0';
+				break;
+			}
+		}
+	}
+	for (p = w = s; *p; p++)
+		if (*p != '"' && *p != '\'')
+			*w++ = *p;
+	*w = '\0';
+	sb->len = (size_t)(w - sb->buf);
+}
+
+static int add_frame(struct strbuf *sb, uintptr_t frame)
+{
+	const struct fstat *f = (const struct fstat *)(frame & ~FRAME_KERNEL);
+	int no_map = !strcmp(f->dso, UNKNOWN);
+	size_t start = sb->len;
+	int err;
+
+	if (!strcmp(f->function, UNKNOWN) && !no_map) {
+		/* no symbol in a known object: "[object]", as stackcollapse names it */
+		const char *base = strrchr(f->dso, '/');
+
+		err = strbuf__addch(sb, '[') || strbuf__addstr(sb, base ? base + 1 : f->dso) ||
+		      strbuf__addch(sb, ']');
+	} else {
+		err = strbuf__addstr(sb, f->function);
+	}
+	if (err)
+		return -ENOMEM;
+	tidy(sb, start);
+	if ((frame & FRAME_KERNEL) && !no_map && strbuf__addstr(sb, "_[k]"))
+		return -ENOMEM;
+	return 0;
+}
+
+static int add_comm(struct strbuf *sb, const char *comm)
+{
+	size_t start = sb->len, i;
+
+	if (strbuf__addstr(sb, comm))
+		return -ENOMEM;
+	for (i = start; i < sb->len; i++) {
+		char *c = &sb->buf[i];
+
+		if (*c == ' ')
+			*c = '_';
+		else if (*c == ';')
+			*c = ':';
+		else if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	}
+	return 0;
+}
+
+static int fold_cmp(const void *pa, const void *pb)
+{
+	const struct fold *a = pa, *b = pb;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int r = memcmp(a->s, b->s, n);
+
+	if (r)
+		return r;
+	return a->len == b->len ? 0 : (a->len < b->len ? -1 : 1);
+}
+
+/* the event the stacks show: the first with samples; warn once when there are more */
+static const struct evstat *stacks_event(struct analysis *a)
+{
+	const struct evstat *first = NULL;
+	size_t i, with_samples = 0;
+
+	for (i = 0; i < a->nr_events; i++) {
+		if (!a->events[i].samples)
+			continue;
+		if (!first)
+			first = &a->events[i];
+		with_samples++;
+	}
+	if (with_samples > 1 && !a->stacks_warned) {
+		a->stacks_warned = 1;
+		log_msg(a->log, LOG_WARN, "folded stacks and flame graph show %s only (%zu events have samples; choose one with -e)",
+			first->name, with_samples);
+	}
+	return first;
+}
+
+/* the stacks of one event as sorted, merged folded lines */
+static int collapse(struct analysis *a, struct folded *fd)
+{
+	const struct evstat *es = stacks_event(a);
+	const struct hashmap_entry *e;
+	struct array offs;
+	size_t it = 0, i, n;
+	int err = -ENOMEM;
+
+	memset(fd, 0, sizeof(*fd));
+	strbuf__init(&fd->arena);
+	array__init(&offs, sizeof(struct fold));
+	if (!es)
+		return 0;
+	fd->event = es->name;
+	/* offsets first (the arena moves as it grows), pointers after */
+	while ((e = hashmap__next(&a->stacks, &it))) {
+		struct stack_key key;
+		const uintptr_t *frames = (const uintptr_t *)((const char *)e->key + sizeof(key));
+		struct fold *fo;
+		size_t start = fd->arena.len;
+
+		memcpy(&key, e->key, sizeof(key));
+		if (key.event != es->idx)
+			continue;
+		if (add_comm(&fd->arena, key.comm))
+			goto out;
+		for (i = key.nr; i-- > 0;) {
+			uintptr_t frame;
+
+			memcpy(&frame, frames + i, sizeof(frame));
+			if (strbuf__addch(&fd->arena, ';') || add_frame(&fd->arena, frame))
+				goto out;
+		}
+		fo = array__push(&offs);
+		if (!fo)
+			goto out;
+		fo->s = (const char *)(uintptr_t)start;
+		fo->len = fd->arena.len - start;
+		fo->samples = *(const uint64_t *)e->value;
+	}
+	fd->v = array__detach(&offs, &n);
+	for (i = 0; i < n; i++)
+		fd->v[i].s = fd->arena.buf + (size_t)(uintptr_t)fd->v[i].s;
+	if (n)
+		qsort(fd->v, n, sizeof(*fd->v), fold_cmp);
+	/* different frames can print the same (a name in two objects): one line */
+	for (i = 0; i < n; i++) {
+		fd->total += fd->v[i].samples;
+		if (fd->nr && !fold_cmp(&fd->v[fd->nr - 1], &fd->v[i]))
+			fd->v[fd->nr - 1].samples += fd->v[i].samples;
+		else
+			fd->v[fd->nr++] = fd->v[i];
+	}
+	if (!fd->total)		/* stacks were not collected (opts.stacks unset) */
+		fd->event = NULL;
+	err = 0;
+out:
+	array__release(&offs);
+	if (err)
+		folded_release(fd);
+	return err;
+}
+
+/* csv__open's atomic temporary file + rename for any path */
+static int open_atomic(struct csv *c, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int err;
+
+	if (!*path || (slash && !slash[1]))
+		return -EISDIR;
+	if (!slash)
+		return csv__open(c, ".", path);
+	dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	if (!dir)
+		return -ENOMEM;
+	err = csv__open(c, dir, slash + 1);
+	free(dir);
+	return err;
+}
+
+int analysis__write_folded(struct analysis *a, const char *path)
+{
+	struct folded fd;
+	struct csv c;
+	size_t i;
+	int err;
+
+	err = collapse(a, &fd);
+	if (err)
+		return err;
+	err = open_atomic(&c, path);
+	if (err) {
+		folded_release(&fd);
+		return err;
+	}
+	/* raw lines, not CSV fields: names with ',' stay unquoted */
+	for (i = 0; i < fd.nr; i++) {
+		fwrite(fd.v[i].s, 1, fd.v[i].len, c.fp);
+		fprintf(c.fp, " %" PRIu64 "\n", fd.v[i].samples);
+	}
+	folded_release(&fd);
+	return csv__commit(&c);
+}
+
+/* ----------------------------------------------------------- flame graph */
+
+/* flamegraph.pl's defaults */
+#define FG_WIDTH 1200
+#define FG_XPAD 10
+#define FG_FRAME 16
+#define FG_FONT 12
+#define FG_CHAR_CPX 708		/* 0.59 em of a 12 px font, in 1/100 px */
+#define FG_MIN_CPX 10		/* frames narrower than 0.1 px are left out */
+#define FG_TOP 60		/* title and subtitle */
+#define FG_BOTTOM (FG_FONT * 2 + 10)
+
+struct flame {
+	FILE *fp;
+	uint64_t total;
+	unsigned height;
+	struct strbuf esc;	/* scratch */
+};
+
+/* x of a sample position, in 1/100 px */
+static uint64_t fg_x(const struct flame *fl, uint64_t t)
+{
+	unsigned __int128 w = (unsigned __int128)t * ((FG_WIDTH - 2 * FG_XPAD) * 100);
+
+	return FG_XPAD * 100 + (uint64_t)(w / fl->total);
+}
+
+static void put_cpx(FILE *fp, uint64_t v)
+{
+	fprintf(fp, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
+}
+
+/* length of a valid UTF-8 sequence at s (n bytes left), 0 when invalid */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		len = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		len = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		len = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong, surrogate or past U+10FFFF */
+	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+/*
+ * name as XML character data in fl->esc, at most max_chars characters (cut
+ * with ".." when longer); bytes that are not UTF-8 or not XML become '?'
+ */
+static int xml_text(struct flame *fl, const char *name, size_t n, size_t max_chars)
+{
+	struct strbuf *sb = &fl->esc;
+	size_t i = 0, chars = 0, total = 0, len;
+	int err = 0;
+
+	for (i = 0; i < n; i += len, total++) {
+		len = utf8_len((const unsigned char *)name + i, n - i);
+		if (!len)
+			len = 1;
+	}
+	strbuf__reset(sb);
+	for (i = 0; i < n && !err; i += len, chars++) {
+		const unsigned char *c = (const unsigned char *)name + i;
+
+		if (total > max_chars && chars + 2 == max_chars) {
+			err = strbuf__addstr(sb, "..");
+			break;
+		}
+		len = utf8_len(c, n - i);
+		if (!len || *c < 0x20) {
+			len = len ? len : 1;
+			err = strbuf__addch(sb, '?');
+		} else if (*c == '&') {
+			err = strbuf__addstr(sb, "&amp;");
+		} else if (*c == '<') {
+			err = strbuf__addstr(sb, "&lt;");
+		} else if (*c == '>') {
+			err = strbuf__addstr(sb, "&gt;");
+		} else if (*c == '"') {
+			err = strbuf__addstr(sb, "&quot;");
+		} else {
+			err = strbuf__add(sb, c, len);
+		}
+	}
+	return err ? -ENOMEM : 0;
+}
+
+/* flamegraph.pl's "hot" palette, from the name so that colours are stable */
+static void fg_colour(const char *name, size_t n, unsigned rgb[3])
+{
+	uint64_t h = hash_bytes(name, n);
+
+	rgb[0] = 205 + (unsigned)((h & 0xff) * 50 / 255);
+	rgb[1] = (unsigned)(((h >> 8) & 0xff) * 230 / 255);
+	rgb[2] = (unsigned)(((h >> 16) & 0xff) * 55 / 255);
+}
+
+static int fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
+		    uint64_t start, uint64_t end)
+{
+	uint64_t x1 = fg_x(fl, start), x2 = fg_x(fl, end), samples = end - start;
+	unsigned y = fl->height - FG_BOTTOM - (unsigned)(depth + 1) * FG_FRAME;
+	/* share in 1/100 %, rounded half up */
+	uint64_t pct = (uint64_t)(((unsigned __int128)samples * 20000 + fl->total) /
+				  ((unsigned __int128)fl->total * 2));
+	size_t fit = (size_t)((x2 - x1) / FG_CHAR_CPX);
+	unsigned rgb[3];
+
+	if (x2 - x1 < FG_MIN_CPX)
+		return 0;
+	fg_colour(name, n, rgb);
+	if (xml_text(fl, name, n, SIZE_MAX))
+		return -ENOMEM;
+	fprintf(fl->fp, "<g>\n<title>%s (%" PRIu64 " sample%s, %" PRIu64 ".%02" PRIu64 "%%)</title>\n",
+		fl->esc.buf, samples, samples == 1 ? "" : "s", pct / 100, pct % 100);
+	fputs("<rect x=\"", fl->fp);
+	put_cpx(fl->fp, x1);
+	fprintf(fl->fp, "\" y=\"%u\" width=\"", y);
+	put_cpx(fl->fp, x2 - x1);
+	fprintf(fl->fp, "\" height=\"%u\" fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>\n",
+		FG_FRAME - 1, rgb[0], rgb[1], rgb[2]);
+	if (fit >= 3) {
+		if (xml_text(fl, name, n, fit))
+			return -ENOMEM;
+		fputs("<text x=\"", fl->fp);
+		put_cpx(fl->fp, x1 + 300);
+		fprintf(fl->fp, "\" y=\"%u\">%s</text>\n", y + FG_FRAME - 5, fl->esc.buf);
+	}
+	fputs("</g>\n", fl->fp);
+	return 0;
+}
+
+/* the open frames of the flow: one per depth */
+struct fg_open {
+	const char *name;
+	size_t len;
+	uint64_t start;
+};
+
+/* length of the part of s (n bytes) before the next ';' */
+static size_t part_len(const char *s, size_t n)
+{
+	const char *semi = memchr(s, ';', n);
+
+	return semi ? (size_t)(semi - s) : n;
+}
+
+/*
+ * flamegraph.pl's flow(): walk the sorted stacks; frames a stack shares
+ * with the previous one stay open, the others close at the current
+ * position (and are drawn) or open there
+ */
+static int fg_flow(struct flame *fl, const struct folded *fd, struct fg_open *open)
+{
+	size_t nopen = 0, i;
+	uint64_t x = 0;
+
+	for (i = 0; i <= fd->nr; i++) {
+		const char *s = i < fd->nr ? fd->v[i].s : "";
+		size_t n = i < fd->nr ? fd->v[i].len : 0, depth = 0, keep, len;
+		const char *p = s;
+
+		/* the prefix shared with the open frames */
+		while (i < fd->nr && depth < nopen) {
+			len = part_len(p, n - (size_t)(p - s));
+			if (len != open[depth].len || memcmp(p, open[depth].name, len))
+				break;
+			depth++;
+			p += len + 1;
+			if (p > s + n)
+				break;
+		}
+		keep = depth;
+		while (nopen > keep) {
+			nopen--;
+			if (fg_frame(fl, open[nopen].name, open[nopen].len, nopen + 1, open[nopen].start, x))
+				return -ENOMEM;
+		}
+		if (i == fd->nr)
+			break;
+		for (; p <= s + n; p += len + 1) {
+			len = part_len(p, n - (size_t)(p - s));
+			open[nopen].name = p;
+			open[nopen].len = len;
+			open[nopen].start = x;
+			nopen++;
+		}
+		x += fd->v[i].samples;
+	}
+	return fg_frame(fl, "all", 3, 0, 0, fl->total);
+}
+
+int analysis__write_flamegraph(struct analysis *a, const char *path)
+{
+	struct flame fl;
+	struct folded fd;
+	struct fg_open *open = NULL;
+	size_t i, depth = 1;
+	struct csv c;
+	int err;
+
+	err = collapse(a, &fd);
+	if (err)
+		return err;
+	for (i = 0; i < fd.nr; i++) {
+		size_t parts = 1;
+		const char *p;
+
+		for (p = fd.v[i].s; (p = memchr(p, ';', fd.v[i].len - (size_t)(p - fd.v[i].s))); p++)
+			parts++;
+		if (parts > depth)
+			depth = parts;
+	}
+	open = calloc(depth, sizeof(*open));
+	if (!open) {
+		folded_release(&fd);
+		return -ENOMEM;
+	}
+	err = open_atomic(&c, path);
+	if (err)
+		goto out;
+	memset(&fl, 0, sizeof(fl));
+	fl.fp = c.fp;
+	fl.total = fd.total;
+	fl.height = FG_TOP + (unsigned)(depth + 1) * FG_FRAME + FG_BOTTOM;
+	strbuf__init(&fl.esc);
+	fprintf(c.fp,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
+		"<desc>Flame graph written by readperf: one rectangle per frame, width proportional to samples; hover for counts</desc>\n"
+		"<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
+		"<stop stop-color=\"#eeeeee\" offset=\"5%%\"/>\n<stop stop-color=\"#eeeeb0\" offset=\"95%%\"/>\n"
+		"</linearGradient>\n</defs>\n"
+		"<style type=\"text/css\">\n"
+		"text { font-family: Verdana, sans-serif; font-size: %upx; fill: rgb(0,0,0); }\n"
+		".title { font-size: 17px; text-anchor: middle; }\n"
+		".subtitle { text-anchor: middle; fill: rgb(110,110,110); }\n"
+		"</style>\n"
+		"<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"url(#background)\"/>\n"
+		"<text class=\"title\" x=\"%u\" y=\"24\">Flame Graph</text>\n",
+		FG_WIDTH, fl.height, FG_WIDTH, fl.height, FG_FONT, FG_WIDTH, fl.height, FG_WIDTH / 2);
+	if (!fd.event) {
+		fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">no samples</text>\n", FG_WIDTH / 2);
+	} else {
+		err = xml_text(&fl, fd.event, strlen(fd.event), SIZE_MAX);
+		if (!err)
+			fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s: %" PRIu64 " sample%s</text>\n<g>\n",
+				FG_WIDTH / 2, fl.esc.buf, fd.total, fd.total == 1 ? "" : "s");
+		if (!err)
+			err = fg_flow(&fl, &fd, open);
+		fputs("</g>\n", c.fp);
+	}
+	fputs("</svg>\n", c.fp);
+	strbuf__release(&fl.esc);
+	if (err)
+		csv__abort(&c);
+	else
+		err = csv__commit(&c);
+out:
+	free(open);
+	folded_release(&fd);
+	return err;
+}
