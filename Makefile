@@ -79,6 +79,10 @@ DECODE_SRCS += decode/machine.c decode/analysis.c decode/report.c
 UNIT_TESTS += test-ordered test-machine test-analysis
 # --- end machine ---
 
+# --- owner: diff ---
+DECODE_SRCS += decode/stacks.c decode/diff.c
+# --- end diff ---
+
 # ---------------------------------------------------------------- rules
 
 LIB_SRCS = $(UTIL_SRCS) $(PERFFILE_SRCS) $(DECODE_SRCS)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "decode/analysis.h"
+#include "decode/diff.h"
 #include "decode/filestat.h"
 #include "decode/symbols.h"
 #include "perffile/ordered.h"
@@ -61,6 +62,7 @@ static int exit_for(int err)
 static void usage(FILE *fp)
 {
 	fputs("usage: readperf [OPTIONS] [FILE]          analyse FILE (default ./perf.data; '-' reads a pipe from stdin)\n"
+	      "       readperf diff [OPTIONS] OLD NEW    compare two profiles function by function (diff.csv)\n"
 	      "       readperf header FILE               print the header and every feature section\n"
 	      "       readperf dump FILE                 print every decoded record (for debugging)\n"
 	      "       readperf record [OPTIONS] [CMD]    record CMD (or -a, -C, -p, -t) into perf.data\n"
@@ -82,9 +84,14 @@ static void usage(FILE *fp)
 	      "  --comm LIST         only these command names\n"
 	      "  --time START,END    only samples in this time window: perf timestamps in ns,\n"
 	      "                      or seconds with a '.' (as perf script prints); either may be empty\n"
+	      "  --folded FILE       collapsed call stacks (stackcollapse-perf.pl format) into FILE\n"
+	      "  --flamegraph FILE   a flame graph SVG of the same stacks into FILE\n"
 	      "  -q, --quiet         no warnings or progress\n"
 	      "  -h, --help          this text\n"
 	      "  --version           print the version\n"
+	      "\n"
+	      "readperf diff takes -o and the symbol and filter options above, applies them to both\n"
+	      "files and writes DIR/diff.csv\n"
 	      "\n"
 	      "exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O or system error\n", fp);
 }
@@ -178,6 +185,7 @@ struct analyse_opts {
 	uint32_t pids[256], tids[256];
 	const char *comms[64];
 	char *comm_list;
+	const char *folded, *flamegraph;	/* --folded, --flamegraph paths */
 };
 
 static int open_input(const char *input, const struct log *log, struct perf_file **f)
@@ -233,15 +241,64 @@ static void recorded_kernel(const struct perf_file *f, struct symbols_opts *so)
 	}
 }
 
+/*
+ * Every record of f into fs (when given) and, in time order, into q (when
+ * given).  0 or the first error of fs/q; the reader's own fault, after which
+ * the records read so far still count, goes to *read_err.
+ */
+static int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue *q, int quiet,
+		  int *read_err)
+{
+	struct perf_record rec;
+	struct progress prog;
+	int err = 0, r;
+
+	progress__init(&prog, !quiet && isatty(STDERR_FILENO) &&
+		       perf_file__info(f)->file_size > (64u << 20) ? stderr : NULL,
+		       "reading", perf_file__info(f)->file_size);
+	while ((r = perf_file__next(f, &rec)) > 0) {
+		if (fs)
+			err = filestat__add(fs, &rec);
+		if (!err && q && !rec.undecoded)
+			err = ordered_queue__push(q, &rec);
+		if (err)
+			break;
+		progress__update(&prog, perf_file__pos(f));
+	}
+	progress__finish(&prog);
+	*read_err = r < 0 ? r : 0;
+	if (!err && q)
+		err = ordered_queue__flush(q);
+	return err;
+}
+
+/* --folded and --flamegraph */
+static int write_stacks(const struct analyse_opts *o, struct analysis *an, const struct log *log)
+{
+	int err = 0, e;
+
+	if (o->folded) {
+		e = analysis__write_folded(an, o->folded);
+		if (e)
+			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->folded, strerror(-e));
+		err = e;
+	}
+	if (o->flamegraph) {
+		e = analysis__write_flamegraph(an, o->flamegraph);
+		if (e)
+			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->flamegraph, strerror(-e));
+		err = err ? err : e;
+	}
+	return err;
+}
+
 static int analyse(struct analyse_opts *o, const struct log *log)
 {
 	struct perf_file *f;
 	struct filestat *fs = NULL;
 	struct analysis *an = NULL;
 	struct ordered_queue *q = NULL;
-	struct perf_record rec;
-	struct progress prog;
-	int err, read_err = 0, r;
+	int err, read_err = 0;
 
 	err = mkdir_p(o->outdir);
 	if (err) {
@@ -254,7 +311,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	err = filestat__new(&fs, f);
 	if (err)
 		goto out_close;
-	if (o->reports & R_ANALYSIS) {
+	if ((o->reports & R_ANALYSIS) || o->an.stacks) {
 		recorded_kernel(f, &o->sym);
 		o->sym.log = log;
 		o->an.symbols = &o->sym;
@@ -267,23 +324,8 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		if (err)
 			goto out_delete;
 	}
-	progress__init(&prog, !o->quiet && isatty(STDERR_FILENO) &&
-		       perf_file__info(f)->file_size > (64u << 20) ? stderr : NULL,
-		       "reading", perf_file__info(f)->file_size);
-	while ((r = perf_file__next(f, &rec)) > 0) {
-		err = filestat__add(fs, &rec);
-		if (!err && q && !rec.undecoded)
-			err = ordered_queue__push(q, &rec);
-		if (err)
-			break;
-		progress__update(&prog, perf_file__pos(f));
-	}
-	progress__finish(&prog);
-	if (r < 0)
-		read_err = r;
 	/* the reports cover what was read, also after a fault */
-	if (!err && q)
-		err = ordered_queue__flush(q);
+	err = replay(f, fs, q, o->quiet, &read_err);
 	if (!err)
 		err = write_reports(o, fs, log);
 	if (!err && an) {
@@ -291,6 +333,8 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		if (err)
 			log_msg(log, LOG_ERR, "%s: cannot write the reports: %s", o->outdir, strerror(-err));
 	}
+	if (!err && an)
+		err = write_stacks(o, an, log);
 	if (read_err)
 		err = read_err;
 out_delete:
@@ -366,10 +410,16 @@ static int parse_time(const char *s, size_t len, uint64_t *out)
 	}
 }
 
-static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct log *log)
+/*
+ * The options of the analysis, also those of readperf diff (is_diff: no
+ * --reports, --folded, --flamegraph).  The file names are left at
+ * argv[optind...].  -1 to go on, else the exit code.
+ */
+static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct analyse_opts *o,
+			      int is_diff)
 {
 	enum { OPT_REPORTS = 256, OPT_VERSION, OPT_SYMFS, OPT_KALLSYMS, OPT_DEBUG_DIR, OPT_NO_SOURCE,
-	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME };
+	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_FOLDED, OPT_FLAMEGRAPH };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "reports", required_argument, NULL, OPT_REPORTS },
@@ -382,85 +432,99 @@ static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct lo
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "comm", required_argument, NULL, OPT_COMM },
 		{ "time", required_argument, NULL, OPT_TIME },
+		{ "folded", required_argument, NULL, OPT_FOLDED },
+		{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct analyse_opts o;
 	const char *comma;
 	char *tok, *save = NULL;
-	int c, code;
+	int c;
 
-	memset(&o, 0, sizeof(o));
-	o.input = "perf.data";
-	o.outdir = ".";
-	o.reports = ~0u;
+	memset(o, 0, sizeof(*o));
+	o->input = "perf.data";
+	o->outdir = ".";
+	o->reports = ~0u;
 	while ((c = getopt_long(argc, argv, "o:e:qh", longopts, NULL)) != -1) {
+		if (is_diff && (c == OPT_REPORTS || c == OPT_FOLDED || c == OPT_FLAMEGRAPH)) {
+			fputs("readperf diff: --reports, --folded and --flamegraph are options of the analysis only\n",
+			      stderr);
+			return EXIT_USAGE;
+		}
 		switch (c) {
 		case 'o':
-			o.outdir = optarg;
+			o->outdir = optarg;
 			break;
 		case OPT_REPORTS:
-			if (parse_reports(optarg, &o.reports))
+			if (parse_reports(optarg, &o->reports))
 				return EXIT_USAGE;
 			break;
 		case OPT_SYMFS:
-			o.sym.symfs = optarg;
+			o->sym.symfs = optarg;
 			break;
 		case OPT_KALLSYMS:
-			o.sym.kallsyms = optarg;
+			o->sym.kallsyms = optarg;
 			break;
 		case OPT_DEBUG_DIR:
-			if (o.sym.nr_debug_dirs == sizeof(o.debug_dirs) / sizeof(o.debug_dirs[0])) {
+			if (o->sym.nr_debug_dirs == sizeof(o->debug_dirs) / sizeof(o->debug_dirs[0])) {
 				fputs("readperf: too many --debug-dir\n", stderr);
 				return EXIT_USAGE;
 			}
-			o.debug_dirs[o.sym.nr_debug_dirs++] = optarg;
-			o.sym.debug_dirs = o.debug_dirs;
+			o->debug_dirs[o->sym.nr_debug_dirs++] = optarg;
+			o->sym.debug_dirs = o->debug_dirs;
 			break;
 		case OPT_NO_SOURCE:
-			o.sym.no_source = 1;
+			o->sym.no_source = 1;
 			break;
 		case 'e':
-			o.an.event = optarg;
+			o->an.event = optarg;
 			break;
 		case OPT_PID:
-			if (parse_u32_list(optarg, o.pids, 256, &o.an.nr_pids)) {
+			if (parse_u32_list(optarg, o->pids, 256, &o->an.nr_pids)) {
 				fprintf(stderr, "readperf: --pid wants comma-separated numbers, not '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
-			o.an.pids = o.pids;
+			o->an.pids = o->pids;
 			break;
 		case OPT_TID:
-			if (parse_u32_list(optarg, o.tids, 256, &o.an.nr_tids)) {
+			if (parse_u32_list(optarg, o->tids, 256, &o->an.nr_tids)) {
 				fprintf(stderr, "readperf: --tid wants comma-separated numbers, not '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
-			o.an.tids = o.tids;
+			o->an.tids = o->tids;
 			break;
 		case OPT_COMM:
-			free(o.comm_list);
-			o.comm_list = strdup(optarg);
-			if (!o.comm_list)
+			free(o->comm_list);
+			o->comm_list = strdup(optarg);
+			if (!o->comm_list)
 				return EXIT_SYSTEM;
-			o.an.nr_comms = 0;
-			for (tok = strtok_r(o.comm_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-				if (o.an.nr_comms < 64)
-					o.comms[o.an.nr_comms++] = tok;
-			o.an.comms = o.comms;
+			o->an.nr_comms = 0;
+			for (tok = strtok_r(o->comm_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+				if (o->an.nr_comms < 64)
+					o->comms[o->an.nr_comms++] = tok;
+			o->an.comms = o->comms;
+			break;
+		case OPT_FOLDED:
+			o->folded = optarg;
+			o->an.stacks = 1;
+			break;
+		case OPT_FLAMEGRAPH:
+			o->flamegraph = optarg;
+			o->an.stacks = 1;
 			break;
 		case OPT_TIME:
 			comma = strchr(optarg, ',');
-			if (!comma || parse_time(optarg, (size_t)(comma - optarg), &o.an.time_start) ||
-			    parse_time(comma + 1, strlen(comma + 1), &o.an.time_end)) {
+			if (!comma || parse_time(optarg, (size_t)(comma - optarg), &o->an.time_start) ||
+			    parse_time(comma + 1, strlen(comma + 1), &o->an.time_end)) {
 				fprintf(stderr, "readperf: --time wants START,END, not '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
-			o.an.has_time = 1;
+			o->an.has_time = 1;
 			break;
 		case 'q':
-			lg->quiet = o.quiet = 1;
+			lg->quiet = o->quiet = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -473,13 +537,110 @@ static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct lo
 			return EXIT_USAGE;
 		}
 	}
+	return -1;
+}
+
+static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct log *log)
+{
+	struct analyse_opts o;
+	int code;
+
+	code = parse_analyse_opts(argc, argv, lg, &o, 0);
+	if (code >= 0)
+		goto out;
 	if (optind < argc)
 		o.input = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "readperf: one input file at a time ('%s' is extra)\n", argv[optind]);
-		return EXIT_USAGE;
+		code = EXIT_USAGE;
+		goto out;
 	}
 	code = analyse(&o, log);
+out:
+	free(o.comm_list);
+	return code;
+}
+
+/* ---------------------------------------------------------------- diff */
+
+/* one side of readperf diff: the file read through an analysis of its own */
+struct diff_side {
+	struct perf_file *f;
+	struct analysis *an;
+	struct symbols_opts sym;	/* borrowed by an */
+	struct analysis_opts opts;	/* borrowed by an */
+};
+
+/* open and replay path; 0 or a negative errno (-EINVAL: a fault, the records before it count) */
+static int diff_load(struct diff_side *d, const char *path, const struct analyse_opts *o,
+		     const struct log *log)
+{
+	struct ordered_queue *q = NULL;
+	int err, read_err = 0;
+
+	err = open_input(path, log, &d->f);
+	if (err)
+		return err;
+	d->sym = o->sym;
+	recorded_kernel(d->f, &d->sym);
+	d->sym.log = log;
+	d->opts = o->an;
+	d->opts.symbols = &d->sym;
+	d->opts.log = log;
+	d->opts.reports = 0;		/* the aggregates only */
+	d->opts.out_dir = NULL;
+	d->opts.stacks = 0;
+	err = analysis__new(&d->an, d->f, &d->opts);
+	if (!err)
+		err = ordered_queue__new(&q, d->f, analysis__deliver, d->an);
+	if (!err)
+		err = replay(d->f, NULL, q, o->quiet, &read_err);
+	ordered_queue__delete(q);
+	return err ? err : read_err;
+}
+
+static int cmd_diff(int argc, char **argv, struct logger *lg, const struct log *log)
+{
+	struct analyse_opts o;
+	struct diff_side side[2];
+	int code, err = 0, fault = 0, i;
+
+	memset(side, 0, sizeof(side));
+	code = parse_analyse_opts(argc, argv, lg, &o, 1);
+	if (code >= 0)
+		goto out;
+	if (argc - optind != 2) {
+		fputs("usage: readperf diff [OPTIONS] OLD NEW   (readperf -h lists the options)\n", stderr);
+		code = EXIT_USAGE;
+		goto out;
+	}
+	err = mkdir_p(o.outdir);
+	if (err) {
+		log_msg(log, LOG_ERR, "%s: cannot create: %s", o.outdir, strerror(-err));
+		code = EXIT_SYSTEM;
+		goto out;
+	}
+	for (i = 0; i < 2 && !err; i++) {
+		err = diff_load(&side[i], argv[optind + i], &o, log);
+		/* a damaged file still compares by what was read before the fault */
+		if (err == -EINVAL && side[i].an) {
+			fault = err;
+			err = 0;
+		}
+	}
+	if (!err) {
+		err = diff__write(side[0].an, side[1].an, o.outdir);
+		if (err)
+			log_msg(log, LOG_ERR, "%s/diff.csv: cannot write: %s", o.outdir, strerror(-err));
+	}
+	if (err == -ENOMEM)
+		log_msg(log, LOG_ERR, "out of memory");
+	code = exit_for(err ? err : fault);
+out:
+	for (i = 0; i < 2; i++) {
+		analysis__delete(side[i].an);
+		perf_file__delete(side[i].f);
+	}
 	free(o.comm_list);
 	return code;
 }
@@ -939,6 +1100,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "header"))
 		return cmd_header(argc - 1, argv + 1, &log);
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return cmd_diff(argc - 1, argv + 1, &lg, &log);
 	if (argc > 1 && !strcmp(argv[1], "dump"))
 		return cmd_dump(argc - 1, argv + 1, &log);
 	if (argc > 1 && !strcmp(argv[1], "record"))

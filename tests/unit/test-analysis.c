@@ -5,7 +5,9 @@
  * memory (perfemit.h) with a COMM, an MMAP of that program's text as the
  * loader maps it, samples of two events with callchains, and one sample in
  * no map; it is replayed through the ordered queue and the reports are
- * compared with sums worked out by hand (comments next to each).
+ * compared with sums worked out by hand (comments next to each).  The same
+ * stream gives the folded stacks, the flame graph and diff.csv (decode/diff.c)
+ * of two differently filtered analyses.
  */
 #include <elf.h>
 #include <errno.h>
@@ -21,6 +23,7 @@
 #include <cmocka.h>
 
 #include "decode/analysis.h"
+#include "decode/diff.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
 #include "tests/unit/perfemit.h"
@@ -184,32 +187,48 @@ static uint8_t *make_stream(const struct prog *p, size_t *len)
 	return buf;
 }
 
-static void run(const struct prog *p, const struct analysis_opts *opts, const char *outdir,
-		struct analysis_stats *st)
-{
-	struct perf_file *f;
-	struct ordered_queue *q;
-	struct analysis *a;
-	struct perf_record rec;
+/* the stream replayed through an analysis that stays alive until replay_close */
+struct replay {
 	uint8_t *buf;
+	struct perf_file *f;
+	struct analysis *a;
+};
+
+static void replay_open(struct replay *r, const struct prog *p, const struct analysis_opts *opts)
+{
+	struct ordered_queue *q;
+	struct perf_record rec;
 	size_t len;
 	int ret;
 
-	buf = make_stream(p, &len);
-	assert_int_equal(perf_file__open_mem(&f, buf, len, NULL), 0);
-	assert_int_equal(analysis__new(&a, f, opts), 0);
-	assert_int_equal(ordered_queue__new(&q, f, analysis__deliver, a), 0);
-	while ((ret = perf_file__next(f, &rec)) == 1)
+	r->buf = make_stream(p, &len);
+	assert_int_equal(perf_file__open_mem(&r->f, r->buf, len, NULL), 0);
+	assert_int_equal(analysis__new(&r->a, r->f, opts), 0);
+	assert_int_equal(ordered_queue__new(&q, r->f, analysis__deliver, r->a), 0);
+	while ((ret = perf_file__next(r->f, &rec)) == 1)
 		assert_int_equal(ordered_queue__push(q, &rec), 0);
 	assert_int_equal(ret, 0);
 	assert_int_equal(ordered_queue__flush(q), 0);
-	assert_int_equal(analysis__write(a, outdir), 0);
-	if (st)
-		analysis__stats(a, st);
 	ordered_queue__delete(q);
-	analysis__delete(a);
-	perf_file__delete(f);
-	free(buf);
+}
+
+static void replay_close(struct replay *r)
+{
+	analysis__delete(r->a);
+	perf_file__delete(r->f);
+	free(r->buf);
+}
+
+static void run(const struct prog *p, const struct analysis_opts *opts, const char *outdir,
+		struct analysis_stats *st)
+{
+	struct replay r;
+
+	replay_open(&r, p, opts);
+	assert_int_equal(analysis__write(r.a, outdir), 0);
+	if (st)
+		analysis__stats(r.a, st);
+	replay_close(&r);
 }
 
 static char *report(const char *dir, const char *name)
@@ -344,11 +363,144 @@ static void test_filters(void **state)
 	free(s);
 }
 
+/*
+ * Folded stacks, outermost first, sorted bytewise ('[' < 'b'), cpu-clock
+ * only (the first event with samples):
+ *   3 alpha samples: chain alpha (the sample ip again, skipped), beta+4
+ *   1 beta sample: chain beta (skipped); 1 sample at 0x1234 in no map
+ * -e task-clock: its one alpha sample, no chain entries: a one-frame stack.
+ */
+static char *folded_of(const struct prog *p, struct analysis *a)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "%s/stacks.folded", p->dir);
+	assert_int_equal(analysis__write_folded(a, path), 0);
+	return slurp(path, NULL);
+}
+
+static void test_folded(void **state)
+{
+	const struct prog *p = *state;
+	struct analysis_opts o;
+	struct replay r;
+	char path[96], *s;
+
+	if (!p->path[0])
+		skip();
+	memset(&o, 0, sizeof(o));
+	o.stacks = 1;
+	replay_open(&r, p, &o);
+	s = folded_of(p, r.a);
+	assert_non_null(s);
+	assert_string_equal(s, "prog;[unknown] 1\nprog;beta 1\nprog;beta;alpha 3\n");
+	free(s);
+
+	/*
+	 * flame graph: 5 samples over 1180 px (10 px margins); flow order
+	 * [unknown] [0,1), beta [1,5) (its own sample, then alpha's),
+	 * alpha [2,5): alpha x = 10 + 1180 * 2/5 = 482, width 1180 * 3/5 = 708;
+	 * beta x = 10 + 236 = 246, width 944.  Depth: all 0, prog 1, beta 2,
+	 * alpha 3; height = 60 (titles) + (3 + 1) * 16 + 34 (bottom) = 158;
+	 * alpha's y = 158 - 34 - (3 + 1) * 16 = 60, all's y = 158 - 34 - 16 = 108.
+	 */
+	snprintf(path, sizeof(path), "%s/flame.svg", p->dir);
+	assert_int_equal(analysis__write_flamegraph(r.a, path), 0);
+	s = slurp(path, NULL);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "height=\"158\" viewBox=\"0 0 1200 158\""));
+	assert_non_null(strstr(s, "<title>alpha (3 samples, 60.00%)</title>\n"
+				  "<rect x=\"482.00\" y=\"60\" width=\"708.00\" height=\"15\""));
+	assert_non_null(strstr(s, "<title>beta (4 samples, 80.00%)</title>\n"
+				  "<rect x=\"246.00\" y=\"76\" width=\"944.00\" "));
+	assert_non_null(strstr(s, "<title>[unknown] (1 sample, 20.00%)</title>\n"
+				  "<rect x=\"10.00\" y=\"76\" width=\"236.00\" "));
+	assert_non_null(strstr(s, "<title>prog (5 samples, 100.00%)</title>\n"));
+	assert_non_null(strstr(s, "<title>all (5 samples, 100.00%)</title>\n"
+				  "<rect x=\"10.00\" y=\"108\" width=\"1180.00\" "));
+	assert_non_null(strstr(s, ">cpu-clock: 5 samples</text>"));
+	assert_non_null(strstr(s, "</svg>\n"));
+	free(s);
+	replay_close(&r);
+
+	o.event = "task-clock";
+	replay_open(&r, p, &o);
+	s = folded_of(p, r.a);
+	assert_non_null(s);
+	assert_string_equal(s, "prog;alpha 1\n");
+	free(s);
+	replay_close(&r);
+}
+
+/*
+ * diff.csv, old: everything (test_reports: cpu-clock alpha 300/550 =
+ * 54.5455 %, beta 200/550 = 36.3636 %, [unknown] 50/550 = 9.0909 %;
+ * task-clock alpha 100 %), new: --time 2003,2005 (test_filters: alpha and
+ * beta 50 % each).  Deltas: task-clock alpha -100, beta 50 - 36.3636 =
+ * 13.6364, [unknown] -9.0909, alpha 50 - 54.5455 = -4.5455.
+ */
+static void test_diff(void **state)
+{
+	const struct prog *p = *state;
+	struct analysis_opts o;
+	struct analysis_function fn;
+	struct replay old, new;
+	char dir[96], *s;
+
+	if (!p->path[0])
+		skip();
+	snprintf(dir, sizeof(dir), "%s/diff", p->dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	memset(&o, 0, sizeof(o));
+	replay_open(&old, p, &o);
+	o.has_time = 1;
+	o.time_start = 2003;
+	o.time_end = 2005;
+	replay_open(&new, p, &o);
+
+	/* the accessor: the first aggregate made is cpu-clock's alpha (first sample in time) */
+	/* cpu-clock alpha, beta (also the chain's beta+4), [unknown]; task-clock alpha */
+	assert_int_equal(analysis__nr_functions(old.a), 4);
+	analysis__function(old.a, 0, &fn);
+	assert_string_equal(fn.event, "cpu-clock");
+	assert_string_equal(fn.function, "alpha");
+	assert_int_equal(fn.samples, 3);
+	assert_int_equal(fn.period, 300);
+	assert_int_equal(fn.event_period, 550);
+
+	assert_int_equal(diff__write(old.a, new.a, dir), 0);
+	s = report(dir, "diff.csv");
+	assert_non_null(s);
+	assert_string_equal(s,
+		"event,dso,function,old_samples,new_samples,old_percent,new_percent,delta_percent\n"
+		"task-clock,prog,alpha,1,0,100.0000,0.0000,-100.0000\n"
+		"cpu-clock,prog,beta,1,1,36.3636,50.0000,13.6364\n"
+		"cpu-clock,[unknown],[unknown],1,0,9.0909,0.0000,-9.0909\n"
+		"cpu-clock,prog,alpha,3,2,54.5455,50.0000,-4.5455\n");
+	free(s);
+
+	/* against itself: no change; ties by event, dso, function */
+	assert_int_equal(diff__write(old.a, old.a, dir), 0);
+	s = report(dir, "diff.csv");
+	assert_non_null(s);
+	assert_string_equal(s,
+		"event,dso,function,old_samples,new_samples,old_percent,new_percent,delta_percent\n"
+		"cpu-clock,[unknown],[unknown],1,1,9.0909,9.0909,0.0000\n"
+		"cpu-clock,prog,alpha,3,3,54.5455,54.5455,0.0000\n"
+		"cpu-clock,prog,beta,1,1,36.3636,36.3636,0.0000\n"
+		"task-clock,prog,alpha,1,1,100.0000,100.0000,0.0000\n");
+	free(s);
+	replay_close(&new);
+	replay_close(&old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_folded),
+		cmocka_unit_test(test_diff),
 	};
 
 	return cmocka_run_group_tests(tests, prog_setup, prog_teardown);
