@@ -186,6 +186,7 @@ struct analyse_opts {
 	const char *comms[64];
 	char *comm_list;
 	const char *folded, *flamegraph;	/* --folded, --flamegraph paths */
+	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
 };
 
 static int open_input(const char *input, const struct log *log, struct perf_file **f)
@@ -237,6 +238,63 @@ static void recorded_kernel(const struct perf_file *f, struct symbols_opts *so)
 		if (b->filename && !strcmp(b->filename, "[kernel.kallsyms]")) {
 			so->recorded_kernel_build_id = b->build_id;
 			so->recorded_kernel_build_id_size = b->size;
+		}
+	}
+}
+
+/*
+ * The attr -e names in f: its name exactly, else the one whose name without
+ * perf's ":modifiers" is it ("cycles" for "cycles:P").  No match, or two,
+ * is a usage error that lists the events of the file.  *name gets the full
+ * name (borrowed from f).
+ */
+static int find_event(const struct perf_file *f, const char *want, const char **name,
+		      const struct log *log)
+{
+	const struct perf_evlist *el = perf_file__evlist(f);
+	const char *match = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, n = 0, len = strlen(want);
+
+	*name = NULL;
+	for (i = 0; i < el->nr; i++) {
+		if (!strcmp(el->attrs[i].name, want)) {
+			*name = el->attrs[i].name;
+			return 0;
+		}
+	}
+	for (i = 0; i < el->nr; i++) {
+		const char *a = el->attrs[i].name;
+
+		if (!strncmp(a, want, len) && a[len] == ':') {
+			match = a;
+			n++;
+		}
+	}
+	if (n == 1) {
+		*name = match;
+		return 0;
+	}
+	for (i = 0; i < el->nr; i++)
+		strbuf__addf(&sb, "%s%s", i ? ", " : "", el->attrs[i].name);
+	log_msg(log, LOG_ERR, "%s: -e %s: %s event of that name; the file has: %s",
+		perf_file__name(f), want, n ? "more than one" : "no", sb.len ? sb.buf : "no events");
+	strbuf__release(&sb);
+	return -EINVAL;
+}
+
+/* what the analysis cannot do for this file, said once */
+static void warn_limits(const struct perf_file *f, const struct log *log)
+{
+	const struct perf_evlist *el = perf_file__evlist(f);
+	size_t i;
+
+	for (i = 0; i < el->nr; i++) {
+		if (el->attrs[i].attr.sample_type & PERF_SAMPLE_STACK_USER) {
+			log_msg(log, LOG_WARN, "%s: %s carries user stack dumps (--call-graph dwarf), which readperf "
+				"does not unwind: children and callers see the sampled function and kernel frames only",
+				perf_file__name(f), el->attrs[i].name);
+			return;
 		}
 	}
 }
@@ -312,6 +370,12 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	if (err)
 		goto out_close;
 	if ((o->reports & R_ANALYSIS) || o->an.stacks) {
+		if (o->event_arg && find_event(f, o->event_arg, &o->an.event, log)) {
+			filestat__delete(fs);
+			perf_file__delete(f);
+			return EXIT_USAGE;
+		}
+		warn_limits(f, log);
 		recorded_kernel(f, &o->sym);
 		o->sym.log = log;
 		o->an.symbols = &o->sym;
@@ -319,6 +383,8 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		o->an.reports = o->reports & R_ANALYSIS;
 		o->an.out_dir = o->outdir;
 		err = analysis__new(&an, f, &o->an);
+		if (err && err != -ENOMEM)
+			log_msg(log, LOG_ERR, "%s: cannot write the reports: %s", o->outdir, strerror(-err));
 		if (!err)
 			err = ordered_queue__new(&q, f, analysis__deliver, an);
 		if (err)
@@ -455,16 +521,29 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		}
 		switch (c) {
 		case 'o':
+			if (!*optarg || !strcmp(optarg, "-")) {
+				fputs("readperf: -o wants a directory for the reports\n", stderr);
+				return EXIT_USAGE;
+			}
 			o->outdir = optarg;
 			break;
 		case OPT_REPORTS:
 			if (parse_reports(optarg, &o->reports))
 				return EXIT_USAGE;
+			if (!o->reports) {
+				fputs("readperf: --reports names no report\n", stderr);
+				return EXIT_USAGE;
+			}
 			break;
 		case OPT_SYMFS:
 			o->sym.symfs = optarg;
 			break;
 		case OPT_KALLSYMS:
+			/* named by the user: a file that cannot be read is an error, not a warning */
+			if (access(optarg, R_OK)) {
+				fprintf(stderr, "readperf: --kallsyms %s: %s\n", optarg, strerror(errno));
+				return EXIT_SYSTEM;
+			}
 			o->sym.kallsyms = optarg;
 			break;
 		case OPT_DEBUG_DIR:
@@ -479,7 +558,11 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 			o->sym.no_source = 1;
 			break;
 		case 'e':
-			o->an.event = optarg;
+			if (!*optarg) {
+				fputs("readperf: -e wants an event name\n", stderr);
+				return EXIT_USAGE;
+			}
+			o->event_arg = optarg;
 			break;
 		case OPT_PID:
 			if (parse_u32_list(optarg, o->pids, 256, &o->an.nr_pids)) {
@@ -504,6 +587,10 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 			for (tok = strtok_r(o->comm_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 				if (o->an.nr_comms < 64)
 					o->comms[o->an.nr_comms++] = tok;
+			if (!o->an.nr_comms) {
+				fputs("readperf: --comm wants command names\n", stderr);
+				return EXIT_USAGE;
+			}
 			o->an.comms = o->comms;
 			break;
 		case OPT_FOLDED:
@@ -519,6 +606,10 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 			if (!comma || parse_time(optarg, (size_t)(comma - optarg), &o->an.time_start) ||
 			    parse_time(comma + 1, strlen(comma + 1), &o->an.time_end)) {
 				fprintf(stderr, "readperf: --time wants START,END, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			if (o->an.time_start && o->an.time_end && o->an.time_start > o->an.time_end) {
+				fprintf(stderr, "readperf: --time %s: START is after END\n", optarg);
 				return EXIT_USAGE;
 			}
 			o->an.has_time = 1;
@@ -582,9 +673,11 @@ static int diff_load(struct diff_side *d, const char *path, const struct analyse
 	if (err)
 		return err;
 	d->sym = o->sym;
+	d->opts = o->an;
+	if (o->event_arg && find_event(d->f, o->event_arg, &d->opts.event, log))
+		return -EINVAL;
 	recorded_kernel(d->f, &d->sym);
 	d->sym.log = log;
-	d->opts = o->an;
 	d->opts.symbols = &d->sym;
 	d->opts.log = log;
 	d->opts.reports = 0;		/* the aggregates only */
@@ -647,6 +740,15 @@ out:
 
 /* ---------------------------------------------------------------- header, dump */
 
+/* flush stdout; a failed write is said, not swallowed */
+static int stdout_failed(const struct log *log)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	log_msg(log, LOG_ERR, "standard output: %s", strerror(errno ? errno : EIO));
+	return 1;
+}
+
 static int cmd_header(int argc, char **argv, const struct log *log)
 {
 	const struct perf_features *ft;
@@ -657,6 +759,8 @@ static int cmd_header(int argc, char **argv, const struct log *log)
 	size_t i;
 	int err;
 
+	if (argc == 3 && !strcmp(argv[1], "--"))
+		argv++, argc--;
 	if (argc != 2) {
 		fputs("usage: readperf header FILE\n", stderr);
 		return EXIT_USAGE;
@@ -696,8 +800,11 @@ static int cmd_header(int argc, char **argv, const struct log *log)
 		       (unsigned long long)a->attr.sample_period, sb.buf, a->nr_ids);
 	}
 	strbuf__release(&sb);
+	/* a broken feature section or a cut data section: said above, and exit 2 */
+	if (!err)
+		err = perf_file__status(f);
 	perf_file__delete(f);
-	if (fflush(stdout))
+	if (stdout_failed(log))
 		return EXIT_SYSTEM;
 	return exit_for(err < 0 ? err : 0);
 }
@@ -709,6 +816,8 @@ static int cmd_dump(int argc, char **argv, const struct log *log)
 	struct perf_record rec;
 	int err, r;
 
+	if (argc == 3 && !strcmp(argv[1], "--"))
+		argv++, argc--;
 	if (argc != 2) {
 		fputs("usage: readperf dump FILE\n", stderr);
 		return EXIT_USAGE;
@@ -728,7 +837,7 @@ static int cmd_dump(int argc, char **argv, const struct log *log)
 	}
 	strbuf__release(&sb);
 	perf_file__delete(f);
-	if (fflush(stdout))
+	if (stdout_failed(log))
 		return EXIT_SYSTEM;
 	return exit_for(r < 0 ? r : 0);
 }
@@ -911,6 +1020,14 @@ bad:
 }
 
 /* the output file; perf keeps the previous one as NAME.old */
+/* record and stat end as the command did, as perf does: its exit status when it failed */
+static int command_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return EXIT_OK;	/* killed: warned about; the profile is complete */
+}
+
 static int open_record_output(const char *path, int *fd)
 {
 	struct stat st;
@@ -980,7 +1097,9 @@ out:
 	if (!ro.pipe)
 		close(fd);
 	capture_evlist__release(&a.el);
-	return err ? EXIT_SYSTEM : EXIT_OK;
+	if (err)
+		return EXIT_SYSTEM;
+	return command_status(res.status);
 }
 
 static int is_clock_event(const struct capture_event *e)
@@ -1071,7 +1190,7 @@ static int cmd_stat(int argc, char **argv, const struct log *log)
 	struct capture_args a;
 	struct count_opts co;
 	struct count_result res;
-	int err;
+	int err, code = EXIT_OK;
 
 	err = parse_capture_args(&a, argc, argv, 1, log);
 	if (err)
@@ -1088,9 +1207,11 @@ static int cmd_stat(int argc, char **argv, const struct log *log)
 	} else if (err == -ENOMEM) {
 		log_msg(log, LOG_ERR, "out of memory");
 	}
+	if (!err)
+		code = command_status(res.status);
 	count_result__release(&res);
 	capture_evlist__release(&a.el);
-	return err ? EXIT_SYSTEM : EXIT_OK;
+	return err ? EXIT_SYSTEM : code;
 }
 
 int main(int argc, char **argv)

@@ -1020,6 +1020,11 @@ const struct perf_features *perf_file__features(const struct perf_file *f)
 	return &f->ft;
 }
 
+const char *perf_file__name(const struct perf_file *f)
+{
+	return f->name;
+}
+
 int perf_file__status(const struct perf_file *f)
 {
 	return f->err ? f->err : f->deferred;

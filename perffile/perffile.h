@@ -110,6 +110,8 @@ const struct perf_file_info *perf_file__info(const struct perf_file *f);
 const struct perf_evlist *perf_file__evlist(const struct perf_file *f);
 /* feature sections; in pipe mode they fill in as HEADER_FEATURE records arrive */
 const struct perf_features *perf_file__features(const struct perf_file *f);
+/* the name used in messages ("stdin" for '-') */
+const char *perf_file__name(const struct perf_file *f);
 /* 0, or the fault the file has shown so far (also one that did not stop reading) */
 int perf_file__status(const struct perf_file *f);
 /* bytes consumed so far (for progress) and the total when known */
