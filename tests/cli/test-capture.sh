@@ -170,11 +170,14 @@ fi
 
 # ---- stat
 if [ -n "$HAVE_PERF" ]; then
-	# ASLR off (inherited by both tools and the program) makes page-faults deterministic;
-	# the kernel still adds a stray fault now and then (perf against itself too), so a
-	# pair of runs may differ by one: up to 3 pairs, a systematic difference fails all
+	# ASLR off (inherited by both tools and the program) makes page-faults deterministic.
+	# perf changes its command's environment (PATH, PERF_BUILDID_DIR, PREFIX), and the
+	# size of the environment on the new stack moves the fault count by one now and then:
+	# readperf's command gets exactly the environment perf gives its own.
+	# Up to 3 pairs of runs: a stray fault passes, a systematic difference fails all.
+	mapfile -t penv < <(setarch -R perf stat -x, -e task-clock -- env 2>/dev/null)
 	for attempt in 1 2 3; do
-		ours=$(setarch -R "$PROG" stat -x, -e task-clock,page-faults,context-switches -- "$T/hot" 30000000 2>&1 >/dev/null)
+		ours=$(setarch -R env -i "${penv[@]}" "$PROG" stat -x, -e task-clock,page-faults,context-switches -- "$T/hot" 30000000 2>&1 >/dev/null)
 		theirs=$(setarch -R perf stat -x, -e task-clock,page-faults,context-switches -- "$T/hot" 30000000 2>&1 >/dev/null)
 		pf1=$(echo "$ours" | awk -F, '$3 == "page-faults" { print $1 }')
 		pf2=$(echo "$theirs" | awk -F, '$3 == "page-faults" { print $1 }')
