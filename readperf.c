@@ -309,6 +309,7 @@ static int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue
 {
 	struct perf_record rec;
 	struct progress prog;
+	uint64_t n = 0;
 	int err = 0, r;
 
 	progress__init(&prog, !quiet && isatty(STDERR_FILENO) &&
@@ -321,7 +322,8 @@ static int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue
 			err = ordered_queue__push(q, &rec);
 		if (err)
 			break;
-		progress__update(&prog, perf_file__pos(f));
+		if (!(++n & 0xffff))
+			progress__update(&prog, perf_file__pos(f));
 	}
 	progress__finish(&prog);
 	*read_err = r < 0 ? r : 0;

@@ -67,6 +67,8 @@ void filestat__delete(struct filestat *fs)
 
 static struct event_count *event_of(struct filestat *fs, const struct perf_evattr *a)
 {
+	if ((size_t)a->idx < fs->events.len)
+		return &ARRAY_AT(&fs->events, struct event_count, a->idx);
 	while (fs->events.len <= (size_t)a->idx) {
 		if (!array__push(&fs->events))
 			return NULL;
@@ -106,7 +108,7 @@ static const struct perf_evattr *attr_by_id(const struct perf_file *f, uint64_t 
 
 int filestat__add(struct filestat *fs, const struct perf_record *rec)
 {
-	struct type_count *t = type_of(fs, rec->type);
+	struct type_count *t = rec->type < NR_TYPES ? &fs->types[rec->type] : type_of(fs, rec->type);
 	const struct perf_evattr *a = rec->evattr;
 	struct event_count *e;
 

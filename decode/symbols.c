@@ -199,7 +199,11 @@ size_t symtab__finish(struct sym *v, size_t n, int is_kallsyms)
 
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), sym_cmp);
+	/* kallsyms comes sorted but for a few lines: sort only when it must */
+	for (i = 1; i < n && sym_cmp(&v[i - 1], &v[i]) <= 0; i++)
+		;
+	if (i < n)
+		qsort(v, n, sizeof(*v), sym_cmp);
 	for (i = 1; i < n; i++) {
 		struct sym *prev = &v[i - 1];
 

@@ -290,7 +290,20 @@ static int input_read_full(struct perf_file *f, uint64_t off, void *buf, size_t 
  * of them are available (fewer than n only at the end of the input) or a
  * negative errno; *p points at f->pos.
  */
-static int64_t window_need(struct perf_file *f, size_t n, const uint8_t **p)
+static int64_t window_fill(struct perf_file *f, size_t n, const uint8_t **p);
+
+/* the common case, inline: the bytes are in the window already */
+static inline int64_t window_need(struct perf_file *f, size_t n, const uint8_t **p)
+{
+	if (f->kind != INPUT_MEM && f->pos >= f->win_off &&
+	    f->pos - f->win_off + n <= f->win_len) {
+		*p = f->win + (f->pos - f->win_off);
+		return (int64_t)n;
+	}
+	return window_fill(f, n, p);
+}
+
+static int64_t window_fill(struct perf_file *f, size_t n, const uint8_t **p)
 {
 	uint64_t have;
 
