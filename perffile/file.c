@@ -148,15 +148,11 @@ static const char *gz_message(gzFile gz, int *zerr)
  * state (a cut file's feature table is read first, past the cut), and the
  * data before the cut is still wanted.
  */
-static int gz_reopen(struct perf_file *f)
+/* a zlib stream on a copy of f->fd from its current offset (gzclose closes the copy) */
+static int gz_open(struct perf_file *f)
 {
-	int dfd;
+	int dfd = dup(f->fd);
 
-	gzclose(f->gz);
-	f->gz = NULL;
-	if (lseek(f->fd, 0, SEEK_SET) < 0)
-		return -errno;
-	dfd = dup(f->fd);
 	if (dfd < 0)
 		return -errno;
 	f->gz = gzdopen(dfd, "rb");
@@ -167,6 +163,15 @@ static int gz_reopen(struct perf_file *f)
 	gzbuffer(f->gz, 1 << 18);
 	f->in_pos = 0;
 	return 0;
+}
+
+static int gz_reopen(struct perf_file *f)
+{
+	gzclose(f->gz);
+	f->gz = NULL;
+	if (lseek(f->fd, 0, SEEK_SET) < 0)
+		return -errno;
+	return gz_open(f);
 }
 
 /*
@@ -893,16 +898,10 @@ static int open_input_fd(struct perf_file *f, int fd)
 		f->seekable = 1;
 		f->info.file_size = (uint64_t)st.st_size;
 		if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-			int dfd = dup(fd);
+			int err = gz_open(f);
 
-			if (dfd < 0)
-				return -errno;
-			f->gz = gzdopen(dfd, "rb");
-			if (!f->gz) {
-				close(dfd);
-				return -ENOMEM;
-			}
-			gzbuffer(f->gz, 1 << 18);
+			if (err)
+				return err;
 			f->kind = INPUT_GZ;
 			f->info.gzip = 1;
 			f->info.file_size = 0;
@@ -912,20 +911,8 @@ static int open_input_fd(struct perf_file *f, int fd)
 		return 0;
 	}
 	/* a pipe: zlib reads gzip or passes plain bytes through, forward only */
-	{
-		int dfd = dup(fd);
-
-		if (dfd < 0)
-			return -errno;
-		f->gz = gzdopen(dfd, "rb");
-		if (!f->gz) {
-			close(dfd);
-			return -ENOMEM;
-		}
-		gzbuffer(f->gz, 1 << 18);
-		f->kind = INPUT_GZ;
-	}
-	return 0;
+	f->kind = INPUT_GZ;
+	return gz_open(f);
 }
 
 int perf_file__open_fd(struct perf_file **out, int fd, const struct perf_file_opts *opts)

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The command line as a user meets it: exit codes and messages for bad input
+# and bad options, reports kept after a fault, -e matching, determinism.
+# Prints "ok - ..." / "not ok - ..." / "skip - ..." lines.
+set -u
+export LC_ALL=C
+root=$(cd "$(dirname "$0")/../.." && pwd)
+PROG=${PROG:-$root/build/readperf}
+case $PROG in /*) ;; *) PROG=$root/$PROG ;; esac
+td=$root/testdata
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp/home
+
+t() {	# DESCRIPTION EXPECTED_EXIT STDERR_REGEX(or "") -- readperf ARGS...
+	local what=$1 want=$2 re=$3 rc
+	shift 4
+	"$PROG" "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "not ok - $what: exit $rc, expected $want: $(head -c 200 "$tmp/err")"
+	elif [ -n "$re" ] && ! grep -Eq "$re" "$tmp/err"; then
+		echo "not ok - $what: stderr does not match /$re/: $(head -c 200 "$tmp/err")"
+	else
+		echo "ok - $what"
+	fi
+}
+
+# a gzip file cut short: the records before the cut are reported, exit 2 with the offset
+gzip -c "$td/work.data" | head -c 8000 > "$tmp/cut.data.gz"
+t "cut gzip file: exit 2 with an offset" 2 'gzip stream at offset 0x[0-9a-f]+ \([0-9]+\)' -- -q -o "$tmp/cut" "$tmp/cut.data.gz"
+if awk -F, '$1 == "SAMPLE" && $2 > 0 { ok = 1 } END { exit !ok }' "$tmp/cut/stat.csv" 2>/dev/null; then
+	echo "ok - cut gzip file: stat.csv counts the samples before the cut"
+else
+	echo "not ok - cut gzip file: no samples in stat.csv"
+fi
+# a plain file cut short
+head -c 50000 "$td/work.data" > "$tmp/cut.data"
+t "cut file: exit 2 naming the end of the file" 2 'data section at offset 0xc350 \(50000\)' -- -q -o "$tmp/cut2" "$tmp/cut.data"
+t "header of a cut file: exit 2" 2 'offset' -- header "$tmp/cut.data"
+t "header accepts --" 0 '' -- header -- "$td/work.data"
+t "a directory as input: exit 2" 2 'is a directory' -- -o "$tmp/d" "$td"
+t "a missing file: exit 3" 3 'cannot open' -- -o "$tmp/m" "$tmp/nonexistent.data"
+"$PROG" -q -o "$tmp/p" - < "$td/work.pipe.data"
+if [ $? = 0 ]; then echo "ok - pipe-mode stream on stdin"; else echo "not ok - pipe-mode stream on stdin"; fi
+cat "$td/work.data" | "$PROG" -q -o "$tmp/p2" - 2> "$tmp/err"
+if [ $? = 2 ] && grep -q "give its name" "$tmp/err"; then
+	echo "ok - file-mode perf.data through a real pipe: exit 2 with a hint"
+else
+	echo "not ok - file-mode perf.data through a real pipe: $(cat "$tmp/err")"
+fi
+
+# options
+t "-e with no such event: exit 1 listing the events" 1 'the file has: cpu-clock' -- -o "$tmp/e" -e cycles "$td/work.data"
+t "-e empty: exit 1" 1 '' -- -o "$tmp/e" -e '' "$td/work.data"
+t "--time START after END: exit 1" 1 'START is after END' -- -o "$tmp/e" --time 20,10 "$td/work.data"
+t "--reports empty: exit 1" 1 'no report' -- -o "$tmp/e" --reports '' "$td/work.data"
+t "--reports unknown: exit 1" 1 "unknown report" -- -o "$tmp/e" --reports bogus "$td/work.data"
+t "-o -: exit 1" 1 'directory' -- -o - "$td/work.data"
+t "--kallsyms missing: exit 3" 3 'kallsyms' -- -o "$tmp/e" --kallsyms "$tmp/none" "$td/work.data"
+t "unknown option: exit 1" 1 '' -- --bogus "$td/work.data"
+t "--callgraph dwarf recording: a warning that user stacks are not unwound" 0 'not unwind' -- -o "$tmp/dw" --symfs "$td/symfs" "$td/callgraph-dwarf.data"
+t "-e picks one event of three" 0 '' -- -q -o "$tmp/e3" -e page-faults/period=1/ "$td/multi.data"
+if awk -F, 'NR > 1 && $1 != "page-faults/period=1/" { bad = 1 } NR > 1 { n++ } END { exit bad || !n }' "$tmp/e3/results.csv"; then
+	echo "ok - -e: results.csv has that event only"
+else
+	echo "not ok - -e: results.csv has other events or none"
+fi
+shared=${READPERF_SHARED:-$root/../shared}
+if [ -f "$shared/testdata-external/lpd/sleep.compressed.data" ]; then
+	t "-e without perf's modifiers matches cycles:P" 0 '' -- -q -o "$tmp/ep" -e cycles "$shared/testdata-external/lpd/sleep.compressed.data"
+	if grep -q '^cycles:P,' "$tmp/ep/results.csv"; then echo "ok - -e cycles: rows of cycles:P"; else echo "not ok - -e cycles: no rows of cycles:P"; fi
+else
+	echo "skip - -e modifier matching: no external fixtures"
+fi
+
+# same input, same options: byte-identical reports
+"$PROG" -q -o "$tmp/r1" --symfs "$td/symfs" --kallsyms "$td/kallsyms" "$td/callgraph-fp.data"
+"$PROG" -q -o "$tmp/r2" --symfs "$td/symfs" --kallsyms "$td/kallsyms" "$td/callgraph-fp.data"
+if diff -r "$tmp/r1" "$tmp/r2" > /dev/null; then
+	echo "ok - two runs give byte-identical reports ($(ls "$tmp/r1" | wc -l) files)"
+else
+	echo "not ok - two runs differ: $(diff -rq "$tmp/r1" "$tmp/r2" | head -3)"
+fi
