@@ -175,7 +175,7 @@ bucket_match() {
 			printf "\n"
 		}' "$2" "$3")
 	case $msg in
-	pass*) ok "$check" ;;
+	pass*) ok "$check: ${msg#pass }" ;;
 	*) notok "$check" "${msg#fail }" ;;
 	esac
 }
