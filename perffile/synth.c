@@ -331,6 +331,63 @@ static void *read_range(int fd, const unsigned char *mem, uint64_t mem_len, uint
 	return buf;
 }
 
+
+/* type, file offset and size of one program header (sections = 0) or section header (1) */
+static void table_entry(const unsigned char *e, int is64, int sections, uint64_t *type,
+			uint64_t *off, uint64_t *size)
+{
+	if (sections && is64) {
+		Elf64_Shdr h;
+
+		memcpy(&h, e, sizeof(h));
+		*type = h.sh_type, *off = h.sh_offset, *size = h.sh_size;
+	} else if (sections) {
+		Elf32_Shdr h;
+
+		memcpy(&h, e, sizeof(h));
+		*type = h.sh_type, *off = h.sh_offset, *size = h.sh_size;
+	} else if (is64) {
+		Elf64_Phdr h;
+
+		memcpy(&h, e, sizeof(h));
+		*type = h.p_type, *off = h.p_offset, *size = h.p_filesz;
+	} else {
+		Elf32_Phdr h;
+
+		memcpy(&h, e, sizeof(h));
+		*type = h.p_type, *off = h.p_offset, *size = h.p_filesz;
+	}
+}
+
+/* the build id in the note segments or sections listed by one header table; 0 or -ENOENT */
+static int notes_in_table(int fd, const unsigned char *mem, uint64_t mem_len, uint64_t tab_off,
+			  unsigned n, unsigned entsize, int is64, int sections, uint8_t id[20], size_t *size)
+{
+	size_t min = sections ? (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) :
+				(is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr));
+	uint64_t want = sections ? SHT_NOTE : PT_NOTE;
+	unsigned char *tab;
+	int err = -ENOENT;
+
+	if (!n || entsize < min)
+		return -ENOENT;
+	tab = read_range(fd, mem, mem_len, tab_off, (uint64_t)n * entsize);
+	for (unsigned i = 0; tab && i < n && err; i++) {
+		uint64_t type, off, sz;
+		void *notes;
+
+		table_entry(tab + (size_t)i * entsize, is64, sections, &type, &off, &sz);
+		if (type != want)
+			continue;
+		notes = read_range(fd, mem, mem_len, off, sz);
+		if (notes && build_id__from_notes(notes, sz, 0, id, size) == 0)
+			err = 0;
+		free(notes);
+	}
+	free(tab);
+	return err;
+}
+
 /* the ELF at fd (file) or mem (memory image, program header offsets used) */
 static int elf_build_id(int fd, const unsigned char *mem, uint64_t mem_len, uint8_t id[20], size_t *size)
 {
@@ -383,40 +440,12 @@ static int elf_build_id(int fd, const unsigned char *mem, uint64_t mem_len, uint
 	} else {
 		return -EINVAL;
 	}
-	/* program headers: PT_NOTE segments */
-	if (phnum && phentsize >= (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr))) {
-		unsigned char *ph = read_range(fd, mem, mem_len, phoff, (uint64_t)phnum * phentsize);
-
-		for (unsigned i = 0; ph && i < phnum && err; i++) {
-			uint64_t type, off, fsz;
-			void *notes;
-
-			if (is64) {
-				Elf64_Phdr p;
-
-				memcpy(&p, ph + (size_t)i * phentsize, sizeof(p));
-				type = p.p_type;
-				off = p.p_offset;
-				fsz = p.p_filesz;
-			} else {
-				Elf32_Phdr p;
-
-				memcpy(&p, ph + (size_t)i * phentsize, sizeof(p));
-				type = p.p_type;
-				off = p.p_offset;
-				fsz = p.p_filesz;
-			}
-			if (type != PT_NOTE)
-				continue;
-			notes = read_range(fd, mem, mem_len, off, fsz);
-			if (notes && build_id__from_notes(notes, fsz, 0, id, size) == 0)
-				err = 0;
-			free(notes);
-		}
-		free(ph);
-	}
+	/* program headers: PT_NOTE segments; else section headers: SHT_NOTE (.debug files have no segments) */
+	err = notes_in_table(fd, mem, mem_len, phoff, phnum, phentsize, is64, 0, id, size);
 	if (!err || mem)
 		return err;
+	err = notes_in_table(fd, mem, mem_len, shoff, shnum, shentsize, is64, 1, id, size);
+	return err;
 	/* section headers: SHT_NOTE (files without program headers, e.g. .debug files) */
 	if (shnum && shentsize >= (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr))) {
 		unsigned char *sh = read_range(fd, mem, mem_len, shoff, (uint64_t)shnum * shentsize);

@@ -311,19 +311,25 @@ int perf_writer__set_string(struct perf_writer *w, unsigned feat, const char *s)
 	return err ? err : feature_done(w, feat);
 }
 
-int perf_writer__set_nrcpus(struct perf_writer *w, uint32_t online, uint32_t avail)
+/* a feature of two values, as perf writes NRCPUS and SAMPLE_TIME */
+static int set_pair(struct perf_writer *w, unsigned feat, const void *a, const void *b, size_t size)
 {
-	struct array *b;
+	struct array *buf;
 	int err = check_usable(w);
 
 	if (err)
 		return err;
-	b = feature_reset(w, PERF_FEAT_NRCPUS);
-	/* write_nrcpus(): nr_cpus_avail first, then nr_cpus_online */
-	err = array__append(b, &avail, sizeof(avail));
+	buf = feature_reset(w, feat);
+	err = array__append(buf, a, size);
 	if (!err)
-		err = array__append(b, &online, sizeof(online));
-	return err ? err : feature_done(w, PERF_FEAT_NRCPUS);
+		err = array__append(buf, b, size);
+	return err ? err : feature_done(w, feat);
+}
+
+int perf_writer__set_nrcpus(struct perf_writer *w, uint32_t online, uint32_t avail)
+{
+	/* write_nrcpus(): nr_cpus_avail first, then nr_cpus_online */
+	return set_pair(w, PERF_FEAT_NRCPUS, &avail, &online, sizeof(avail));
 }
 
 int perf_writer__set_total_mem(struct perf_writer *w, uint64_t kb)
@@ -402,16 +408,7 @@ int perf_writer__add_build_id(struct perf_writer *w, int32_t pid, uint16_t misc,
 
 int perf_writer__set_sample_time(struct perf_writer *w, uint64_t first, uint64_t last)
 {
-	struct array *b;
-	int err = check_usable(w);
-
-	if (err)
-		return err;
-	b = feature_reset(w, PERF_FEAT_SAMPLE_TIME);
-	err = array__append(b, &first, sizeof(first));
-	if (!err)
-		err = array__append(b, &last, sizeof(last));
-	return err ? err : feature_done(w, PERF_FEAT_SAMPLE_TIME);
+	return set_pair(w, PERF_FEAT_SAMPLE_TIME, &first, &last, sizeof(first));
 }
 
 int perf_writer__set_feature_raw(struct perf_writer *w, unsigned feat, const void *data, size_t size)
