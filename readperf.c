@@ -35,6 +35,7 @@ enum exit_code {
 	EXIT_USAGE = 1,		/* bad command line */
 	EXIT_BAD_INPUT = 2,	/* malformed or truncated input */
 	EXIT_SYSTEM = 3,	/* I/O or system error */
+	EXIT_REGRESSION = 4,	/* readperf diff: a function crossed --fail-above or --fail-above-ratio */
 };
 
 struct logger {
@@ -91,9 +92,17 @@ static void usage(FILE *fp)
 	      "  --version           print the version\n"
 	      "\n"
 	      "readperf diff takes -o and the symbol and filter options above, applies them to both\n"
-	      "files and writes DIR/diff.csv\n"
+	      "files and writes DIR/diff.csv; its own options:\n"
+	      "  --sort KEY          period (|change of period|, default), ratio (relative change)\n"
+	      "                      or delta (|change of percent|)\n"
+	      "  --fail-above PCT    exit 4 when a function's self percent grows by more than PCT points\n"
+	      "  --fail-above-ratio R  exit 4 when a function's period grows more than R times\n"
+	      "                      (new functions count as growing without bound)\n"
+	      "  --fail-min-percent P  the ratio gate looks at functions with P% or more on either\n"
+	      "                      side only (default 1)\n"
 	      "\n"
-	      "exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O or system error\n", fp);
+	      "exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O or system error,\n"
+	      "            4 readperf diff: a function crossed --fail-above or --fail-above-ratio\n", fp);
 }
 
 /* ---------------------------------------------------------------- reports */
@@ -187,6 +196,11 @@ struct analyse_opts {
 	char *comm_list;
 	const char *folded, *flamegraph;	/* --folded, --flamegraph paths */
 	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
+	/* readperf diff only */
+	enum diff_sort sort;			/* --sort */
+	int64_t fail_above;			/* --fail-above PCT in 1/10000 points, or -1 */
+	int64_t fail_ratio;			/* --fail-above-ratio R in 1/10000, or -1 */
+	int64_t fail_min;			/* --fail-min-percent in 1/10000 % (default 1%) */
 };
 
 static int open_input(const char *input, const struct log *log, struct perf_file **f)
@@ -483,11 +497,58 @@ static int parse_time(const char *s, size_t len, uint64_t *out)
  * --reports, --folded, --flamegraph).  The file names are left at
  * argv[optind...].  -1 to go on, else the exit code.
  */
+/* a non-negative decimal with up to 4 places ("2", "1.5", "0.25") in 1/10000; -1 when malformed */
+static int64_t parse_fixed4(const char *s)
+{
+	int64_t v = 0, scale = 10000;
+	int digits = 0;
+
+	for (; *s >= '0' && *s <= '9' && v < INT64_MAX / 100000; s++, digits++)
+		v = v * 10 + (*s - '0');
+	v *= 10000;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9' && scale > 1; s++, digits++)
+			v += (*s - '0') * (scale /= 10);
+	return digits && !*s ? v : -1;
+}
+
+/* readperf diff's own options: which is the index from --sort on */
+static int parse_diff_opt(int which, const char *arg, struct analyse_opts *o)
+{
+	static const char *const sorts[] = { "period", "ratio", "delta" };
+	static const char *const names[] = { "--sort", "--fail-above", "--fail-above-ratio", "--fail-min-percent" };
+	int64_t v;
+	size_t i;
+
+	if (which == 0) {
+		for (i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
+			if (!strcmp(arg, sorts[i])) {
+				o->sort = (enum diff_sort)i;
+				return 0;
+			}
+		fprintf(stderr, "readperf diff: --sort wants period, ratio or delta, not '%s'\n", arg);
+		return -1;
+	}
+	v = parse_fixed4(arg);
+	if (v < 0 || (which == 2 && v == 0)) {
+		fprintf(stderr, "readperf diff: %s wants a positive number, not '%s'\n", names[which], arg);
+		return -1;
+	}
+	if (which == 1)
+		o->fail_above = v;
+	else if (which == 2)
+		o->fail_ratio = v;
+	else
+		o->fail_min = v;
+	return 0;
+}
+
 static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct analyse_opts *o,
 			      int is_diff)
 {
 	enum { OPT_REPORTS = 256, OPT_VERSION, OPT_SYMFS, OPT_KALLSYMS, OPT_DEBUG_DIR, OPT_NO_SOURCE,
-	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_FOLDED, OPT_FLAMEGRAPH };
+	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_FOLDED, OPT_FLAMEGRAPH,
+	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "reports", required_argument, NULL, OPT_REPORTS },
@@ -502,6 +563,10 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "folded", required_argument, NULL, OPT_FOLDED },
 		{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
+		{ "fail-above-ratio", required_argument, NULL, OPT_FAIL_RATIO },
+		{ "fail-min-percent", required_argument, NULL, OPT_FAIL_MIN },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -515,11 +580,22 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	o->input = "perf.data";
 	o->outdir = ".";
 	o->reports = ~0u;
+	o->fail_above = o->fail_ratio = -1;
+	o->fail_min = 10000;
 	while ((c = getopt_long(argc, argv, "o:e:qh", longopts, NULL)) != -1) {
 		if (is_diff && (c == OPT_REPORTS || c == OPT_FOLDED || c == OPT_FLAMEGRAPH)) {
 			fputs("readperf diff: --reports, --folded and --flamegraph are options of the analysis only\n",
 			      stderr);
 			return EXIT_USAGE;
+		}
+		if (!is_diff && c >= OPT_SORT && c <= OPT_FAIL_MIN) {
+			fputs("readperf: --sort and --fail-* are options of readperf diff\n", stderr);
+			return EXIT_USAGE;
+		}
+		if (c >= OPT_SORT && c <= OPT_FAIL_MIN) {
+			if (parse_diff_opt(c - OPT_SORT, optarg, o))
+				return EXIT_USAGE;
+			continue;
 		}
 		switch (c) {
 		case 'o':
@@ -694,10 +770,84 @@ static int diff_load(struct diff_side *d, const char *path, const struct analyse
 	return err ? err : read_err;
 }
 
+static const char *const pairing_how[] = {
+	[DIFF_PAIR_NAME] = "by name",
+	[DIFF_PAIR_BASE] = "by name without modifiers",
+	[DIFF_PAIR_POSITION] = "by position",
+};
+
+/* " compute_b x2.0100 (+16.8200 points)" for the summary and the gate */
+static void diff_row_text(struct strbuf *sb, const struct diff_row *r)
+{
+	char ratio[32], delta[32];
+
+	diff__format(ratio, sizeof(ratio), r->ratio);
+	diff__format(delta, sizeof(delta), r->delta);
+	if (r->ratio < 0)
+		strbuf__addf(sb, "%s (new, %s points)", r->function, delta);
+	else
+		strbuf__addf(sb, "%s x%s (%s%s points)", r->function, ratio, r->delta >= 0 ? "+" : "", delta);
+}
+
+/* how the events were paired, when not all by name; then the top changes in one line */
+static void diff_notes(const struct diff *d, const struct log *log)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, n;
+
+	for (i = 0; i < diff__nr_pairs(d); i++) {
+		const struct diff_pair *p = diff__pair(d, i);
+
+		if (p->how == DIFF_PAIR_OLD_ONLY || p->how == DIFF_PAIR_NEW_ONLY)
+			log_msg(log, LOG_WARN, "diff: event %s is only in %s", p->old_name ? p->old_name : p->new_name,
+				p->old_name ? "OLD" : "NEW");
+		else if (p->how != DIFF_PAIR_NAME)
+			log_msg(log, LOG_INFO, "diff: event %s (OLD) paired with %s (NEW) %s", p->old_name,
+				p->new_name, pairing_how[p->how]);
+	}
+	for (i = n = 0; i < diff__nr_rows(d) && n < 3; i++) {
+		const struct diff_row *r = diff__row(d, i);
+
+		if (r->pair)	/* the first event pair only */
+			break;
+		strbuf__addstr(&sb, n++ ? ", " : "");
+		diff_row_text(&sb, r);
+	}
+	if (n)
+		log_msg(log, LOG_INFO, "diff: %s: %s", diff__row(d, 0)->event, sb.buf);
+	strbuf__release(&sb);
+}
+
+/* --fail-above / --fail-above-ratio: say every function that crosses; 1 when any does */
+static int diff_gate(const struct diff *d, const struct analyse_opts *o, const struct log *log)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int failed = 0;
+
+	for (i = 0; i < diff__nr_rows(d); i++) {
+		const struct diff_row *r = diff__row(d, i);
+		int big = r->pct[0] >= o->fail_min || r->pct[1] >= o->fail_min;
+		int over = o->fail_above >= 0 && r->delta > o->fail_above;
+
+		if (o->fail_ratio >= 0 && big && r->period[1] && (r->ratio < 0 || r->ratio > o->fail_ratio))
+			over = 1;
+		if (!over)
+			continue;
+		strbuf__reset(&sb);
+		diff_row_text(&sb, r);
+		log_msg(log, LOG_ERR, "diff: regression: %s %s %s", r->event, r->dso, sb.buf);
+		failed = 1;
+	}
+	strbuf__release(&sb);
+	return failed;
+}
+
 static int cmd_diff(int argc, char **argv, struct logger *lg, const struct log *log)
 {
 	struct analyse_opts o;
 	struct diff_side side[2];
+	struct diff *d = NULL;
 	int code, err = 0, fault = 0, i;
 
 	memset(side, 0, sizeof(side));
@@ -723,14 +873,20 @@ static int cmd_diff(int argc, char **argv, struct logger *lg, const struct log *
 			err = 0;
 		}
 	}
+	if (!err)
+		err = diff__new(&d, side[0].an, side[1].an, o.sort);
 	if (!err) {
-		err = diff__write(side[0].an, side[1].an, o.outdir);
+		diff_notes(d, log);
+		err = diff__write(d, o.outdir);
 		if (err)
 			log_msg(log, LOG_ERR, "%s/diff.csv: cannot write: %s", o.outdir, strerror(-err));
 	}
 	if (err == -ENOMEM)
 		log_msg(log, LOG_ERR, "out of memory");
 	code = exit_for(err ? err : fault);
+	if (!err && diff_gate(d, &o, log) && code == EXIT_OK)
+		code = EXIT_REGRESSION;
+	diff__delete(d);
 out:
 	for (i = 0; i < 2; i++) {
 		analysis__delete(side[i].an);

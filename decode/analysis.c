@@ -766,9 +766,27 @@ void analysis__function(const struct analysis *a, size_t i, struct analysis_func
 	const struct fstat *f = ARRAY_AT(&a->fstat_list, struct fstat *, i);
 
 	out->event = a->events[f->event].name;
+	out->event_idx = f->event;
 	out->dso = f->dso;
 	out->function = f->function;
 	out->samples = f->samples;
 	out->period = f->period;
+	out->ch_samples = f->ch_samples;
+	out->ch_period = f->ch_period;
 	out->event_period = a->events[f->event].period;
+}
+
+size_t analysis__nr_events(const struct analysis *a)
+{
+	return a->nr_events;
+}
+
+void analysis__event(const struct analysis *a, size_t i, struct analysis_event *out)
+{
+	const struct perf_evlist *el = a->f ? perf_file__evlist(a->f) : NULL;
+
+	out->name = a->events[i].name;
+	out->samples = a->events[i].samples;
+	out->period = a->events[i].period;
+	out->callchain = el && i < el->nr && (el->attrs[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 }

@@ -101,14 +101,26 @@ int analysis__write_flamegraph(struct analysis *a, const char *path);
 /* the (event, dso, function) aggregates of results.csv, for decode/diff.c */
 struct analysis_function {
 	const char *event, *dso, *function;	/* borrowed until analysis__delete */
+	size_t event_idx;			/* the event's index for analysis__event() */
 	uint64_t samples, period;		/* self */
+	uint64_t ch_samples, ch_period;		/* children: samples whose callchain holds it */
 	uint64_t event_period;			/* the event's total: percent = period / event_period */
 };
 size_t analysis__nr_functions(const struct analysis *a);
 /* the i-th aggregate, i < analysis__nr_functions(a), in creation order */
 void analysis__function(const struct analysis *a, size_t i, struct analysis_function *out);
 
-/* what was seen, for tests and -v */
+/* the events (attrs) of the file, in attr order, with what passed the filters */
+struct analysis_event {
+	const char *name;			/* borrowed until analysis__delete; NULL: no sample met */
+	uint64_t samples, period;
+	int callchain;				/* its samples carry PERF_SAMPLE_CALLCHAIN */
+};
+size_t analysis__nr_events(const struct analysis *a);
+/* the i-th event, i < analysis__nr_events(a) */
+void analysis__event(const struct analysis *a, size_t i, struct analysis_event *out);
+
+/* what was seen, for tests */
 struct analysis_stats {
 	uint64_t samples;		/* samples that passed the filters */
 	uint64_t filtered;		/* samples dropped by filters */

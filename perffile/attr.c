@@ -122,3 +122,8 @@ int perf_attr__name(const struct perf_event_attr *attr, struct strbuf *sb)
 	}
 	return err ? err : add_modifiers(attr, sb);
 }
+
+size_t perf_event_name__base_len(const char *name)
+{
+	return strcspn(name, ":/");
+}

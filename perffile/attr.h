@@ -24,4 +24,10 @@ int perf_attr__read(struct perf_event_attr *attr, const void *data, size_t file_
 /* the name perf gives an attr without EVENT_DESC: "cpu-clock", "cycles:u", "raw 0x1a"... */
 int perf_attr__name(const struct perf_event_attr *attr, struct strbuf *sb);
 
+/*
+ * The length of an event name's base, without perf's ":modifiers" and
+ * "/terms/": 9 for "cpu-clock:ppp" and for "cpu-clock/call-graph=fp/".
+ */
+size_t perf_event_name__base_len(const char *name);
+
 #endif

@@ -21,3 +21,4 @@ gcc $CFLAGS -fPIC -shared -o $bin/libhot.so libhot.c
 gcc $CFLAGS -o $bin/shlib shlib.c -L$bin -lhot -Wl,-rpath,$bin
 g++ $CFLAGS -o $bin/cxx cxx.cpp
 gcc $CFLAGS -static -o $bin/static static.c
+gcc $CFLAGS -o $bin/regress regress.c

@@ -25,3 +25,9 @@ $R -e cpu-clock -o "$out/static.data" -- $bin/static
 awk '$2 ~ /^[tTwW]$/' /proc/kallsyms > "$out/kallsyms"
 # perf record keeps a previous output as NAME.data.old
 rm -f "$out"/*.data.old
+# readperf diff's before/after pair (another boot: ship its kallsyms)
+$R -g -F 2000 -o "$out/regress-before.data" -- $bin/regress 1
+$R -g -F 2000 -o "$out/regress-before2.data" -- $bin/regress 1
+$R -g -F 2000 -o "$out/regress-after.data" -- $bin/regress 2
+"$out/../readperf" record -g -F 2000 -o "$out/regress-readperf.data" -- $bin/regress 1
+awk '$2 ~ /^[tTwW]$/' /proc/kallsyms > "$out/kallsyms.boot2"
