@@ -435,9 +435,13 @@ static void test_folded(void **state)
 /*
  * diff.csv, old: everything (test_reports: cpu-clock alpha 300/550 =
  * 54.5455 %, beta 200/550 = 36.3636 %, [unknown] 50/550 = 9.0909 %;
- * task-clock alpha 100 %), new: --time 2003,2005 (test_filters: alpha and
- * beta 50 % each).  Deltas: task-clock alpha -100, beta 50 - 36.3636 =
- * 13.6364, [unknown] -9.0909, alpha 50 - 54.5455 = -4.5455.
+ * task-clock alpha 7/7 = 100 %), new: --time 2003,2005 (test_filters: alpha
+ * 2 x 100 and beta 200 of cpu-clock, 50 % each; no task-clock sample, so
+ * task-clock is paired with nothing and its rows have no children share).
+ * Children: beta is in the chains of the alpha samples: old 300 + 200 =
+ * 500/550 = 90.9091 %, new 200 + 200 = 400/400 = 100 %.  Ratio = new period /
+ * old period: alpha 200/300 = 0.6667, beta 1, [unknown] 0.  Rows by event
+ * pair (attr order), then |new - old period|: alpha 100, [unknown] 50, beta 0.
  */
 static void test_diff(void **state)
 {
@@ -445,6 +449,7 @@ static void test_diff(void **state)
 	struct analysis_opts o;
 	struct analysis_function fn;
 	struct replay old, new;
+	struct diff *d;
 	char dir[96], *s;
 
 	if (!p->path[0])
@@ -468,27 +473,36 @@ static void test_diff(void **state)
 	assert_int_equal(fn.period, 300);
 	assert_int_equal(fn.event_period, 550);
 
-	assert_int_equal(diff__write(old.a, new.a, dir), 0);
+	assert_int_equal(diff__new(&d, old.a, new.a, DIFF_SORT_PERIOD), 0);
+	assert_int_equal(diff__nr_pairs(d), 2);
+	assert_int_equal(diff__pair(d, 0)->how, DIFF_PAIR_NAME);
+	assert_int_equal(diff__pair(d, 1)->how, DIFF_PAIR_OLD_ONLY);
+	assert_int_equal(diff__write(d, dir), 0);
+	diff__delete(d);
 	s = report(dir, "diff.csv");
 	assert_non_null(s);
 	assert_string_equal(s,
-		"event,dso,function,old_samples,new_samples,old_percent,new_percent,delta_percent\n"
-		"task-clock,prog,alpha,1,0,100.0000,0.0000,-100.0000\n"
-		"cpu-clock,prog,beta,1,1,36.3636,50.0000,13.6364\n"
-		"cpu-clock,[unknown],[unknown],1,0,9.0909,0.0000,-9.0909\n"
-		"cpu-clock,prog,alpha,3,2,54.5455,50.0000,-4.5455\n");
+		"event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent,"
+		"delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent\n"
+		"cpu-clock,prog,alpha,3,2,300,200,54.5455,50.0000,-4.5455,0.6667,54.5455,50.0000,-4.5455\n"
+		"cpu-clock,[unknown],[unknown],1,0,50,0,9.0909,0.0000,-9.0909,0.0000,9.0909,0.0000,-9.0909\n"
+		"cpu-clock,prog,beta,1,1,200,200,36.3636,50.0000,13.6364,1.0000,90.9091,100.0000,9.0909\n"
+		"task-clock,prog,alpha,1,0,7,0,100.0000,0.0000,-100.0000,0.0000,0.0000,0.0000,0.0000\n");
 	free(s);
 
-	/* against itself: no change; ties by event, dso, function */
-	assert_int_equal(diff__write(old.a, old.a, dir), 0);
+	/* against itself: no change; ties by dso, function within the event */
+	assert_int_equal(diff__new(&d, old.a, old.a, DIFF_SORT_PERIOD), 0);
+	assert_int_equal(diff__write(d, dir), 0);
+	diff__delete(d);
 	s = report(dir, "diff.csv");
 	assert_non_null(s);
 	assert_string_equal(s,
-		"event,dso,function,old_samples,new_samples,old_percent,new_percent,delta_percent\n"
-		"cpu-clock,[unknown],[unknown],1,1,9.0909,9.0909,0.0000\n"
-		"cpu-clock,prog,alpha,3,3,54.5455,54.5455,0.0000\n"
-		"cpu-clock,prog,beta,1,1,36.3636,36.3636,0.0000\n"
-		"task-clock,prog,alpha,1,1,100.0000,100.0000,0.0000\n");
+		"event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent,"
+		"delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent\n"
+		"cpu-clock,[unknown],[unknown],1,1,50,50,9.0909,9.0909,0.0000,1.0000,9.0909,9.0909,0.0000\n"
+		"cpu-clock,prog,alpha,3,3,300,300,54.5455,54.5455,0.0000,1.0000,54.5455,54.5455,0.0000\n"
+		"cpu-clock,prog,beta,1,1,200,200,36.3636,36.3636,0.0000,1.0000,90.9091,90.9091,0.0000\n"
+		"task-clock,prog,alpha,1,1,7,7,100.0000,100.0000,0.0000,1.0000,100.0000,100.0000,0.0000\n");
 	free(s);
 	replay_close(&new);
 	replay_close(&old);
