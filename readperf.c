@@ -19,6 +19,7 @@
 
 #include "decode/analysis.h"
 #include "decode/diff.h"
+#include "perffile/attr.h"
 #include "decode/filestat.h"
 #include "decode/symbols.h"
 #include "perffile/ordered.h"
@@ -84,7 +85,9 @@ static void usage(FILE *fp)
 	      "  --tid LIST          only these threads\n"
 	      "  --comm LIST         only these command names\n"
 	      "  --time START,END    only samples in this time window: perf timestamps in ns,\n"
-	      "                      or seconds with a '.' (as perf script prints); either may be empty\n"
+	      "                      seconds with a '.' (as perf script prints), or +S seconds after\n"
+	      "                      the first sample; either may be empty. Also perf's P%/N (the N-th\n"
+	      "                      P% slice of the recording) and A%-B%\n"
 	      "  --folded FILE       collapsed call stacks (stackcollapse-perf.pl format) into FILE\n"
 	      "  --flamegraph FILE   a flame graph SVG of the same stacks into FILE\n"
 	      "  -q, --quiet         no warnings or progress\n"
@@ -183,6 +186,119 @@ static int mkdir_p(const char *dir)
 
 /* ---------------------------------------------------------------- analyse */
 
+/*
+ * --time as perf report takes it, and relative seconds: "START,END" with
+ * each side empty (open), perf timestamps in ns, seconds with a '.', or
+ * "+S" seconds after the first sample; "P%/N" the N-th slice of P% of the
+ * recording; "A%-B%" from A% to B% of it.  The relative forms need the
+ * file's first and last sample time (HEADER_SAMPLE_TIME, as perf does).
+ */
+struct time_spec {
+	int set, pct;
+	int rel[2];			/* '+': seconds after the first sample */
+	uint64_t val[2];		/* ns; with pct: share of the duration in 1/10000 % */
+};
+
+static int64_t parse_fixed4(const char *s);
+static int parse_time(const char *s, size_t len, uint64_t *out);
+
+static int parse_time_side(const char *s, size_t len, struct time_spec *ts, int i)
+{
+	if (len && s[0] == '+') {
+		ts->rel[i] = 1;
+		s++;
+		len--;
+		if (!len)
+			return -EINVAL;
+	}
+	return parse_time(s, len, &ts->val[i]);
+}
+
+static int parse_time_pct(const char *arg, struct time_spec *ts)
+{
+	char buf[64], *slash, *dash;
+	int64_t a, b;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, arg);
+	slash = strchr(buf, '/');
+	dash = strchr(buf, '-');
+	if (slash && slash > buf && slash[-1] == '%') {		/* P%/N */
+		char *end;
+		unsigned long n;
+
+		slash[-1] = '\0';
+		a = parse_fixed4(buf);
+		errno = 0;
+		n = strtoul(slash + 1, &end, 10);
+		if (a <= 0 || *end || errno || !n || n > 1000000 || (uint64_t)a * n > 1000000)
+			return -EINVAL;
+		ts->val[0] = (uint64_t)a * (n - 1);
+		ts->val[1] = (uint64_t)a * n;
+	} else if (dash && dash > buf && dash[-1] == '%' && buf[strlen(buf) - 1] == '%') {	/* A%-B% */
+		buf[strlen(buf) - 1] = '\0';
+		dash[-1] = '\0';
+		a = parse_fixed4(buf);
+		b = parse_fixed4(dash + 1);
+		if (a < 0 || b < a || b > 1000000)
+			return -EINVAL;
+		ts->val[0] = (uint64_t)a;
+		ts->val[1] = (uint64_t)b;
+	} else {
+		return -EINVAL;
+	}
+	ts->pct = 1;
+	return 0;
+}
+
+static int parse_time_spec(const char *arg, struct time_spec *ts)
+{
+	const char *comma = strchr(arg, ',');
+
+	memset(ts, 0, sizeof(*ts));
+	ts->set = 1;
+	if (strchr(arg, '%'))
+		return parse_time_pct(arg, ts);
+	if (!comma || parse_time_side(arg, (size_t)(comma - arg), ts, 0) ||
+	    parse_time_side(comma + 1, strlen(comma + 1), ts, 1))
+		return -EINVAL;
+	return 0;
+}
+
+/* the --time window of f in perf timestamps; 0 or -EINVAL (said) when f cannot place it */
+static int resolve_time(const struct time_spec *ts, const struct perf_file *f, struct analysis_opts *an,
+			const struct log *log)
+{
+	const struct perf_features *ft = perf_file__features(f);
+	uint64_t first = ft->first_sample_time, last = ft->last_sample_time, dur;
+	int i;
+
+	if (!ts->set)
+		return 0;
+	an->has_time = 1;
+	if ((ts->pct || ts->rel[0] || ts->rel[1]) && (!last || last < first)) {
+		log_msg(log, LOG_ERR, "%s: --time with %% or +seconds needs the first and last sample time, "
+			"which the file does not have (perf record writes them since perf 5.x)", perf_file__name(f));
+		return -EINVAL;
+	}
+	dur = last - first;
+	for (i = 0; i < 2; i++) {
+		uint64_t *t = i ? &an->time_end : &an->time_start;
+
+		if (ts->pct)
+			*t = first + (uint64_t)((unsigned __int128)dur * ts->val[i] / 1000000);
+		else
+			*t = ts->rel[i] ? first + ts->val[i] : ts->val[i];
+	}
+	if (an->time_start && an->time_end && an->time_start > an->time_end) {
+		log_msg(log, LOG_ERR, "%s: --time: START is after END", perf_file__name(f));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+
 struct analyse_opts {
 	const char *input;
 	const char *outdir;
@@ -196,6 +312,7 @@ struct analyse_opts {
 	char *comm_list;
 	const char *folded, *flamegraph;	/* --folded, --flamegraph paths */
 	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
+	struct time_spec time;			/* --time as given; resolved per file */
 	/* readperf diff only */
 	enum diff_sort sort;			/* --sort */
 	int64_t fail_above;			/* --fail-above PCT in 1/10000 points, or -1 */
@@ -258,7 +375,8 @@ static void recorded_kernel(const struct perf_file *f, struct symbols_opts *so)
 
 /*
  * The attr -e names in f: its name exactly, else the one whose name without
- * perf's ":modifiers" is it ("cycles" for "cycles:P").  No match, or two,
+ * perf's ":modifiers" and "/terms/" is it ("cycles" for "cycles:P",
+ * "page-faults" for "page-faults/period=5/").  No match, or two,
  * is a usage error that lists the events of the file.  *name gets the full
  * name (borrowed from f).
  */
@@ -280,7 +398,7 @@ static int find_event(const struct perf_file *f, const char *want, const char **
 	for (i = 0; i < el->nr; i++) {
 		const char *a = el->attrs[i].name;
 
-		if (!strncmp(a, want, len) && a[len] == ':') {
+		if (perf_event_name__base_len(a) == len && !strncmp(a, want, len)) {
 			match = a;
 			n++;
 		}
@@ -382,7 +500,9 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	err = open_input(o->input, log, &f);
 	if (err)
 		return exit_for(err);
-	err = filestat__new(&fs, f);
+	err = resolve_time(&o->time, f, &o->an, log);
+	if (!err)
+		err = filestat__new(&fs, f);
 	if (err)
 		goto out_close;
 	if ((o->reports & R_ANALYSIS) || o->an.stacks) {
@@ -572,7 +692,6 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *comma;
 	char *tok, *save = NULL;
 	int c;
 
@@ -680,17 +799,16 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 			o->an.stacks = 1;
 			break;
 		case OPT_TIME:
-			comma = strchr(optarg, ',');
-			if (!comma || parse_time(optarg, (size_t)(comma - optarg), &o->an.time_start) ||
-			    parse_time(comma + 1, strlen(comma + 1), &o->an.time_end)) {
-				fprintf(stderr, "readperf: --time wants START,END, not '%s'\n", optarg);
+			if (parse_time_spec(optarg, &o->time)) {
+				fprintf(stderr, "readperf: --time wants START,END (ns, s.frac or +s from the first sample), "
+					"P%%/N or A%%-B%%, not '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
-			if (o->an.time_start && o->an.time_end && o->an.time_start > o->an.time_end) {
+			if (!o->time.pct && !o->time.rel[0] && !o->time.rel[1] && o->time.val[0] && o->time.val[1] &&
+			    o->time.val[0] > o->time.val[1]) {
 				fprintf(stderr, "readperf: --time %s: START is after END\n", optarg);
 				return EXIT_USAGE;
 			}
-			o->an.has_time = 1;
 			break;
 		case 'q':
 			lg->quiet = o->quiet = 1;
@@ -753,6 +871,8 @@ static int diff_load(struct diff_side *d, const char *path, const struct analyse
 	d->sym = o->sym;
 	d->opts = o->an;
 	if (o->event_arg && find_event(d->f, o->event_arg, &d->opts.event, log))
+		return -EINVAL;
+	if (resolve_time(&o->time, d->f, &d->opts, log))
 		return -EINVAL;
 	recorded_kernel(d->f, &d->sym);
 	d->sym.log = log;

@@ -2,7 +2,7 @@
 /*
  * The perf.data reader: header, attrs, ids, feature sections, and the record
  * stream of every variant (PERFILE2 either byte order, PERFFILE v1, pipe mode,
- * gzip input, zstd COMPRESSED/COMPRESSED2 records).
+ * gzip or zstd whole-file input, zstd COMPRESSED/COMPRESSED2 records).
  *
  * Follows perf_session__read_header(), perf_file_header__read(),
  * perf_header__process_sections() (tools/perf/util/header.c) and
@@ -45,7 +45,7 @@
 #define MAX_ATTRS		65536
 #define ZSTD_WINDOW		(1u << 20)
 
-enum input_kind { INPUT_MEM, INPUT_FD, INPUT_GZ };
+enum input_kind { INPUT_MEM, INPUT_FD, INPUT_GZ, INPUT_ZST };
 
 struct perf_file {
 	struct perf_file_opts opts;
@@ -59,6 +59,7 @@ struct perf_file {
 	int fd, own_fd;
 	int seekable;
 	gzFile gz;
+	struct zst_input *zst;	/* INPUT_ZST: a whole-file zstd stream */
 	const uint8_t *mem;
 	uint64_t mem_len;
 	uint64_t in_pos;	/* next byte a sequential source delivers */
@@ -175,6 +176,107 @@ static int gz_reopen(struct perf_file *f)
 }
 
 /*
+ * A whole file compressed with zstd (perf.data.zst): decompressed forward
+ * from the start, like a gzip file; a read before the current position
+ * starts over (the reader goes back only for the feature sections).
+ */
+struct zst_input {
+	ZSTD_DStream *ds;
+	uint8_t in[1 << 17];
+	ZSTD_inBuffer ib;
+	uint64_t file_pos;	/* compressed bytes consumed from the fd */
+	int eof;
+	int in_frame;		/* the last call left a frame unfinished */
+};
+
+static int zst_restart(struct perf_file *f)
+{
+	struct zst_input *z = f->zst;
+
+	if (!z) {
+		z = f->zst = calloc(1, sizeof(*z));
+		if (!z)
+			return -ENOMEM;
+		z->ds = ZSTD_createDStream();
+		if (!z->ds)
+			return -ENOMEM;
+	}
+	ZSTD_initDStream(z->ds);
+	z->ib = (ZSTD_inBuffer){ z->in, 0, 0 };
+	z->file_pos = 0;
+	z->eof = 0;
+	z->in_frame = 0;
+	f->in_pos = 0;
+	return 0;
+}
+
+/* up to len decompressed bytes into buf (NULL: discard them); bytes or negative errno */
+static int64_t zst_read(struct perf_file *f, void *buf, size_t len)
+{
+	struct zst_input *z = f->zst;
+	uint8_t sink[1 << 14];
+	size_t done = 0;
+
+	while (done < len) {
+		size_t want = len - done;
+		ZSTD_outBuffer ob = { sink, want < sizeof(sink) ? want : sizeof(sink), 0 };
+		size_t r;
+
+		if (buf) {
+			ob.dst = (uint8_t *)buf + done;
+			ob.size = want;
+		}
+		if (z->ib.pos == z->ib.size && !z->eof) {
+			ssize_t n = pread(f->fd, z->in, sizeof(z->in), (off_t)z->file_pos);
+
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			z->eof = n == 0;
+			z->file_pos += (uint64_t)n;
+			z->ib = (ZSTD_inBuffer){ z->in, (size_t)n, 0 };
+		}
+		r = ZSTD_decompressStream(z->ds, &ob, &z->ib);
+		if (ZSTD_isError(r)) {
+			if (done)
+				break;	/* hand out what came before the fault; the next read reports it */
+			return fault(f, "zstd stream", f->in_pos, "%s (offset in the uncompressed data)",
+				     ZSTD_getErrorName(r));
+		}
+		done += ob.pos;
+		f->in_pos += ob.pos;
+		z->in_frame = r != 0;
+		if (!ob.pos && z->eof && z->ib.pos == z->ib.size) {
+			if (z->in_frame && !done)
+				return fault(f, "zstd stream", f->in_pos,
+					     "unexpected end of file (offset in the uncompressed data)");
+			break;
+		}
+	}
+	return (int64_t)done;
+}
+
+static int64_t zst_read_at(struct perf_file *f, uint64_t off, void *buf, size_t len)
+{
+	if (off < f->in_pos) {
+		int err = zst_restart(f);
+
+		if (err)
+			return err;
+	}
+	while (f->in_pos < off) {
+		uint64_t skip = off - f->in_pos;
+		int64_t n = zst_read(f, NULL, skip > (1u << 30) ? 1u << 30 : (size_t)skip);
+
+		if (n <= 0)
+			return n;
+	}
+	return zst_read(f, buf, len);
+}
+
+/*
  * Read up to len bytes at off.  Returns the bytes read (short at EOF) or a
  * negative errno.  Sequential sources (pipes, gzip streams that cannot seek
  * back cheaply) read forward, discarding what lies before off.
@@ -191,6 +293,8 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 		memcpy(buf, f->mem + off, len);
 		return (int64_t)len;
 	}
+	if (f->kind == INPUT_ZST)
+		return zst_read_at(f, off, buf, len);
 	if (f->kind == INPUT_GZ) {
 		if (off < f->in_pos && f->seekable) {
 			int err = gz_reopen(f);
@@ -708,8 +812,8 @@ static int file_facts(struct perf_file *f)
 	err |= perf_features__add_fact(&f->ft, "header", "byte_order", "%s",
 				       in->swapped == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) ?
 				       "big-endian" : "little-endian");
-	if (in->gzip)
-		err |= perf_features__add_fact(&f->ft, "header", "compression", "gzip");
+	if (in->gzip || in->zstd)
+		err |= perf_features__add_fact(&f->ft, "header", "compression", in->gzip ? "gzip" : "zstd");
 	if (in->format != PERF_FORMAT_PIPE) {
 		err |= perf_features__add_fact(&f->ft, "header", "attr_size", "%" PRIu64, in->attr_size);
 		err |= perf_features__add_fact(&f->ft, "header", "data_offset", "%" PRIu64, in->data_offset);
@@ -887,7 +991,7 @@ static int file_start(struct perf_file *f)
 static int open_input_fd(struct perf_file *f, int fd)
 {
 	struct stat st;
-	uint8_t magic[2];
+	uint8_t magic[4];
 
 	f->fd = fd;
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -904,6 +1008,15 @@ static int open_input_fd(struct perf_file *f, int fd)
 				return err;
 			f->kind = INPUT_GZ;
 			f->info.gzip = 1;
+			f->info.file_size = 0;
+		} else if (pread(fd, magic, 4, 0) == 4 && magic[0] == 0x28 && magic[1] == 0xb5 &&
+			   magic[2] == 0x2f && magic[3] == 0xfd) {
+			int err = zst_restart(f);
+
+			if (err)
+				return err;
+			f->kind = INPUT_ZST;
+			f->info.zstd = 1;
 			f->info.file_size = 0;
 		} else {
 			f->kind = INPUT_FD;
@@ -994,6 +1107,9 @@ void perf_file__delete(struct perf_file *f)
 	perf_features__release(&f->ft);
 	if (f->gz)
 		gzclose(f->gz);
+	if (f->zst)
+		ZSTD_freeDStream(f->zst->ds);
+	free(f->zst);
 	if (f->own_fd && f->fd >= 0)
 		close(f->fd);
 	ZSTD_freeDStream(f->zds);
@@ -1032,7 +1148,7 @@ int perf_file__status(const struct perf_file *f)
 
 uint64_t perf_file__pos(const struct perf_file *f)
 {
-	return f->kind == INPUT_GZ ? f->in_pos : f->pos;
+	return f->kind == INPUT_GZ || f->kind == INPUT_ZST ? f->in_pos : f->pos;
 }
 
 /* ---------------------------------------------------------------- records */

@@ -65,7 +65,8 @@ struct perf_file_info {
 	enum perf_file_format format;
 	int swapped;			/* file byte order differs from the host's */
 	int gzip;			/* the input was gzip-compressed */
-	uint64_t file_size;		/* 0 when unknown (pipe, gzip) */
+	int zstd;			/* the whole input was zstd-compressed (perf.data.zst) */
+	uint64_t file_size;		/* 0 when unknown (pipe, gzip, zstd) */
 	uint64_t header_size;
 	uint64_t attr_size;		/* on-disk size of one attr entry (attr + ids section) */
 	uint64_t attrs_offset, attrs_size;

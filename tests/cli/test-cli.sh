@@ -27,6 +27,29 @@ t() {	# DESCRIPTION EXPECTED_EXIT STDERR_REGEX(or "") -- readperf ARGS...
 	fi
 }
 
+# a whole file compressed with zstd (perf.data.zst) reads as the file itself; cut or corrupt: exit 2 with the offset
+if command -v zstd > /dev/null; then
+	zstd -q -c "$td/callgraph-fp.data" > "$tmp/cg.data.zst"
+	ks=(--symfs "$td/symfs" --kallsyms "$td/kallsyms")
+	t "zstd file: exit 0" 0 "" -- -q -o "$tmp/zst" "${ks[@]}" "$tmp/cg.data.zst"
+	"$PROG" -q -o "$tmp/plain" "${ks[@]}" "$td/callgraph-fp.data"
+	grep -v '^header,compression,zstd$' "$tmp/zst/header.csv" > "$tmp/zst/header.nocomp"
+	mv "$tmp/zst/header.nocomp" "$tmp/zst/header.csv"
+	if diff -r "$tmp/zst" "$tmp/plain" > /dev/null && "$PROG" header "$tmp/cg.data.zst" | grep -q 'compression: zstd'; then
+		echo "ok - zstd file: every report equals the uncompressed file's, header says zstd"
+	else
+		echo "not ok - zstd file: reports differ from the uncompressed file's, or header does not say zstd"
+	fi
+	head -c $(( $(stat -c %s "$tmp/cg.data.zst") / 2 )) "$tmp/cg.data.zst" > "$tmp/cut.data.zst"
+	t "cut zstd file: exit 2 with an offset" 2 'zstd stream at offset 0x[0-9a-f]+ \([0-9]+\): unexpected end of file' -- -q -o "$tmp/cutz" "${ks[@]}" "$tmp/cut.data.zst"
+	cp "$tmp/cg.data.zst" "$tmp/bad.data.zst"
+	printf 'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' |
+		dd of="$tmp/bad.data.zst" bs=1 seek=$(( $(stat -c %s "$tmp/cg.data.zst") / 3 )) conv=notrunc 2> /dev/null
+	t "corrupt zstd file: exit 2 with an offset" 2 'zstd stream at offset 0x[0-9a-f]+ \([0-9]+\)' -- -q -o "$tmp/badz" "${ks[@]}" "$tmp/bad.data.zst"
+else
+	echo "skip - zstd file: no zstd command"
+fi
+
 # a gzip file cut short: the records before the cut are reported, exit 2 with the offset
 gzip -c "$td/work.data" | head -c 8000 > "$tmp/cut.data.gz"
 t "cut gzip file: exit 2 with an offset" 2 'gzip stream at offset 0x[0-9a-f]+ \([0-9]+\)' -- -q -o "$tmp/cut" "$tmp/cut.data.gz"
@@ -62,6 +85,12 @@ t "--kallsyms missing: exit 3" 3 'kallsyms' -- -o "$tmp/e" --kallsyms "$tmp/none
 t "unknown option: exit 1" 1 '' -- --bogus "$td/work.data"
 t "--callgraph dwarf recording: a warning that user stacks are not unwound" 0 'not unwind' -- -o "$tmp/dw" --symfs "$td/symfs" "$td/callgraph-dwarf.data"
 t "-e picks one event of three" 0 '' -- -q -o "$tmp/e3" -e page-faults/period=1/ "$td/multi.data"
+t "-e page-faults matches page-faults/period=1/ (PMU terms)" 0 '' -- -q -o "$tmp/eb" -e page-faults "$td/multi.data"
+if cmp -s "$tmp/eb/results.csv" "$tmp/e3/results.csv" 2> /dev/null || { "$PROG" -q -o "$tmp/e3b" -e page-faults/period=1/ "$td/multi.data" && cmp -s "$tmp/eb/results.csv" "$tmp/e3b/results.csv"; }; then
+	echo "ok - -e page-faults: the same results as the full name"
+else
+	echo "not ok - -e page-faults: results differ from -e page-faults/period=1/"
+fi
 if awk -F, 'NR > 1 && $1 != "page-faults/period=1/" { bad = 1 } NR > 1 { n++ } END { exit bad || !n }' "$tmp/e3/results.csv"; then
 	echo "ok - -e: results.csv has that event only"
 else
@@ -83,3 +112,25 @@ if diff -r "$tmp/r1" "$tmp/r2" > /dev/null; then
 else
 	echo "not ok - two runs differ: $(diff -rq "$tmp/r1" "$tmp/r2" | head -3)"
 fi
+
+# --time in perf's percent forms: sample counts that `perf script -i testdata/work.data --time T | wc -l`
+# printed (perf 6.1): 10%/2 256, 0%-10% 256, 30%-50% 512
+for tc in "10%/2 256" "0%-10% 256" "30%-50% 512"; do
+	set -- $tc
+	"$PROG" -q --reports overview -o "$tmp/tp" --time "$1" "$td/work.data"
+	n=$(awk -F, '$3 == "SAMPLE"' "$tmp/tp/overview.csv" | wc -l)
+	if [ "$n" = "$2" ]; then echo "ok - --time $1: $n samples as perf"; else echo "not ok - --time $1: $n samples, perf $2"; fi
+done
+# relative seconds: +0.1,+0.2 = [first + 0.1 s, first + 0.2 s], first = the file's first sample time
+"$PROG" -q --reports overview -o "$tmp/tall" "$td/work.data"
+first=$("$PROG" header "$td/work.data" | awk '/^#   first: / { print $3; exit }')
+want=$(awk -F, -v a=$((first + 100000000)) -v b=$((first + 200000000)) '$3 == "SAMPLE" && $2 >= a && $2 <= b' "$tmp/tall/overview.csv" | wc -l)
+"$PROG" -q --reports overview -o "$tmp/trel" --time +0.1,+0.2 "$td/work.data"
+n=$(awk -F, '$3 == "SAMPLE"' "$tmp/trel/overview.csv" | wc -l)
+if [ -n "$first" ] && [ "$n" = "$want" ] && [ "$n" -gt 0 ]; then
+	echo "ok - --time +0.1,+0.2: $n samples, those in [first + 0.1 s, first + 0.2 s]"
+else
+	echo "not ok - --time +0.1,+0.2: $n samples, expected $want (first $first)"
+fi
+t "--time 50%/3: exit 1 (past 100%)" 1 'time wants' -- -q -o "$tmp/tx" --time 50%/3 "$td/work.data"
+t "--time +x,: exit 1" 1 'time wants' -- -q -o "$tmp/tx" --time +x, "$td/work.data"
