@@ -19,6 +19,7 @@
 
 #include "decode/analysis.h"
 #include "decode/diff.h"
+#include "decode/schema.h"
 #include "perffile/attr.h"
 #include "decode/filestat.h"
 #include "decode/symbols.h"
@@ -69,6 +70,7 @@ static void usage(FILE *fp)
 	      "       readperf dump FILE                 print every decoded record (for debugging)\n"
 	      "       readperf record [OPTIONS] [CMD]    record CMD (or -a, -C, -p, -t) into perf.data\n"
 	      "       readperf stat [OPTIONS] CMD        count events while CMD runs, as perf stat\n"
+	      "       readperf schema [DIR]              CREATE TABLE statements for the reports (SQL types)\n"
 	      "                                          (readperf record -h, readperf stat -h: their options)\n"
 	      "\n"
 	      "options:\n"
@@ -1492,6 +1494,41 @@ static int cmd_stat(int argc, char **argv, const struct log *log)
 	return err ? EXIT_SYSTEM : code;
 }
 
+/* ---------------------------------------------------------------- schema */
+
+static int cmd_schema(int argc, char **argv, const struct log *log)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *dir = NULL, *unknown;
+	int err;
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs("usage: readperf schema [DIR]\n"
+		      "print CREATE TABLE statements with column types for the reports (all of them, or\n"
+		      "those in DIR with the columns their header rows have), for DuckDB and SQLite\n", stdout);
+		return EXIT_OK;
+	}
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+		fputs("readperf schema: usage: readperf schema [DIR]\nTry 'readperf schema --help'\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (argc == 2)
+		dir = argv[1];
+	err = schema__sql(&sb, dir, &unknown);
+	if (err == -ENOENT)
+		log_msg(log, LOG_ERR, "%s: no report (NAME.csv) in it", dir);
+	else if (err)
+		log_msg(log, LOG_ERR, "%s: %s", dir ? dir : "schema", strerror(-err));
+	else if (unknown)
+		log_msg(log, LOG_WARN, "%s/%s.csv has columns readperf does not know: typed TEXT", dir, unknown);
+	if (!err)
+		fputs(sb.buf, stdout);
+	strbuf__release(&sb);
+	if (!err && stdout_failed(log))
+		return EXIT_SYSTEM;
+	return err == -ENOENT ? EXIT_USAGE : exit_for(err);
+}
+
 int main(int argc, char **argv)
 {
 	struct logger lg = { 0 };
@@ -1507,5 +1544,7 @@ int main(int argc, char **argv)
 		return cmd_record(argc - 1, argv + 1, &log);
 	if (argc > 1 && !strcmp(argv[1], "stat"))
 		return cmd_stat(argc - 1, argv + 1, &log);
+	if (argc > 1 && !strcmp(argv[1], "schema"))
+		return cmd_schema(argc - 1, argv + 1, &log);
 	return cmd_analyse(argc, argv, &lg, &log);
 }

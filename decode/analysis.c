@@ -203,6 +203,12 @@ struct target {
 };
 
 
+/* where the function is defined: the path as the debug info names it, else the base name */
+static const char *def_path(const struct sym_result *r)
+{
+	return r->def_path ? r->def_path : r->def_file;
+}
+
 /*
  * The cache entry of (event, map, ip).  need_line: the source line too
  * (self addresses); callchain addresses take the fast path.
@@ -281,7 +287,7 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 		e = pool__alloc(&a->pool, sizeof(*e));
 		if (!e)
 			return NULL;
-		e->f = get_fstat(a, event, dso_name, fn, found ? res.def_file : NULL,
+		e->f = get_fstat(a, event, dso_name, fn, found ? def_path(&res) : NULL,
 				 found ? res.def_line : 0);
 		if (!e->f)
 			return NULL;
@@ -294,11 +300,12 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 		fast->e = e;
 	}
 	if (need_line) {
-		if (!e->f->def_file && found && res.def_file) {
-			e->f->def_file = intern(a, res.def_file);
+		if (!e->f->def_file && found && def_path(&res)) {
+			e->f->def_file = intern(a, def_path(&res));
 			e->f->def_line = res.def_line;
 		}
-		e->l = get_lstat(a, e->f, found ? res.src_file : NULL, found ? res.src_line : 0);
+		e->l = get_lstat(a, e->f, found ? (res.src_path ? res.src_path : res.src_file) : NULL,
+				 found ? res.src_line : 0);
 		if (!e->l)
 			return NULL;
 	}

@@ -952,7 +952,13 @@ void dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 		set_file(s, file, &r->src_file, &r->src_path);
 		r->src_line = line;
 	}
-	if (!sym)
+	if (sym)
+		dso__lookup_def(s, d, r, sym);
+}
+
+void dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, struct sym *sym)
+{
+	if (!d->elf || !d->elf->line_bfd)
 		return;
 	if (!sym->def_done) {
 		sym->def_done = 1;

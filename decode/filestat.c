@@ -209,13 +209,12 @@ int filestat__write_events(const struct filestat *fs, const char *dir)
 	if (err)
 		return err;
 	csv__row(&c, (const char *const[]){ "event", "type", "config", "sample_type",
-					    "period_or_freq", "samples", "period", "lost", NULL });
+					    "sample_period", "sample_freq", "samples", "period", "lost", NULL });
 	for (i = 0; i < el->nr; i++) {
 		const struct perf_evattr *a = &el->attrs[i];
 		static const struct event_count zero;
 		const struct event_count *e = i < fs->events.len ?
 			&ARRAY_AT(&fs->events, struct event_count, i) : &zero;
-		char buf[48];
 
 		csv__str(&c, a->name);
 		csv__u64(&c, a->attr.type);
@@ -224,9 +223,9 @@ int filestat__write_events(const struct filestat *fs, const char *dir)
 		if (perf_sample_type__format(a->attr.sample_type, &sb))
 			err = -ENOMEM;
 		csv__str(&c, sb.buf);
-		snprintf(buf, sizeof(buf), "%s=%llu", a->attr.freq ? "freq" : "period",
-			 (unsigned long long)a->attr.sample_period);
-		csv__str(&c, buf);
+		/* attr.sample_period and sample_freq share a field: the one not in use is 0 */
+		csv__u64(&c, a->attr.freq ? 0 : a->attr.sample_period);
+		csv__u64(&c, a->attr.freq ? a->attr.sample_period : 0);
 		csv__u64(&c, e->samples);
 		csv__u64(&c, e->period);
 		csv__u64(&c, e->lost);

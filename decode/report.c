@@ -66,23 +66,13 @@ static void common_fields(struct csv *c, const struct perf_record *rec, int has_
 	const struct perf_sample *s = &rec->sample;
 	int kernel = rec->type < PERF_RECORD_USER_TYPE_START;
 
+	/* numbers the record does not carry: time 0, pid/tid/cpu -1 (README "Reports") */
 	csv__u64(c, rec->nr);
-	if (kernel && (s->sample_type & PERF_SAMPLE_TIME))
-		csv__u64(c, s->time);
-	else
-		csv__empty(c);
+	csv__u64(c, kernel && (s->sample_type & PERF_SAMPLE_TIME) ? s->time : 0);
 	type_field(c, rec->type);
-	if (has_pid) {
-		csv__i64(c, (int32_t)pid);
-		csv__i64(c, (int32_t)tid);
-	} else {
-		csv__empty(c);
-		csv__empty(c);
-	}
-	if (kernel && (s->sample_type & PERF_SAMPLE_CPU))
-		csv__u64(c, s->cpu);
-	else
-		csv__empty(c);
+	csv__i64(c, has_pid ? (int32_t)pid : -1);
+	csv__i64(c, has_pid ? (int32_t)tid : -1);
+	csv__i64(c, kernel && (s->sample_type & PERF_SAMPLE_CPU) ? (int64_t)s->cpu : -1);
 }
 
 void overview__sample(struct analysis *a, const struct perf_record *rec, const char *event,
@@ -199,7 +189,7 @@ void overview__record(struct analysis *a, const struct perf_record *rec)
 	else
 		csv__empty(c);
 	csv__empty(c);		/* ip */
-	csv__empty(c);		/* period */
+	csv__u64(c, 0);		/* period */
 	csv__empty(c);		/* dso */
 	csv__empty(c);		/* symbol */
 	info_of(&a->info, rec);
@@ -301,10 +291,7 @@ static int processes_write(struct analysis *a, const char *dir)
 		const struct process *p = v[i];
 
 		csv__i64(&c, (int32_t)p->pid);
-		if (p->has_ppid)
-			csv__i64(&c, (int32_t)p->ppid);
-		else
-			csv__empty(&c);
+		csv__i64(&c, p->has_ppid ? (int32_t)p->ppid : -1);
 		if (p->comm) {
 			csv__str(&c, p->comm);
 		} else {
@@ -315,14 +302,8 @@ static int processes_write(struct analysis *a, const char *dir)
 		}
 		csv__u64(&c, p->nr_threads);
 		csv__u64(&c, p->nr_mmaps);
-		if (p->has_start)
-			csv__u64(&c, p->start_time);
-		else
-			csv__empty(&c);
-		if (p->has_exit)
-			csv__u64(&c, p->exit_time);
-		else
-			csv__empty(&c);
+		csv__u64(&c, p->has_start ? p->start_time : 0);
+		csv__u64(&c, p->has_exit ? p->exit_time : 0);
 		csv__u64(&c, p->samples);
 		csv__u64(&c, p->period);
 		csv__end_row(&c);
@@ -475,10 +456,7 @@ static int results_write(struct analysis *a, const char *dir, int children)
 		csv__str(&c, f->dso);
 		csv__str(&c, f->function);
 		csv__str(&c, f->def_file);
-		if (f->def_file && f->def_line)
-			csv__u64(&c, f->def_line);
-		else
-			csv__empty(&c);
+		csv__u64(&c, f->def_file ? f->def_line : 0);
 		csv__u64(&c, f->samples);
 		csv__u64(&c, f->period);
 		csv__pct(&c, f->period, total);
@@ -517,10 +495,7 @@ static int lines_write(struct analysis *a, const char *dir)
 		csv__str(&c, l->f->dso);
 		csv__str(&c, l->f->function);
 		csv__str(&c, l->src_file);
-		if (l->src_file && l->line)
-			csv__u64(&c, l->line);
-		else
-			csv__empty(&c);
+		csv__u64(&c, l->src_file ? l->line : 0);
 		csv__u64(&c, l->samples);
 		csv__u64(&c, l->period);
 		csv__pct(&c, l->period, event_period(a, l->f->event));

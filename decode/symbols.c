@@ -516,8 +516,14 @@ static int do_resolve(struct symbols *s, struct dso *d, uint64_t map_start, uint
 	}
 	*out = e->r;
 	if (!want_lines) {
-		out->def_file = out->src_file = out->def_path = out->src_path = NULL;
-		out->def_line = out->src_line = 0;
+		out->src_file = out->src_path = NULL;
+		out->src_line = 0;
+		/* callchain addresses: where the function is defined (once per symbol), not the line */
+		sym = e->found && !s->no_source ? symtab__find(d->syms, d->nr_syms, addr) : NULL;
+		out->def_file = out->def_path = NULL;
+		out->def_line = 0;
+		if (sym)
+			dso__lookup_def(s, d, out, sym);
 	}
 	return e->found ? 0 : -ENOENT;
 }

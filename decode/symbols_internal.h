@@ -106,6 +106,8 @@ uint64_t dso__file_vaddr(const struct dso *d, uint64_t off);
  */
 void dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 		       struct sym *sym, uint64_t addr);
+/* where sym's function is defined (DW_AT_decl_file/line), looked up once per symbol, into r's def fields */
+void dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, struct sym *sym);
 
 /* kallsyms.c */
 void dso__load_kernel(struct symbols *s, struct dso *d);

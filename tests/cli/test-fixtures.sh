@@ -57,7 +57,7 @@ for f in hotspot/perf.data.PerfFormatLost lpd/sleep.data lpd/sleep.compressed.da
 	n=$(basename "$f")
 	run "$n" "$ext/$f"
 	check "$n: read, exit 0" test "$(cat "$tmp/$n/rc")" = 0
-	check "$n: samples counted" awk -F, 'NR > 1 { s += $6 } END { exit !(s > 0 || FILENAME ~ /v1/) }' "$tmp/$n/events.csv"
+	check "$n: samples counted" awk -F, 'NR > 1 { s += $7 } END { exit !(s > 0 || FILENAME ~ /v1/) }' "$tmp/$n/events.csv"
 done
 check "fibo.compressed2.pipe.data: records spanning compressed chunks all decode (547 samples)" \
 	awk -F, '$1 == "SAMPLE" && $2 == 547 { ok = 1 } END { exit !ok }' "$tmp/fibo.compressed2.pipe.data/stat.csv"

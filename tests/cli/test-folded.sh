@@ -21,7 +21,7 @@ sum_counts() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
 rc=$?
 check "folded callgraph-fp: exit 0 (exit $rc)" test $rc -eq 0
 check "folded callgraph-fp: no message (one event: no warning)" quiet_stderr "$tmp/err"
-samples=$(awk -F, '$1 == "cpu-clock" { print $6 }' "$tmp/fp/events.csv")
+samples=$(awk -F, '$1 == "cpu-clock" { print $7 }' "$tmp/fp/events.csv")
 check "folded callgraph-fp: counts add up to the $samples samples of events.csv" \
 	test -n "$samples" -a "$(sum_counts "$tmp/fp.folded")" = "$samples"
 sed 's/ [0-9]*$//' "$tmp/fp.folded" > "$tmp/fp.stacks"
@@ -127,11 +127,11 @@ first=$(awk -F, 'NR == 2 { print $1 }' "$tmp/multi/events.csv")
 check "folded multi: exit 0, a warning names $first (exit $rc)" \
 	test $rc -eq 0 -a "$(grep -c "warning: folded stacks and flame graph show $first only (3 events" "$tmp/err")" -eq 1
 check "folded multi: counts add up to $first's samples" \
-	test "$(sum_counts "$tmp/multi.folded")" = "$(awk -F, 'NR == 2 { print $6 }' "$tmp/multi/events.csv")"
+	test "$(sum_counts "$tmp/multi.folded")" = "$(awk -F, 'NR == 2 { print $7 }' "$tmp/multi/events.csv")"
 third=$(awk -F, 'NR == 4 { print $1 }' "$tmp/multi/events.csv")
 "$PROG" -q -o "$tmp/multi" --reports stat "${sym[@]}" -e "$third" --folded "$tmp/multi3.folded" "$td/multi.data"
 check "folded multi -e $third: its samples, one-frame stacks (no callchain)" \
-	test "$(sum_counts "$tmp/multi3.folded")" = "$(awk -F, 'NR == 4 { print $6 }' "$tmp/multi/events.csv")" \
+	test "$(sum_counts "$tmp/multi3.folded")" = "$(awk -F, 'NR == 4 { print $7 }' "$tmp/multi/events.csv")" \
 	-a "$(grep -c -v -E '^[^;]+;[^;]+ [0-9]+$' "$tmp/multi3.folded")" -eq 0
 
 # --- errors

@@ -76,7 +76,7 @@ while read -r kind name rc_want rest; do
 	fi
 	events=$tmp/out-$name/events.csv
 	awk -v n="$name" '$1 == "samples" && $2 == n { print $3, $4 }' "$man" | while read -r ev want; do
-		got=$(awk -F, -v e="$ev" '$1 == e { print $6 }' "$events" 2>/dev/null)
+		got=$(awk -F, -v e="$ev" '$1 == e { print $7 }' "$events" 2>/dev/null)
 		check "$name: event $ev has $want samples (got ${got:-no row})" [ "$got" = "$want" ]
 	done
 done < "$man"

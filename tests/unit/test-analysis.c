@@ -42,6 +42,24 @@ struct prog {
 	uint64_t alpha, beta;				/* symbol vaddrs */
 };
 
+/* assert that s equals want with every '@' replaced by dir */
+static void expect_report(const char *s, const char *dir, const char *want)
+{
+	char buf[4096];
+	size_t n = 0, dl = strlen(dir);
+
+	for (; *want && n + dl + 1 < sizeof(buf); want++) {
+		if (*want == '@') {
+			memcpy(buf + n, dir, dl);
+			n += dl;
+		} else {
+			buf[n++] = *want;
+		}
+	}
+	buf[n] = '\0';
+	assert_string_equal(s, buf);
+}
+
 static char *slurp(const char *path, size_t *len)
 {
 	FILE *fp = fopen(path, "rb");
@@ -268,23 +286,24 @@ static void test_reports(void **state)
 
 	s = report(dir, "results.csv");
 	assert_non_null(s);
-	assert_string_equal(s,
+	/* source_file: the path the debug info names ("@" below: the directory prog.c was compiled in); line 0 unknown */
+	expect_report(s, p->dir,
 		"event,dso,function,source_file,line,samples,period,percent,"
 		"children_samples,children_period,children_percent\n"
-		"cpu-clock,prog,alpha,prog.c,2,3,300,54.5455,3,300,54.5455\n"
-		"cpu-clock,prog,beta,prog.c,3,1,200,36.3636,4,500,90.9091\n"
-		"cpu-clock,[unknown],[unknown],,,1,50,9.0909,1,50,9.0909\n"
-		"task-clock,prog,alpha,prog.c,2,1,7,100.0000,1,7,100.0000\n");
+		"cpu-clock,prog,alpha,@/prog.c,2,3,300,54.5455,3,300,54.5455\n"
+		"cpu-clock,prog,beta,@/prog.c,3,1,200,36.3636,4,500,90.9091\n"
+		"cpu-clock,[unknown],[unknown],,0,1,50,9.0909,1,50,9.0909\n"
+		"task-clock,prog,alpha,@/prog.c,2,1,7,100.0000,1,7,100.0000\n");
 	free(s);
 
 	s = report(dir, "lines.csv");
 	assert_non_null(s);
-	assert_string_equal(s,
+	expect_report(s, p->dir,
 		"event,dso,function,source_file,line,samples,period,percent\n"
-		"cpu-clock,prog,alpha,prog.c,2,3,300,54.5455\n"
-		"cpu-clock,prog,beta,prog.c,3,1,200,36.3636\n"
-		"cpu-clock,[unknown],[unknown],,,1,50,9.0909\n"
-		"task-clock,prog,alpha,prog.c,2,1,7,100.0000\n");
+		"cpu-clock,prog,alpha,@/prog.c,2,3,300,54.5455\n"
+		"cpu-clock,prog,beta,@/prog.c,3,1,200,36.3636\n"
+		"cpu-clock,[unknown],[unknown],,0,1,50,9.0909\n"
+		"task-clock,prog,alpha,@/prog.c,2,1,7,100.0000\n");
 	free(s);
 
 	/* one edge: beta -> alpha in the 3 alpha samples */
@@ -300,7 +319,7 @@ static void test_reports(void **state)
 	assert_non_null(s);
 	assert_string_equal(s,
 		"pid,ppid,comm,threads,mmaps,start_time,exit_time,samples,period\n"
-		"10,,prog,1,1,,,6,557\n");
+		"10,-1,prog,1,1,0,0,6,557\n");
 	free(s);
 
 	/*
@@ -311,11 +330,11 @@ static void test_reports(void **state)
 	s = report(dir, "overview.csv");
 	assert_non_null(s);
 	assert_non_null(strstr(s, "nr,time,type,pid,tid,cpu,event,ip,period,dso,symbol,info\n"
-				  "8,,FINISHED_ROUND,,,,,,,,,\n"
-				  "0,1000,COMM,10,10,,cpu-clock,,,,,prog (exec)\n"
-				  "1,1001,MMAP,10,10,,cpu-clock,,,,,"));
-	assert_non_null(strstr(s, "\n3,2001,SAMPLE,10,10,,cpu-clock,"));
-	assert_true(strstr(s, "\n3,2001,SAMPLE") < strstr(s, "\n4,2002,SAMPLE,10,10,,task-clock,"));
+				  "8,0,FINISHED_ROUND,-1,-1,-1,,,0,,,\n"
+				  "0,1000,COMM,10,10,-1,cpu-clock,,0,,,prog (exec)\n"
+				  "1,1001,MMAP,10,10,-1,cpu-clock,,0,,,"));
+	assert_non_null(strstr(s, "\n3,2001,SAMPLE,10,10,-1,cpu-clock,"));
+	assert_true(strstr(s, "\n3,2001,SAMPLE") < strstr(s, "\n4,2002,SAMPLE,10,10,-1,task-clock,"));
 	assert_true(strstr(s, "\n4,2002,SAMPLE") < strstr(s, "\n2,2003,SAMPLE"));
 	assert_non_null(strstr(s, ",50,[unknown],[unknown],\n"));
 	free(s);
@@ -357,8 +376,9 @@ static void test_filters(void **state)
 	assert_int_equal(st.samples, 3);
 	s = report(dir, "results.csv");
 	assert_non_null(s);
-	assert_non_null(strstr(s, "\ncpu-clock,prog,alpha,prog.c,2,2,200,50.0000,"));
-	assert_non_null(strstr(s, "\ncpu-clock,prog,beta,prog.c,3,1,200,50.0000,3,400,100.0000\n"));
+	assert_non_null(strstr(s, "/prog.c,2,2,200,50.0000,"));
+	assert_non_null(strstr(s, "\ncpu-clock,prog,alpha,"));
+	assert_non_null(strstr(s, "/prog.c,3,1,200,50.0000,3,400,100.0000\n"));
 	assert_null(strstr(s, "task-clock"));
 	free(s);
 }

@@ -362,11 +362,12 @@ static void test_c_pie(void **state)
 	assert_true(inlined > 0);
 	expect_lines_like_addr2line(s, d, exe, &m, "alpha", &inlined);
 
-	/* the fast path has no source fields */
+	/* the fast path (callchain addresses) has where the function is defined, not the line */
 	assert_int_equal(symbols__resolve_sym(s, d, m.start, m.pgoff, r.addr - m.seg_vaddr + m.start, &r), 0);
 	assert_string_equal(r.function, "main");
 	assert_null(r.src_file);
-	assert_null(r.def_file);
+	assert_string_equal(r.def_file, "prog.c");
+	assert_int_equal(r.def_line, 30);
 
 	/* before the first symbol's page: unresolved, out zeroed */
 	assert_int_equal(symbols__resolve(s, d, m.start, m.pgoff, m.start - 0x100000, &r), -ENOENT);
