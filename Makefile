@@ -151,7 +151,7 @@ fuzz: $(LIB_SRCS) tests/fuzz/fuzz-reader.c
 # the README's first command: analyse a shipped recording and show the result
 demo: all
 	$(Q)rm -rf demo-out
-	$(Q)$(PROG) -o demo-out --symfs testdata/symfs testdata/work.data
+	$(Q)$(PROG) -q -o demo-out --symfs testdata/symfs --kallsyms testdata/kallsyms testdata/work.data
 	@echo "readperf wrote demo-out/: $$(cd demo-out && ls | tr '\n' ' ')"
 	@echo "--- demo-out/results.csv (samples per function) ---"
 	@head -n 12 demo-out/results.csv | awk -F, '{ printf "%-10s %-22s %-32s %8s %9s\n", $$1, $$2, $$3, $$6, $$8 }'

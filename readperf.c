@@ -74,25 +74,33 @@ static void usage(FILE *fp)
 	      "                                          (readperf record -h, readperf stat -h: their options)\n"
 	      "\n"
 	      "options:\n"
+	      "  -i, --input FILE    the file to analyse (as perf report -i; or give it after the options)\n"
 	      "  -o DIR              output directory (default .; created if missing)\n"
 	      "  --reports LIST      reports to write, comma-separated (default all):\n"
-	      "                      stat,events,header,overview,processes,results,lines,callers\n"
+	      "                      stat,events,header,overview,processes,results,lines,callers;\n"
+	      "                      'default' is all of them, 'none' none (with --folded, --flamegraph)\n"
 	      "  --symfs DIR         look for binaries under DIR first\n"
 	      "  --kallsyms FILE     kernel symbols from FILE (default /proc/kallsyms when the\n"
 	      "                      running kernel is the recorded one)\n"
 	      "  --debug-dir DIR     another root for separate debug files (repeatable)\n"
 	      "  --no-source         skip source file and line lookups\n"
+	      "  --full-source-path  source_file as the debug info names it (the default)\n"
+	      "  --no-demangle       keep C++/Rust symbol names mangled\n"
 	      "  -e, --event NAME    only samples of this event\n"
 	      "  --pid LIST          only these processes (comma-separated pids)\n"
 	      "  --tid LIST          only these threads\n"
-	      "  --comm LIST         only these command names\n"
+	      "  --comms LIST        only these command names (also --comm)\n"
+	      "  --dsos LIST         only samples in these dsos (names as results.csv prints them)\n"
+	      "  --symbols LIST      only samples in these functions\n"
+	      "                      a filter that leaves no sample is an error (exit 2) naming what is there\n"
+	      "  --percent-limit PCT leave out rows of results, lines and callers below PCT% of the event\n"
 	      "  --time START,END    only samples in this time window: perf timestamps in ns,\n"
 	      "                      seconds with a '.' (as perf script prints), or +S seconds after\n"
 	      "                      the first sample; either may be empty. Also perf's P%/N (the N-th\n"
 	      "                      P% slice of the recording) and A%-B%\n"
-	      "  --folded FILE       collapsed call stacks (stackcollapse-perf.pl format) into FILE\n"
-	      "  --flamegraph FILE   a flame graph SVG of the same stacks into FILE\n"
-	      "  -q, --quiet         no warnings or progress\n"
+	      "  --folded FILE       collapsed call stacks (stackcollapse-perf.pl format) into FILE ('-': stdout)\n"
+	      "  --flamegraph FILE   a flame graph SVG of the same stacks into FILE ('-': stdout)\n"
+	      "  -q, --quiet         no summary, warnings or progress (errors only)\n"
 	      "  -h, --help          this text\n"
 	      "  --version           print the version\n"
 	      "\n"
@@ -148,16 +156,30 @@ static int parse_reports(const char *list, unsigned *mask)
 	if (!copy)
 		return -ENOMEM;
 	*mask = 0;
+	if (!strtok_r(copy, ",", &save)) {
+		fputs("readperf: --reports names no report ('none' for none)\n", stderr);
+		free(copy);
+		return -EINVAL;
+	}
+	strcpy(copy, list);
+	save = NULL;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t len = strlen(tok);
 
 		if (len > 4 && !strcmp(tok + len - 4, ".csv"))
 			tok[len - 4] = '\0';
+		if (!strcmp(tok, "none"))
+			continue;
+		if (!strcmp(tok, "default") || !strcmp(tok, "all")) {
+			*mask = ~0u;
+			continue;
+		}
 		for (i = 0; i < NR_REPORTS; i++)
 			if (!strcmp(tok, report_names[i].name))
 				break;
 		if (i == NR_REPORTS) {
-			fprintf(stderr, "readperf: unknown report '%s'\n", tok);
+			fprintf(stderr, "readperf: unknown report '%s'; reports: none, default (all), stat, events, "
+				"header, overview, processes, results, lines, callers\n", tok);
 			free(copy);
 			return -EINVAL;
 		}
@@ -311,7 +333,10 @@ struct analyse_opts {
 	const char *debug_dirs[16];
 	uint32_t pids[256], tids[256];
 	const char *comms[64];
-	char *comm_list;
+	char *comm_list;			/* the copies --comms, --dsos, --symbols point into */
+	char *dso_list, *sym_list;
+	const char *dsos[64], *syms[64];
+	const char *input_opt;			/* -i FILE */
 	const char *folded, *flamegraph;	/* --folded, --flamegraph paths */
 	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
 	struct time_spec time;			/* --time as given; resolved per file */
@@ -486,6 +511,107 @@ static int write_stacks(const struct analyse_opts *o, struct analysis *an, const
 	return err;
 }
 
+/* ---------------------------------------------------------------- after the analysis */
+
+static int filters_given(const struct analyse_opts *o)
+{
+	const struct analysis_opts *an = &o->an;
+
+	return an->nr_pids || an->nr_tids || an->nr_comms || an->nr_dsos || an->nr_syms || o->time.set;
+}
+
+/* a filter that left no sample is an error that says what the file holds; 0 or -EINVAL */
+static int check_filters(const struct analyse_opts *o, const struct perf_file *f, const struct analysis *an,
+			 const struct log *log)
+{
+	struct analysis_stats st;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!an || !filters_given(o))
+		return 0;
+	analysis__stats(an, &st);
+	if (st.samples || !st.filtered)
+		return 0;
+	analysis__describe(an, &sb);
+	log_msg(log, LOG_ERR, "%s: no sample passes the filters (--pid, --tid, --comms, --dsos, --symbols, --time); "
+		"the file has %s", perf_file__name(f), sb.len ? sb.buf : "no process");
+	strbuf__release(&sb);
+	return -EINVAL;
+}
+
+static int fn_cmp(const void *pa, const void *pb)
+{
+	const struct analysis_function *a = pa, *b = pb;
+	int r;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	r = strcmp(a->dso, b->dso);
+	return r ? r : strcmp(a->function, b->function);
+}
+
+/* the head of each event's results.csv, as perf report --stdio shows it */
+static void print_top(FILE *fp, const struct analysis *an)
+{
+	size_t nf = analysis__nr_functions(an), ne = analysis__nr_events(an), e, i, n;
+	struct analysis_function *v = calloc(nf ? nf : 1, sizeof(*v));
+
+	if (!v)
+		return;
+	for (e = 0; e < ne; e++) {
+		struct analysis_event ev;
+
+		analysis__event(an, e, &ev);
+		if (!ev.name || !ev.samples)
+			continue;
+		for (i = n = 0; i < nf; i++) {
+			analysis__function(an, i, &v[n]);
+			if (v[n].event_idx == e && v[n].samples)
+				n++;
+		}
+		qsort(v, n, sizeof(*v), fn_cmp);
+		fprintf(fp, "%s: %" PRIu64 " samples, period %" PRIu64 "\n", ev.name, ev.samples, ev.period);
+		for (i = 0; i < n && i < 10; i++)
+			fprintf(fp, "  %6.2f%%  %-24s %s\n", ev.period ? 100.0 * (double)v[i].period / (double)ev.period : 0.0,
+				v[i].dso, v[i].function);
+	}
+	free(v);
+}
+
+/* where the reports went, the top functions, and what to know about them; -q: nothing */
+static void print_summary(const struct analyse_opts *o, const struct filestat *fs, const struct analysis *an,
+			  const struct log *log)
+{
+	FILE *fp = (o->folded && !strcmp(o->folded, "-")) || (o->flamegraph && !strcmp(o->flamegraph, "-")) ?
+		   stderr : stdout;
+	struct analysis_stats st;
+	struct stat sb;
+	char path[4096];
+	uint64_t lost = fs ? filestat__lost(fs) : 0;
+	size_t i;
+
+	if (o->quiet)
+		return;
+	snprintf(path, sizeof(path), "%s/overview.csv", o->outdir);
+	if ((o->reports & R_OVERVIEW) && !stat(path, &sb) && sb.st_size > 100 * 1024 * 1024)
+		log_msg(log, LOG_WARN, "%s is %.1f MB; --reports default without overview leaves it out", path,
+			(double)sb.st_size / (1024 * 1024));
+	fprintf(fp, "readperf: %s: reports in %s/:", o->input, o->outdir);
+	for (i = 0; i < NR_REPORTS; i++)
+		if (o->reports & report_names[i].bit)
+			fprintf(fp, " %s.csv", report_names[i].name);
+	fputc('\n', fp);
+	if (!an)
+		return;
+	print_top(fp, an);
+	analysis__stats(an, &st);
+	if (st.unresolved)
+		fprintf(fp, "note: %" PRIu64 " of %" PRIu64 " samples (%.2f%%) have no symbol: the [unknown] rows\n",
+			st.unresolved, st.samples, 100.0 * (double)st.unresolved / (double)(st.samples ? st.samples : 1));
+	if (lost)
+		fprintf(fp, "note: %" PRIu64 " samples were lost while recording (events.csv lost)\n", lost);
+}
+
 static int analyse(struct analyse_opts *o, const struct log *log)
 {
 	struct perf_file *f;
@@ -539,6 +665,10 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	}
 	if (!err && an)
 		err = write_stacks(o, an, log);
+	if (!err && !read_err)
+		err = check_filters(o, f, an, log);
+	if (!err)
+		print_summary(o, fs, an, log);
 	if (read_err)
 		err = read_err;
 out_delete:
@@ -665,11 +795,50 @@ static int parse_diff_opt(int which, const char *arg, struct analyse_opts *o)
 	return 0;
 }
 
+/* --comms, --dsos, --symbols (which: 0, 1, 2): comma-separated names, at most 64 */
+static int parse_name_list(struct analyse_opts *o, int which, const char *arg)
+{
+	static const char *const names[] = { "--comms", "--dsos", "--symbols" };
+	char **store[] = { &o->comm_list, &o->dso_list, &o->sym_list };
+	const char **arr[] = { o->comms, o->dsos, o->syms };
+	size_t *nr[] = { &o->an.nr_comms, &o->an.nr_dsos, &o->an.nr_syms };
+	char *tok, *save = NULL;
+
+	free(*store[which]);
+	*store[which] = strdup(arg);
+	if (!*store[which])
+		return -ENOMEM;
+	*nr[which] = 0;
+	for (tok = strtok_r(*store[which], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*nr[which] == 64) {
+			fprintf(stderr, "readperf: %s takes at most 64 names\n", names[which]);
+			return -EINVAL;
+		}
+		arr[which][(*nr[which])++] = tok;
+	}
+	if (!*nr[which]) {
+		fprintf(stderr, "readperf: %s wants names\n", names[which]);
+		return -EINVAL;
+	}
+	o->an.comms = o->comms;
+	o->an.dsos = o->dsos;
+	o->an.syms = o->syms;
+	return 0;
+}
+
+static void analyse_opts__release(struct analyse_opts *o)
+{
+	free(o->comm_list);
+	free(o->dso_list);
+	free(o->sym_list);
+}
+
 static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct analyse_opts *o,
 			      int is_diff)
 {
 	enum { OPT_REPORTS = 256, OPT_VERSION, OPT_SYMFS, OPT_KALLSYMS, OPT_DEBUG_DIR, OPT_NO_SOURCE,
 	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_FOLDED, OPT_FLAMEGRAPH,
+	       OPT_DSOS, OPT_SYMBOLS, OPT_PERCENT_LIMIT, OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE,
 	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -682,6 +851,13 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "comms", required_argument, NULL, OPT_COMM },
+		{ "dsos", required_argument, NULL, OPT_DSOS },
+		{ "symbols", required_argument, NULL, OPT_SYMBOLS },
+		{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
+		{ "full-source-path", no_argument, NULL, OPT_FULL_SOURCE_PATH },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "input", required_argument, NULL, 'i' },
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "folded", required_argument, NULL, OPT_FOLDED },
 		{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
@@ -694,7 +870,6 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *tok, *save = NULL;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -703,7 +878,8 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	o->reports = ~0u;
 	o->fail_above = o->fail_ratio = -1;
 	o->fail_min = 10000;
-	while ((c = getopt_long(argc, argv, "o:e:qh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:e:i:qh", longopts, NULL)) != -1) {
 		if (is_diff && (c == OPT_REPORTS || c == OPT_FOLDED || c == OPT_FLAMEGRAPH)) {
 			fputs("readperf diff: --reports, --folded and --flamegraph are options of the analysis only\n",
 			      stderr);
@@ -729,10 +905,6 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		case OPT_REPORTS:
 			if (parse_reports(optarg, &o->reports))
 				return EXIT_USAGE;
-			if (!o->reports) {
-				fputs("readperf: --reports names no report\n", stderr);
-				return EXIT_USAGE;
-			}
 			break;
 		case OPT_SYMFS:
 			o->sym.symfs = optarg;
@@ -778,19 +950,25 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 			o->an.tids = o->tids;
 			break;
 		case OPT_COMM:
-			free(o->comm_list);
-			o->comm_list = strdup(optarg);
-			if (!o->comm_list)
-				return EXIT_SYSTEM;
-			o->an.nr_comms = 0;
-			for (tok = strtok_r(o->comm_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-				if (o->an.nr_comms < 64)
-					o->comms[o->an.nr_comms++] = tok;
-			if (!o->an.nr_comms) {
-				fputs("readperf: --comm wants command names\n", stderr);
+		case OPT_DSOS:
+		case OPT_SYMBOLS:
+			if (parse_name_list(o, c == OPT_COMM ? 0 : c == OPT_DSOS ? 1 : 2, optarg))
+				return EXIT_USAGE;
+			break;
+		case OPT_PERCENT_LIMIT:
+			o->an.percent_limit = (uint64_t)parse_fixed4(optarg);
+			if (parse_fixed4(optarg) < 0 || o->an.percent_limit > 1000000) {
+				fprintf(stderr, "readperf: --percent-limit wants a percentage, not '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
-			o->an.comms = o->comms;
+			break;
+		case OPT_FULL_SOURCE_PATH:	/* the default: source_file is the full path */
+			break;
+		case OPT_NO_DEMANGLE:
+			o->sym.no_demangle = 1;
+			break;
+		case 'i':
+			o->input_opt = optarg;
 			break;
 		case OPT_FOLDED:
 			o->folded = optarg;
@@ -821,8 +999,13 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		case OPT_VERSION:
 			printf("readperf %s\n", READPERF_VERSION);
 			return EXIT_OK;
+		case ':':
+			fprintf(stderr, "readperf%s: option '%s' needs a value\nTry 'readperf%s --help'\n",
+				is_diff ? " diff" : "", argv[optind - 1], is_diff ? " diff" : "");
+			return EXIT_USAGE;
 		default:
-			usage(stderr);
+			fprintf(stderr, "readperf%s: unknown or ambiguous option '%s'\nTry 'readperf%s --help'\n",
+				is_diff ? " diff" : "", argv[optind - 1], is_diff ? " diff" : "");
 			return EXIT_USAGE;
 		}
 	}
@@ -837,6 +1020,14 @@ static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct lo
 	code = parse_analyse_opts(argc, argv, lg, &o, 0);
 	if (code >= 0)
 		goto out;
+	if (o.input_opt)
+		o.input = o.input_opt;
+	if (optind < argc && o.input_opt) {
+		fprintf(stderr, "readperf: -i %s and '%s': one input file at a time\nTry 'readperf --help'\n",
+			o.input_opt, argv[optind]);
+		code = EXIT_USAGE;
+		goto out;
+	}
 	if (optind < argc)
 		o.input = argv[optind++];
 	if (optind < argc) {
@@ -846,7 +1037,7 @@ static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct lo
 	}
 	code = analyse(&o, log);
 out:
-	free(o.comm_list);
+	analyse_opts__release(&o);
 	return code;
 }
 
@@ -889,6 +1080,8 @@ static int diff_load(struct diff_side *d, const char *path, const struct analyse
 	if (!err)
 		err = replay(d->f, NULL, q, o->quiet, &read_err);
 	ordered_queue__delete(q);
+	if (!err && !read_err)
+		err = check_filters(o, d->f, d->an, log);
 	return err ? err : read_err;
 }
 
@@ -1014,7 +1207,7 @@ out:
 		analysis__delete(side[i].an);
 		perf_file__delete(side[i].f);
 	}
-	free(o.comm_list);
+	analyse_opts__release(&o);
 	return code;
 }
 

@@ -376,6 +376,25 @@ static int pass_pid_filters(const struct analysis *a, uint32_t pid, uint32_t tid
 	return 1;
 }
 
+static int in_list(const char *const *list, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], s))
+			return 1;
+	return 0;
+}
+
+/* --dsos, --symbols: on the sample's own (dso, function), as perf report filters its entries */
+static int pass_sym_filters(const struct analysis *a, const struct fstat *f)
+{
+	const struct analysis_opts *o = &a->opts;
+
+	return (!o->nr_dsos || in_list(o->dsos, o->nr_dsos, f->dso)) &&
+	       (!o->nr_syms || in_list(o->syms, o->nr_syms, f->function));
+}
+
 static int pass_time(const struct analysis *a, uint64_t time)
 {
 	const struct analysis_opts *o = &a->opts;
@@ -524,8 +543,13 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	struct ipent *e;
 	uint64_t period, time = 0;
 
-	if (s->sample_type & PERF_SAMPLE_TIME)
+	if (s->sample_type & PERF_SAMPLE_TIME) {
 		time = s->time;
+		if (!a->time_min || time < a->time_min)
+			a->time_min = time;
+		if (time > a->time_max)
+			a->time_max = time;
+	}
 	if (!pass_time(a, time))
 		goto filtered;
 	if (!rec->evattr)
@@ -553,6 +577,8 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	e = resolve(a, es->idx, &t, s->ip, 1);
 	if (!e)
 		return -ENOMEM;
+	if (!pass_sym_filters(a, e->f))
+		goto filtered;
 	a->seq++;
 	a->nr_samples++;
 	if (e->unresolved || !t.dso)
@@ -761,6 +787,37 @@ void analysis__stats(const struct analysis *a, struct analysis_stats *st)
 	st->unresolved = a->nr_unresolved;
 	st->nr_functions = a->fstat_list.len;
 	st->nr_addresses = a->ipcache.len;
+}
+
+int analysis__describe(const struct analysis *a, struct strbuf *sb)
+{
+	struct process *const *procs;
+	size_t i, j, n, shown = 0;
+	int err = 0;
+
+	procs = machine__processes(a->m, &n);
+	for (i = 0; i < n && shown < 10 && !err; i++) {
+		if (procs[i]->retired)
+			continue;
+		err = strbuf__addf(sb, "%s%" PRIi32 " %s", shown++ ? ", " : "processes ", (int32_t)procs[i]->pid,
+				   procs[i]->comm ? procs[i]->comm : "");
+	}
+	if (!err && n > shown)
+		err = strbuf__addf(sb, " and %zu more", n - shown);
+	if (!err && a->time_max)
+		err = strbuf__addf(sb, "%ssamples from %" PRIu64 ".%09" PRIu64 " to %" PRIu64 ".%09" PRIu64 " s",
+				   sb->len ? "; " : "", a->time_min / 1000000000, a->time_min % 1000000000,
+				   a->time_max / 1000000000, a->time_max % 1000000000);
+	for (i = 0, shown = 0; i < a->fstat_list.len && shown < 10 && !err; i++) {
+		const struct fstat *f = ARRAY_AT(&a->fstat_list, struct fstat *, i);
+
+		for (j = 0; j < i; j++)
+			if (ARRAY_AT(&a->fstat_list, struct fstat *, j)->dso == f->dso)
+				break;
+		if (j == i)
+			err = strbuf__addf(sb, "%s%s", shown++ ? ", " : "; dsos ", f->dso);
+	}
+	return err;
 }
 
 size_t analysis__nr_functions(const struct analysis *a)

@@ -36,6 +36,8 @@
 #include "decode/symbols.h"
 #include "util/log.h"
 
+struct strbuf;
+
 enum report_id {
 	REPORT_OVERVIEW = 1 << 0,
 	REPORT_PROCESSES = 1 << 1,
@@ -49,6 +51,9 @@ struct analysis_opts {
 	const uint32_t *pids; size_t nr_pids;   /* --pid filter, or none */
 	const uint32_t *tids; size_t nr_tids;
 	const char *const *comms; size_t nr_comms;
+	const char *const *dsos; size_t nr_dsos;	/* --dsos: only samples in these dsos (names as in results.csv) */
+	const char *const *syms; size_t nr_syms;	/* --symbols: only samples in these functions */
+	uint64_t percent_limit;            /* --percent-limit in 1/10000 %: rows of results, lines and callers below it are left out */
 	int has_time; uint64_t time_start, time_end;   /* --time START,END in ns (perf timestamps); either may be 0 = open */
 	unsigned reports;                  /* REPORT_* mask to produce */
 	const struct symbols_opts *symbols;  /* decode/symbols.h: symfs, kallsyms, debug dirs, no_source, recorded osrelease/build ids, log */
@@ -119,6 +124,14 @@ struct analysis_event {
 size_t analysis__nr_events(const struct analysis *a);
 /* the i-th event, i < analysis__nr_events(a) */
 void analysis__event(const struct analysis *a, size_t i, struct analysis_event *out);
+
+/*
+ * What the file holds, for a filter that matched nothing: up to 10
+ * processes ("1234 work"), the time range of every sample seen (filtered or
+ * not, in perf timestamps) and up to 10 dsos of the samples that got as far
+ * as symbol resolution.  0 or -ENOMEM.
+ */
+int analysis__describe(const struct analysis *a, struct strbuf *sb);
 
 /* what was seen, for tests */
 struct analysis_stats {

@@ -105,6 +105,7 @@ struct analysis {
 	struct strbuf info;		/* scratch for overview info */
 	uint64_t seq;			/* samples seen: dedup stamp for children and edges */
 	uint64_t nr_samples, nr_filtered, nr_unresolved;
+	uint64_t time_min, time_max;	/* of every sample with a time, filtered or not */
 	/* --folded / --flamegraph (decode/stacks.c) */
 	struct hashmap stacks;		/* struct stack_key + frames -> uint64_t samples */
 	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */

@@ -383,6 +383,12 @@ static int check_elf_mirror(bfd *abfd, asymbol **syms, long count)
 	return 1;
 }
 
+/* raw demangled as perf prints it (malloc'd), or NULL: not mangled, or --no-demangle */
+static char *demangle(const struct symbols *s, bfd *abfd, const char *raw)
+{
+	return s->no_demangle || !*raw ? NULL : bfd_demangle(abfd, raw, DEMANGLE_NO_OPTS);
+}
+
 static const char *symbol_name(struct symbols *s, bfd *abfd, const char *raw, int dynamic)
 {
 	char *dem;
@@ -394,13 +400,13 @@ static const char *symbol_name(struct symbols *s, bfd *abfd, const char *raw, in
 	if (dynamic && (at = strchr(raw, '@')) && at != raw)
 		len = (size_t)(at - raw);
 	if (len == strlen(raw)) {
-		dem = bfd_demangle(abfd, raw, DEMANGLE_NO_OPTS);
+		dem = demangle(s, abfd, raw);
 	} else {
 		char *tmp = strndup(raw, len);
 
 		if (!tmp)
 			return NULL;
-		dem = bfd_demangle(abfd, tmp, DEMANGLE_NO_OPTS);
+		dem = demangle(s, abfd, tmp);
 		if (!dem) {
 			name = symbols__intern(s, tmp);
 			free(tmp);
@@ -566,7 +572,7 @@ static void synthesize_plt(struct symbols *s, struct dso *d, bfd *abfd)
 			if (stname < dstrsz && memchr(dstr + stname, '\0', dstrsz - stname))
 				raw = (const char *)dstr + stname;
 		}
-		dem = *raw ? bfd_demangle(abfd, raw, DEMANGLE_NO_OPTS) : NULL;
+		dem = demangle(s, abfd, raw);
 		strbuf__reset(&name);
 		if (strbuf__addstr(&name, dem ? dem : raw) || strbuf__addstr(&name, "@plt")) {
 			free(dem);

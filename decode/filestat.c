@@ -198,6 +198,16 @@ int filestat__write_stat(const struct filestat *fs, const char *dir)
 	return csv__commit(&c);
 }
 
+uint64_t filestat__lost(const struct filestat *fs)
+{
+	uint64_t lost = 0;
+	size_t i;
+
+	for (i = 0; i < fs->events.len; i++)
+		lost += ARRAY_AT(&fs->events, struct event_count, i).lost;
+	return lost;
+}
+
 int filestat__write_events(const struct filestat *fs, const char *dir)
 {
 	const struct perf_evlist *el = perf_file__evlist(fs->file);

@@ -18,6 +18,9 @@ void filestat__delete(struct filestat *fs);
 /* count one record as perf_file__next() yielded it; 0 or -ENOMEM */
 int filestat__add(struct filestat *fs, const struct perf_record *rec);
 
+/* samples lost, all events together (as the LOST records say) */
+uint64_t filestat__lost(const struct filestat *fs);
+
 int filestat__write_stat(const struct filestat *fs, const char *dir);
 int filestat__write_events(const struct filestat *fs, const char *dir);
 int filestat__write_header(const struct filestat *fs, const char *dir);

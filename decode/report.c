@@ -423,6 +423,16 @@ static const char *event_name(const struct analysis *a, uint32_t event)
 	return event < a->nr_events && a->events[event].name ? a->events[event].name : UNKNOWN;
 }
 
+/* --percent-limit: period / total below the limit (in 1/10000 %, csv__pct's rounding) */
+static int below_limit(const struct analysis *a, uint64_t period, uint64_t total)
+{
+	uint64_t limit = a->opts.percent_limit;
+
+	if (!limit)
+		return 0;
+	return !total || ((unsigned __int128)period * 2000000 + total) / ((unsigned __int128)total * 2) < limit;
+}
+
 static int results_write(struct analysis *a, const char *dir, int children)
 {
 	static const char *const cols[] = {
@@ -451,6 +461,8 @@ static int results_write(struct analysis *a, const char *dir, int children)
 		uint64_t total = event_period(a, f->event);
 
 		if (!f->samples && !f->ch_samples)
+			continue;
+		if (below_limit(a, f->period, total) && (!children || below_limit(a, f->ch_period, total)))
 			continue;
 		csv__str(&c, event_name(a, f->event));
 		csv__str(&c, f->dso);
@@ -489,7 +501,7 @@ static int lines_write(struct analysis *a, const char *dir)
 	for (i = 0; i < n; i++) {
 		const struct lstat *l = v[i];
 
-		if (!l->samples)
+		if (!l->samples || below_limit(a, l->period, event_period(a, l->f->event)))
 			continue;
 		csv__str(&c, event_name(a, l->f->event));
 		csv__str(&c, l->f->dso);
@@ -523,6 +535,8 @@ static int callers_write(struct analysis *a, const char *dir)
 	for (i = 0; i < n; i++) {
 		const struct estat *e = v[i];
 
+		if (below_limit(a, e->period, event_period(a, e->callee->event)))
+			continue;
 		csv__str(&c, event_name(a, e->callee->event));
 		csv__str(&c, e->caller->dso);
 		csv__str(&c, e->caller->function);

@@ -261,13 +261,17 @@ out:
 	return err;
 }
 
-/* csv__open's atomic temporary file + rename for any path */
+/* csv__open's atomic temporary file + rename for any path; "-" is standard output */
 static int open_atomic(struct csv *c, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir;
 	int err;
 
+	if (!strcmp(path, "-")) {
+		csv__open_stream(c, stdout);
+		return 0;
+	}
 	if (!*path || (slash && !slash[1]))
 		return -EISDIR;
 	if (!slash)

@@ -610,6 +610,7 @@ int symbols__new(struct symbols **out, const struct symbols_opts *opts)
 	hashmap__init(&s->build_ids);
 	s->log = opts->log;
 	s->no_source = opts->no_source;
+	s->no_demangle = opts->no_demangle;
 	s->symfs = strdup(opts->symfs ? opts->symfs : "");
 	if (!s->symfs)
 		err = -ENOMEM;

@@ -51,6 +51,7 @@ struct symbols_opts {
 	const char *const *debug_dirs;     /* extra debug roots (--debug-dir), nr_debug_dirs of them */
 	size_t nr_debug_dirs;
 	int no_source;                     /* skip file/line lookups */
+	int no_demangle;                   /* keep C++/Rust names as the symbol table has them */
 	const char *recorded_osrelease;    /* from the file's OSRELEASE feature, or NULL */
 	const uint8_t *recorded_kernel_build_id;   /* [kernel.kallsyms] build id from BUILD_ID, or NULL */
 	size_t recorded_kernel_build_id_size;

@@ -65,6 +65,7 @@ struct symbols {
 	char **debug_dirs;
 	size_t nr_debug_dirs;
 	int no_source;
+	int no_demangle;
 	char *osrelease;
 	char *buildid_dir;	/* ~/.debug or $PERF_BUILDID_DIR, or NULL */
 	const struct log *log;

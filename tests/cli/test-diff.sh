@@ -20,23 +20,6 @@
 # Prints "ok - ...", "not ok - ...", "skip - ..." lines.
 . "$(dirname "$0")/testlib.sh"
 
-# CSV (RFC 4180, no newlines inside fields) to tab-separated fields
-csv2tsv() {
-	awk '{
-		out = ""; f = ""; q = 0; n = length($0)
-		for (i = 1; i <= n; i++) {
-			c = substr($0, i, 1)
-			if (q) {
-				if (c == "\"") {
-					if (substr($0, i + 1, 1) == "\"") { f = f c; i++ } else q = 0
-				} else f = f c
-			} else if (c == "\"") q = 1
-			else if (c == ",") { out = out f "\t"; f = "" }
-			else f = f c
-		}
-		print out f
-	}' "$@"
-}
 
 # results.csv -> "event<TAB>dso<TAB>function<TAB>samples<TAB>percent" for functions with self samples
 self_rows() {
@@ -165,9 +148,9 @@ check "diff perf vs readperf recording: compute_a and compute_b in both" \
 	test "$(csv2tsv "$tmp/pr/diff.csv" | awk -F'\t' '($3 == "compute_a" || $3 == "compute_b") && $4 > 0 && $5 > 0' | wc -l)" -eq 2
 
 # --- options apply to both files
-"$PROG" diff -q -o "$tmp/comm" "${sym[@]}" --comm nosuchcomm "$td/work.data" "$td/callgraph-fp.data"
-check "diff --comm nosuchcomm: exit 0, header row only" \
-	test $? -eq 0 -a "$(wc -l < "$tmp/comm/diff.csv")" -eq 1
+"$PROG" diff -q -o "$tmp/comm" "${sym[@]}" --comm nosuchcomm "$td/work.data" "$td/callgraph-fp.data" 2> "$tmp/err"
+check "diff --comm nosuchcomm: exit 2 naming the processes there, header row only" \
+	test $? -eq 2 -a "$(wc -l < "$tmp/comm/diff.csv")" -eq 1 -a "$(grep -c 'no sample passes the filters.*processes [0-9]* work' "$tmp/err")" -ge 1
 "$PROG" diff -q -o "$tmp/ev" "${sym[@]}" -e cpu-clock "$td/work.data" "$td/callgraph-fp.data"
 check "diff -e cpu-clock: the same as without -e" cmp -s "$tmp/ev/diff.csv" "$tmp/wf/diff.csv"
 

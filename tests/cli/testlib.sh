@@ -20,6 +20,24 @@ quiet_stderr() {
 	! grep -q '^readperf:' "$1"
 }
 
+# CSV (RFC 4180, no newlines inside fields) to tab-separated fields
+csv2tsv() {
+	awk '{
+		out = ""; f = ""; q = 0; n = length($0)
+		for (i = 1; i <= n; i++) {
+			c = substr($0, i, 1)
+			if (q) {
+				if (c == "\"") {
+					if (substr($0, i + 1, 1) == "\"") { f = f c; i++ } else q = 0
+				} else f = f c
+			} else if (c == "\"") q = 1
+			else if (c == ",") { out = out f "\t"; f = "" }
+			else f = f c
+		}
+		print out f
+	}' "$@"
+}
+
 check() {	# DESCRIPTION, then a command that must succeed
 	local what=$1
 	shift
