@@ -1222,6 +1222,30 @@ static int stdout_failed(const struct log *log)
 	return 1;
 }
 
+/*
+ * readperf header|dump [--] FILE: -h/--help prints the usage (EXIT_OK), a
+ * wrong call one line and Try (EXIT_USAGE); -1: go on with argv[1].
+ */
+static int one_file_arg(int *argc, char ***argv, const char *cmd, const char *what)
+{
+	if (*argc == 2 && (!strcmp((*argv)[1], "-h") || !strcmp((*argv)[1], "--help"))) {
+		printf("usage: readperf %s FILE\n%s ('-' reads a pipe-mode stream from stdin)\n", cmd, what);
+		return EXIT_OK;
+	}
+	if (*argc == 3 && !strcmp((*argv)[1], "--")) {
+		(*argv)++;
+		(*argc)--;
+	} else if (*argc == 2 && (*argv)[1][0] == '-' && (*argv)[1][1]) {
+		fprintf(stderr, "readperf %s: unknown option '%s'\nTry 'readperf %s --help'\n", cmd, (*argv)[1], cmd);
+		return EXIT_USAGE;
+	}
+	if (*argc != 2) {
+		fprintf(stderr, "readperf %s: usage: readperf %s FILE\nTry 'readperf %s --help'\n", cmd, cmd, cmd);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
 static int cmd_header(int argc, char **argv, const struct log *log)
 {
 	const struct perf_features *ft;
@@ -1232,12 +1256,9 @@ static int cmd_header(int argc, char **argv, const struct log *log)
 	size_t i;
 	int err;
 
-	if (argc == 3 && !strcmp(argv[1], "--"))
-		argv++, argc--;
-	if (argc != 2) {
-		fputs("usage: readperf header FILE\n", stderr);
-		return EXIT_USAGE;
-	}
+	err = one_file_arg(&argc, &argv, "header", "print the header and every feature section of FILE");
+	if (err >= 0)
+		return err;
 	err = open_input(argv[1], log, &f);
 	if (err)
 		return exit_for(err);
@@ -1289,12 +1310,9 @@ static int cmd_dump(int argc, char **argv, const struct log *log)
 	struct perf_record rec;
 	int err, r;
 
-	if (argc == 3 && !strcmp(argv[1], "--"))
-		argv++, argc--;
-	if (argc != 2) {
-		fputs("usage: readperf dump FILE\n", stderr);
-		return EXIT_USAGE;
-	}
+	err = one_file_arg(&argc, &argv, "dump", "print every decoded record of FILE, one per line (for debugging)");
+	if (err >= 0)
+		return err;
 	err = open_input(argv[1], log, &f);
 	if (err)
 		return exit_for(err);
@@ -1318,10 +1336,37 @@ static int cmd_dump(int argc, char **argv, const struct log *log)
 /* ---------------------------------------------------------------- record, stat */
 
 static const char record_usage[] =
-	"usage: readperf record [-e EVENT,...] [-c N | -F HZ] [-g] [-a | -C CPUS | -p PID | -t TID]\n"
-	"                       [-o FILE] [--mmap-pages N] [-q] [-- CMD ARGS...]\n";
+	"usage: readperf record [OPTIONS] [--] [CMD ARGS...]\n"
+	"record samples of CMD (or of -a, -C, -p, -t) into a perf.data file perf and readperf read\n"
+	"\n"
+	"  -e, --event EVENT,...  events to sample (default cpu-clock): cpu-clock, task-clock,\n"
+	"                         page-faults, context-switches, ..., tracepoints SUBSYS:NAME\n"
+	"  -c, --count N          sample every N events (a fixed period)\n"
+	"  -F, --freq HZ          sample HZ times a second (default 4000), or 'max'\n"
+	"  -g                     record callchains (frame pointers)\n"
+	"  -a, --all-cpus         every process on every CPU (system-wide)\n"
+	"  -C, --cpu LIST         these CPUs only (1,3 or 0-2)\n"
+	"  -p, --pid PID          an existing process\n"
+	"  -t, --tid TID          an existing thread\n"
+	"  -o, --output FILE      the output file (default perf.data, kept as perf.data.old; '-': a pipe\n"
+	"                         on stdout)\n"
+	"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two\n"
+	"  -q, --quiet            no messages but errors\n"
+	"  -h, --help             this text\n"
+	"the command's exit status is readperf record's when the command fails, as perf does\n";
 static const char stat_usage[] =
-	"usage: readperf stat [-e EVENT,...] [-x SEP] [-a | -C CPUS | -p PID | -t TID] -- CMD ARGS...\n";
+	"usage: readperf stat [OPTIONS] [--] CMD ARGS...\n"
+	"count events while CMD runs, as perf stat (scaled when the kernel multiplexed them)\n"
+	"\n"
+	"  -e, --event EVENT,...  events to count (default task-clock,context-switches,\n"
+	"                         cpu-migrations,page-faults)\n"
+	"  -a, --all-cpus         every CPU while CMD runs\n"
+	"  -C, --cpu LIST         these CPUs only\n"
+	"  -p, --pid PID          an existing process (with CMD as the duration)\n"
+	"  -t, --tid TID          an existing thread\n"
+	"  -x, --field-separator SEP  CSV-like output with SEP between the fields, as perf stat -x\n"
+	"  -q, --quiet            no messages but errors\n"
+	"  -h, --help             this text\n";
 
 struct capture_args {
 	struct capture_evlist el;
@@ -1346,124 +1391,133 @@ static int parse_num(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* the value of an option: "-eX", "-e X", "--opt=X", "--opt X" */
-static const char *opt_value(int argc, char **argv, int *i, const char *arg, size_t prefix_len)
+/* one capture option (getopt_long's c) into a; 0, or -EINVAL after a message */
+static int capture_opt(struct capture_args *a, int c, const char *val, int *targets, const struct log *log)
 {
-	if (arg[prefix_len] == '=')
-		return arg + prefix_len + 1;
-	if (arg[prefix_len])
-		return arg + prefix_len;
-	if (*i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
+	uint64_t v;
+
+	switch (c) {
+	case 'e':
+		return capture_evlist__parse(&a->el, val, log) ? -EINVAL : 0;
+	case 'g':
+		a->opts.callchain = 1;
+		return 0;
+	case 'a':
+		a->opts.target = CAPTURE_TARGET_SYSTEM;
+		break;
+	case 'q':
+		a->quiet = 1;
+		return 0;
+	case 'C':
+		a->opts.target = CAPTURE_TARGET_CPUS;
+		a->opts.cpu_list = val;
+		break;
+	case 'p':
+	case 't':
+		if (parse_num(val, INT_MAX, &v) || v == 0) {
+			log_msg(log, LOG_ERR, "-%c needs a process id, not '%s'", c, val);
+			return -EINVAL;
+		}
+		a->opts.target = c == 't' ? CAPTURE_TARGET_TID : CAPTURE_TARGET_PID;
+		a->opts.pid = (pid_t)v;
+		break;
+	case 'c':
+		if (parse_num(val, UINT64_MAX, &v) || v == 0) {
+			log_msg(log, LOG_ERR, "-c needs a positive sample period, not '%s'", val);
+			return -EINVAL;
+		}
+		a->opts.period = v;
+		return 0;
+	case 'F':
+		if (!strcmp(val, "max")) {
+			v = recorder__max_freq();
+		} else if (parse_num(val, UINT32_MAX, &v) || v == 0) {
+			log_msg(log, LOG_ERR, "-F needs a positive frequency in Hz, not '%s'", val);
+			return -EINVAL;
+		}
+		a->opts.freq = v;
+		return 0;
+	case 'o':
+		if (!*val) {
+			log_msg(log, LOG_ERR, "-o needs a file name");
+			return -EINVAL;
+		}
+		a->output = val;
+		return 0;
+	case 'm':
+		if (parse_num(val, 1u << 20, &v) || v == 0 || (v & (v - 1))) {
+			log_msg(log, LOG_ERR, "--mmap-pages needs a power of two, not '%s'", val);
+			return -EINVAL;
+		}
+		a->opts.mmap_pages = (unsigned)v;
+		return 0;
+	case 'x':
+		if (!*val) {
+			log_msg(log, LOG_ERR, "-x needs a separator: one or more characters");
+			return -EINVAL;
+		}
+		a->sep = val;
+		return 0;
+	}
+	(*targets)++;
+	return 0;
 }
 
 /*
- * Options of record (is_stat 0) or stat; argv[0] is the subcommand and the
- * command to run follows the options (after "--" or the first non-option).
+ * Options of record (is_stat 0) or stat, with getopt_long; argv[0] is the
+ * subcommand and the command to run follows the options (after "--" or the
+ * first non-option: "+" stops there, so the command's own options are its).
  * 0: go on; 1: -h printed the usage; -EINVAL: a message was printed.
  */
 static int parse_capture_args(struct capture_args *a, int argc, char **argv, int is_stat, const struct log *log)
 {
-	const char *usage_text = is_stat ? stat_usage : record_usage;
-	int i, targets = 0;
-	uint64_t v;
+	static const struct option record_opts[] = {
+		{ "event", required_argument, NULL, 'e' }, { "all-cpus", no_argument, NULL, 'a' },
+		{ "quiet", no_argument, NULL, 'q' }, { "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' }, { "tid", required_argument, NULL, 't' },
+		{ "count", required_argument, NULL, 'c' }, { "freq", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' }, { "mmap-pages", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	static const struct option stat_opts[] = {
+		{ "event", required_argument, NULL, 'e' }, { "all-cpus", no_argument, NULL, 'a' },
+		{ "quiet", no_argument, NULL, 'q' }, { "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' }, { "tid", required_argument, NULL, 't' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	const char *name = is_stat ? "stat" : "record";
+	int c, targets = 0;
 
 	memset(a, 0, sizeof(*a));
 	capture_evlist__init(&a->el);
 	a->opts.target = CAPTURE_TARGET_CMD;
 	a->output = "perf.data";
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *val;
-
-		if (strcmp(arg, "--") == 0) {
-			i++;
-			break;
-		}
-		if (arg[0] != '-' || !arg[1])
-			break;
-		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-			fputs(usage_text, stdout);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, is_stat ? "+:e:aqC:p:t:x:h" : "+:e:gaqC:p:t:c:F:o:m:h",
+				is_stat ? stat_opts : record_opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(is_stat ? stat_usage : record_usage, stdout);
 			capture_evlist__release(&a->el);
 			return 1;
-		} else if (strncmp(arg, "-e", 2) == 0 || strncmp(arg, "--event", 7) == 0) {
-			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 7 : 2);
-			if (!val)
-				goto bad_usage;
-			if (capture_evlist__parse(&a->el, val, log))
-				goto bad;
-		} else if (strcmp(arg, "-g") == 0 && !is_stat) {
-			a->opts.callchain = 1;
-		} else if (strcmp(arg, "-a") == 0 || strcmp(arg, "--all-cpus") == 0) {
-			a->opts.target = CAPTURE_TARGET_SYSTEM;
-			targets++;
-		} else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
-			a->quiet = 1;
-		} else if (strncmp(arg, "-C", 2) == 0 || strncmp(arg, "--cpu", 5) == 0) {
-			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 5 : 2);
-			if (!val)
-				goto bad;
-			a->opts.target = CAPTURE_TARGET_CPUS;
-			a->opts.cpu_list = val;
-			targets++;
-		} else if (strncmp(arg, "-p", 2) == 0 || strncmp(arg, "--pid", 5) == 0 ||
-			   strncmp(arg, "-t", 2) == 0 || strncmp(arg, "--tid", 5) == 0) {
-			int tid = arg[1] == 't' || (arg[1] == '-' && arg[2] == 't');
-
-			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 5 : 2);
-			if (parse_num(val, INT_MAX, &v) || v == 0) {
-				log_msg(log, LOG_ERR, "%s needs a process id", tid ? "-t" : "-p");
-				goto bad;
-			}
-			a->opts.target = tid ? CAPTURE_TARGET_TID : CAPTURE_TARGET_PID;
-			a->opts.pid = (pid_t)v;
-			targets++;
-		} else if (!is_stat && (strncmp(arg, "-c", 2) == 0 || strncmp(arg, "--count", 7) == 0)) {
-			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 7 : 2);
-			if (parse_num(val, UINT64_MAX, &v) || v == 0) {
-				log_msg(log, LOG_ERR, "-c needs a positive sample period");
-				goto bad;
-			}
-			a->opts.period = v;
-		} else if (!is_stat && (strncmp(arg, "-F", 2) == 0 || strncmp(arg, "--freq", 6) == 0)) {
-			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 6 : 2);
-			if (val && strcmp(val, "max") == 0) {
-				v = recorder__max_freq();
-			} else if (parse_num(val, UINT32_MAX, &v) || v == 0) {
-				log_msg(log, LOG_ERR, "-F needs a positive frequency in Hz");
-				goto bad;
-			}
-			a->opts.freq = v;
-		} else if (!is_stat && (strncmp(arg, "-o", 2) == 0 || strncmp(arg, "--output", 8) == 0)) {
-			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 8 : 2);
-			if (!val || !*val)
-				goto bad;
-			a->output = val;
-		} else if (!is_stat && (strncmp(arg, "-m", 2) == 0 || strncmp(arg, "--mmap-pages", 12) == 0)) {
-			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 12 : 2);
-			if (parse_num(val, 1u << 20, &v) || v == 0 || (v & (v - 1))) {
-				log_msg(log, LOG_ERR, "--mmap-pages needs a power of two");
-				goto bad;
-			}
-			a->opts.mmap_pages = (unsigned)v;
-		} else if (is_stat && (strncmp(arg, "-x", 2) == 0 || strncmp(arg, "--field-separator", 17) == 0)) {
-			val = opt_value(argc, argv, &i, arg, arg[1] == '-' ? 17 : 2);
-			if (!val || !*val)
-				goto bad;
-			a->sep = val;
-		} else {
-			log_msg(log, LOG_ERR, "unknown option '%s'", arg);
-			goto bad_usage;
 		}
+		if (c == ':' || c == '?') {
+			fprintf(stderr, "readperf %s: %s '%s'\nTry 'readperf %s --help'\n", name,
+				c == ':' ? "this option needs a value:" : "unknown or ambiguous option",
+				argv[optind - 1], name);
+			goto bad;
+		}
+		if (capture_opt(a, c, optarg, &targets, log))
+			goto bad;
 	}
 	if (targets > 1) {
 		log_msg(log, LOG_ERR, "-a, -C, -p and -t exclude each other");
 		goto bad;
 	}
-	if (i < argc) {
-		a->cmd = argv + i;
-		a->cmd_argc = argc - i;
+	if (optind < argc) {
+		a->cmd = argv + optind;
+		a->cmd_argc = argc - optind;
 	}
 	if (a->opts.target == CAPTURE_TARGET_CMD && !a->cmd) {
 		log_msg(log, LOG_ERR, "no command given (and none of -a, -C, -p, -t)");
@@ -1485,8 +1539,6 @@ static int parse_capture_args(struct capture_args *a, int argc, char **argv, int
 			goto bad;
 	}
 	return 0;
-bad_usage:
-	fputs(usage_text, stderr);
 bad:
 	capture_evlist__release(&a->el);
 	return -EINVAL;

@@ -248,9 +248,9 @@ for sub in record stat; do
 	fi
 	"$PROG" $sub --bogus -- true >"$T/bogus.out" 2>"$T/bogus.err"
 	rc=$?
-	if [ $rc -eq 1 ] && grep -q "^readperf: unknown option '--bogus'$" "$T/bogus.err" &&
-	   grep -q "^usage: readperf $sub " "$T/bogus.err" && [ ! -s "$T/bogus.out" ]; then
-		ok "$sub --bogus: message and usage on stderr, exit 1"
+	if [ $rc -eq 1 ] && grep -q "^readperf $sub: unknown or ambiguous option '--bogus'$" "$T/bogus.err" &&
+	   grep -q "^Try 'readperf $sub --help'$" "$T/bogus.err" && [ ! -s "$T/bogus.out" ]; then
+		ok "$sub --bogus: one line and Try on stderr, exit 1"
 	else
 		nok "$sub --bogus: exit $rc, $(cat "$T/bogus.err")"
 	fi

@@ -122,4 +122,31 @@ done
 check "--help lists every analyse and diff option${bad:+: missing$bad}" test -z "$bad"
 "$PROG" diff --help > "$tmp/dhelp"
 check "diff --help: exit 0 with the diff options" grep -q -- '--fail-above-ratio' "$tmp/dhelp"
+# record, stat, header, dump: getopt_long, one line and Try; --help lists every option
+for args in "record --bogus -- true" "record --count100 -- true" "record -e" "stat --eventual -- true" \
+	    "stat -x" "header --bogus" "header a b" "dump --bogus" "dump"; do
+	"$PROG" $args > /dev/null 2> "$tmp/err"
+	rc=$?
+	sub=${args%% *}
+	check "readperf $args: exit 1, one line and Try 'readperf $sub --help' (exit $rc)" \
+		test $rc -eq 1 -a "$(wc -l < "$tmp/err")" -eq 2 -a "$(grep -c "^Try 'readperf $sub --help'$" "$tmp/err")" -eq 1
+done
+"$PROG" stat -x '' -- true > /dev/null 2> "$tmp/err"
+check "stat -x '': exit 1 with a message" test $? -eq 1 -a "$(grep -c 'x needs a separator' "$tmp/err")" -eq 1
+"$PROG" record --help > "$tmp/rhelp"
+bad=
+for opt in --event --count --freq -g --all-cpus --cpu --pid --tid --output --mmap-pages --quiet --help; do
+	grep -q -- "$opt" "$tmp/rhelp" || bad="$bad $opt"
+done
+check "record --help lists every option${bad:+: missing$bad}" test -z "$bad"
+"$PROG" stat -h > "$tmp/shelp"
+bad=
+for opt in --event --all-cpus --cpu --pid --tid --field-separator --quiet --help; do
+	grep -q -- "$opt" "$tmp/shelp" || bad="$bad $opt"
+done
+check "stat -h lists every option${bad:+: missing$bad}" test -z "$bad"
+for sub in header dump schema; do
+	"$PROG" $sub --help > "$tmp/h" 2>&1
+	check "$sub --help: exit 0 and a usage line" test $? -eq 0 -a "$(grep -c "^usage: readperf $sub" "$tmp/h")" -eq 1
+done
 exit 0
