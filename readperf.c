@@ -4,6 +4,7 @@
  * their messages, chooses the exit code.  Nothing else in the tree prints or
  * exits.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -26,6 +27,8 @@
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
 #include "perffile/recorder.h"
+#include "util/array.h"
+#include "util/csv.h"
 #include "util/log.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
@@ -42,12 +45,15 @@ enum exit_code {
 
 struct logger {
 	int quiet;
+	char first_err[512];	/* batch mode: the first error, for index.csv */
 };
 
 static void print_log(void *ctx, enum log_level level, const char *msg)
 {
-	const struct logger *lg = ctx;
+	struct logger *lg = ctx;
 
+	if (level == LOG_ERR && !lg->first_err[0])
+		snprintf(lg->first_err, sizeof(lg->first_err), "%s", msg);
 	if (lg->quiet && level != LOG_ERR)
 		return;
 	if (level == LOG_DEBUG)
@@ -65,6 +71,7 @@ static int exit_for(int err)
 static void usage(FILE *fp)
 {
 	fputs("usage: readperf [OPTIONS] [FILE]          analyse FILE (default ./perf.data; '-' reads a pipe from stdin)\n"
+	      "       readperf -o DIR [OPTIONS] FILE FILE...  analyse each into DIR/NAME/, DIR/index.csv lists them\n"
 	      "       readperf diff [OPTIONS] OLD NEW    compare two profiles function by function (diff.csv)\n"
 	      "       readperf header FILE               print the header and every feature section\n"
 	      "       readperf dump FILE                 print every decoded record (for debugging)\n"
@@ -101,6 +108,10 @@ static void usage(FILE *fp)
 	      "  --folded FILE       collapsed call stacks (stackcollapse-perf.pl format) into FILE ('-': stdout)\n"
 	      "  --flamegraph FILE   a flame graph SVG of the same stacks into FILE ('-': stdout)\n"
 	      "  -q, --quiet         no summary, warnings or progress (errors only)\n"
+	      "  --files-from LIST   analyse the files LIST names, one a line ('-': stdin), as FILE FILE...\n"
+	      "  -j, --jobs N        analyse N files at once (default: the number of CPUs)\n"
+	      "  --profile-column    a leading 'profile' column in every report (the default with many files)\n"
+	      "  --no-profile-column none, also with many files\n"
 	      "  -h, --help          this text\n"
 	      "  --version           print the version\n"
 	      "\n"
@@ -323,6 +334,12 @@ static int resolve_time(const struct time_spec *ts, const struct perf_file *f, s
 }
 
 
+/* what analyse() saw of a file, for batch mode's index.csv */
+struct analyse_result {
+	uint64_t samples, duration_ns;
+	char hostname[128], perf_version[64];
+};
+
 struct analyse_opts {
 	const char *input;
 	const char *outdir;
@@ -340,6 +357,12 @@ struct analyse_opts {
 	const char *folded, *flamegraph;	/* --folded, --flamegraph paths */
 	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
 	struct time_spec time;			/* --time as given; resolved per file */
+	/* many files (batch mode) */
+	const char *files_from;			/* --files-from LIST ('-': stdin) */
+	long jobs;				/* -j N; 0: the number of CPUs */
+	int profile_col;			/* --profile-column 1, --no-profile-column 0, else -1 */
+	int no_summary;				/* a batch child: the parent sums up */
+	struct analyse_result *result;		/* filled by analyse() when not NULL */
 	/* readperf diff only */
 	enum diff_sort sort;			/* --sort */
 	int64_t fail_above;			/* --fail-above PCT in 1/10000 points, or -1 */
@@ -612,6 +635,17 @@ static void print_summary(const struct analyse_opts *o, const struct filestat *f
 		fprintf(fp, "note: %" PRIu64 " samples were lost while recording (events.csv lost)\n", lost);
 }
 
+static void fill_result(struct analyse_result *r, const struct perf_file *f, const struct filestat *fs)
+{
+	const struct perf_features *ft = perf_file__features(f);
+
+	r->samples = filestat__samples(fs);
+	r->duration_ns = ft->last_sample_time > ft->first_sample_time ?
+			 ft->last_sample_time - ft->first_sample_time : filestat__duration(fs);
+	snprintf(r->hostname, sizeof(r->hostname), "%s", ft->hostname ? ft->hostname : "");
+	snprintf(r->perf_version, sizeof(r->perf_version), "%s", ft->version ? ft->version : "");
+}
+
 static int analyse(struct analyse_opts *o, const struct log *log)
 {
 	struct perf_file *f;
@@ -633,6 +667,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		err = filestat__new(&fs, f);
 	if (err)
 		goto out_close;
+	filestat__set_profile(fs, o->an.profile);
 	if ((o->reports & R_ANALYSIS) || o->an.stacks) {
 		if (o->event_arg && find_event(f, o->event_arg, &o->an.event, log)) {
 			filestat__delete(fs);
@@ -667,8 +702,10 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		err = write_stacks(o, an, log);
 	if (!err && !read_err)
 		err = check_filters(o, f, an, log);
-	if (!err)
+	if (!err && !o->no_summary)
 		print_summary(o, fs, an, log);
+	if (o->result)
+		fill_result(o->result, f, fs);
 	if (read_err)
 		err = read_err;
 out_delete:
@@ -839,6 +876,7 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	enum { OPT_REPORTS = 256, OPT_VERSION, OPT_SYMFS, OPT_KALLSYMS, OPT_DEBUG_DIR, OPT_NO_SOURCE,
 	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_FOLDED, OPT_FLAMEGRAPH,
 	       OPT_DSOS, OPT_SYMBOLS, OPT_PERCENT_LIMIT, OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE,
+	       OPT_FILES_FROM, OPT_PROFILE_COL, OPT_NO_PROFILE_COL,
 	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -858,6 +896,10 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "full-source-path", no_argument, NULL, OPT_FULL_SOURCE_PATH },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "input", required_argument, NULL, 'i' },
+		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "profile-column", no_argument, NULL, OPT_PROFILE_COL },
+		{ "no-profile-column", no_argument, NULL, OPT_NO_PROFILE_COL },
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "folded", required_argument, NULL, OPT_FOLDED },
 		{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
@@ -879,7 +921,10 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	o->fail_above = o->fail_ratio = -1;
 	o->fail_min = 10000;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:e:i:qh", longopts, NULL)) != -1) {
+	char *end;
+
+	o->profile_col = -1;
+	while ((c = getopt_long(argc, argv, ":o:e:i:j:qh", longopts, NULL)) != -1) {
 		if (is_diff && (c == OPT_REPORTS || c == OPT_FOLDED || c == OPT_FLAMEGRAPH)) {
 			fputs("readperf diff: --reports, --folded and --flamegraph are options of the analysis only\n",
 			      stderr);
@@ -970,6 +1015,20 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		case 'i':
 			o->input_opt = optarg;
 			break;
+		case OPT_FILES_FROM:
+			o->files_from = optarg;
+			break;
+		case 'j':
+			o->jobs = strtol(optarg, &end, 10);
+			if (*end || o->jobs < 1 || o->jobs > 1024) {
+				fprintf(stderr, "readperf: -j wants a number of parallel analyses (1-1024), not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_PROFILE_COL:
+		case OPT_NO_PROFILE_COL:
+			o->profile_col = c == OPT_PROFILE_COL;
+			break;
 		case OPT_FOLDED:
 			o->folded = optarg;
 			o->an.stacks = 1;
@@ -1012,6 +1071,294 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	return -1;
 }
 
+/* ---------------------------------------------------------------- many files */
+
+/*
+ * A profile's name from its path: the base name without .gz, .zst and .data
+ * (perf.data.gz -> perf), other bytes than [A-Za-z0-9._-] as '_'; malloc'd.
+ */
+static char *profile_base(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	static const char *const exts[] = { ".gz", ".zst", ".data" };
+	char *name;
+	size_t len, i, k;
+
+	b = b ? b + 1 : path;
+	len = strlen(b);
+	for (k = 0; k < 3; k++) {
+		size_t el = strlen(exts[k]);
+
+		if (len > el && !memcmp(b + len - el, exts[k], el))
+			len -= el;
+	}
+	name = malloc(len + 8);
+	if (!name)
+		return NULL;
+	for (i = 0; i < len; i++)
+		name[i] = isalnum((unsigned char)b[i]) || strchr("._-", b[i]) ? b[i] : '_';
+	name[len] = '\0';
+	if (!len || !strcmp(name, ".") || !strcmp(name, ".."))
+		strcpy(name, "profile");
+	return name;
+}
+
+struct batch_item {
+	const char *path;
+	char *name;		/* DIR/name/ */
+	pid_t pid;
+	int fd;			/* the child's result pipe */
+	int status;
+	struct strbuf res;	/* samples \0 duration \0 hostname \0 version \0 message \0 */
+};
+
+/* --files-from LIST: one path a line ('-': stdin) appended to paths; 0 or -errno */
+static int read_list(const char *list, struct array *paths)
+{
+	FILE *fp = strcmp(list, "-") ? fopen(list, "r") : stdin;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int err = 0;
+
+	if (!fp)
+		return -errno;
+	while (!err && (n = getline(&line, &cap, fp)) >= 0) {
+		char **slot;
+
+		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (!n)
+			continue;
+		slot = array__push(paths);
+		if (!slot || !(*slot = strdup(line)))
+			err = -ENOMEM;
+	}
+	if (!err && ferror(fp))
+		err = -EIO;
+	free(line);
+	if (fp != stdin)
+		fclose(fp);
+	return err;
+}
+
+/* the child: analyse one file into DIR/name/, the result down the pipe, exit with analyse's code */
+static void batch_child(struct analyse_opts *o, const struct batch_item *it, int fd, struct logger *lg,
+			const struct log *log)
+{
+	struct analyse_result r;
+	struct strbuf dir = STRBUF_INIT, out = STRBUF_INIT;
+	int code;
+
+	memset(&r, 0, sizeof(r));
+	lg->first_err[0] = '\0';
+	if (strbuf__addf(&dir, "%s/%s", o->outdir, it->name))
+		_exit(EXIT_SYSTEM);
+	o->input = it->path;
+	o->outdir = dir.buf;
+	o->an.profile = o->profile_col == 0 ? NULL : it->name;
+	o->no_summary = 1;
+	o->result = &r;
+	code = analyse(o, log);
+	strbuf__addf(&out, "%" PRIu64 "%c%" PRIu64 "%c%s%c%s%c%s%c", r.samples, 0, r.duration_ns, 0,
+		     r.hostname, 0, r.perf_version, 0, lg->first_err, 0);
+	if (write(fd, out.buf, out.len) != (ssize_t)out.len)
+		code = code ? code : EXIT_SYSTEM;
+	fflush(NULL);
+	_exit(code);
+}
+
+static int batch_start(struct analyse_opts *o, struct batch_item *it, struct logger *lg, const struct log *log)
+{
+	int p[2];
+
+	if (pipe(p))
+		return -errno;
+	fflush(NULL);
+	it->pid = fork();
+	if (it->pid < 0) {
+		int err = -errno;
+
+		close(p[0]);
+		close(p[1]);
+		return err;
+	}
+	if (it->pid == 0) {
+		close(p[0]);
+		batch_child(o, it, p[1], lg, log);
+	}
+	close(p[1]);
+	it->fd = p[0];
+	return 0;
+}
+
+/* wait for one child, read its result; 0 or -errno */
+static int batch_reap(struct batch_item *items, size_t n)
+{
+	char buf[4096];
+	ssize_t r;
+	size_t i;
+	int status;
+	pid_t pid = waitpid(-1, &status, 0);
+
+	if (pid < 0)
+		return -errno;
+	for (i = 0; i < n && items[i].pid != pid; i++)
+		;
+	if (i == n)
+		return 0;
+	while ((r = read(items[i].fd, buf, sizeof(buf))) > 0)
+		strbuf__add(&items[i].res, buf, (size_t)r);
+	close(items[i].fd);
+	items[i].pid = 0;
+	items[i].status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return 0;
+}
+
+/* the i-th \0-terminated field of a child's result, "" when missing */
+static const char *res_field(const struct strbuf *res, int i)
+{
+	const char *p = res->buf, *end = res->buf + res->len;
+
+	for (; i > 0 && p < end; i--)
+		p += strlen(p) + 1;
+	return p < end ? p : "";
+}
+
+static int write_index(const struct analyse_opts *o, const struct batch_item *items, size_t n)
+{
+	static const char *const cols[] = { "profile", "path", "status", "samples", "duration_ns", "hostname",
+					    "perf_version", "message", NULL };
+	struct csv c;
+	size_t i;
+	int err = csv__open(&c, o->outdir, "index.csv");
+
+	if (err)
+		return err;
+	csv__row(&c, cols);
+	for (i = 0; i < n; i++) {
+		const struct strbuf *r = &items[i].res;
+
+		csv__str(&c, items[i].name);
+		csv__str(&c, items[i].path);
+		csv__u64(&c, (uint64_t)items[i].status);
+		csv__u64(&c, strtoull(res_field(r, 0), NULL, 10));
+		csv__u64(&c, strtoull(res_field(r, 1), NULL, 10));
+		csv__str(&c, res_field(r, 2));
+		csv__str(&c, res_field(r, 3));
+		csv__str(&c, items[i].status && !*res_field(r, 4) ? "no result (the analysis was killed)" :
+			 res_field(r, 4));
+		csv__end_row(&c);
+	}
+	return csv__commit(&c);
+}
+
+/* names for DIR/NAME/: from the path, made unique in input order (said when changed); 0 or -ENOMEM */
+static int batch_names(struct batch_item *items, size_t n, const char *outdir, const struct log *log)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		char *base = profile_base(items[i].path);
+		unsigned k = 1;
+
+		if (!base)
+			return -ENOMEM;
+		items[i].name = base;
+		for (j = 0; j < i; j++) {
+			if (strcmp(items[j].name, items[i].name))
+				continue;
+			free(items[i].name != base ? items[i].name : NULL);
+			items[i].name = malloc(strlen(base) + 16);
+			if (!items[i].name) {
+				free(base);
+				return -ENOMEM;
+			}
+			sprintf(items[i].name, "%s-%u", base, ++k);
+			j = (size_t)-1;		/* check the new name from the start */
+		}
+		if (items[i].name != base) {
+			log_msg(log, LOG_INFO, "%s: its name is taken: reports in %s/%s/", items[i].path, outdir,
+				items[i].name);
+			free(base);
+		}
+	}
+	return 0;
+}
+
+/*
+ * readperf -o DIR FILE FILE... / --files-from LIST: each file analysed by a
+ * child process into DIR/NAME/ (-j at once), DIR/index.csv listing them;
+ * the exit status is the worst of the files'.
+ */
+static int batch(struct analyse_opts *o, char **files, size_t nr_files, struct logger *lg, const struct log *log)
+{
+	struct array paths;
+	struct batch_item *items = NULL;
+	size_t n, i, running = 0, next = 0, failed = 0;
+	long jobs = o->jobs > 0 ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	int err = 0, code = EXIT_OK;
+
+	array__init(&paths, sizeof(char *));
+	for (i = 0; i < nr_files && !err; i++) {
+		char **slot = array__push(&paths);
+
+		if (!slot || !(*slot = strdup(files[i])))
+			err = -ENOMEM;
+	}
+	if (!err && o->files_from) {
+		err = read_list(o->files_from, &paths);
+		if (err)
+			log_msg(log, LOG_ERR, "%s: %s", o->files_from, strerror(-err));
+	}
+	n = paths.len;
+	if (!err && !n) {
+		log_msg(log, LOG_ERR, "%s: no file to analyse", o->files_from);
+		err = -EINVAL;
+	}
+	if (!err && !(items = calloc(n, sizeof(*items))))
+		err = -ENOMEM;
+	for (i = 0; !err && i < n; i++)
+		items[i].path = ARRAY_AT(&paths, char *, i);
+	if (!err)
+		err = batch_names(items, n, o->outdir, log);
+	if (!err && (err = mkdir_p(o->outdir)))
+		log_msg(log, LOG_ERR, "%s: cannot create: %s", o->outdir, strerror(-err));
+	while (!err && (next < n || running)) {
+		if (next < n && (long)running < (jobs > 0 ? jobs : 1)) {
+			err = batch_start(o, &items[next++], lg, log);
+			running += !err;
+			continue;
+		}
+		err = batch_reap(items, n);
+		running--;
+	}
+	for (i = 0; items && i < n; i++) {
+		if (items[i].status > code)
+			code = items[i].status;
+		failed += items[i].status != 0;
+	}
+	if (!err) {
+		err = write_index(o, items, n);
+		if (err)
+			log_msg(log, LOG_ERR, "%s/index.csv: cannot write: %s", o->outdir, strerror(-err));
+	}
+	if (!err && !o->quiet)
+		printf("readperf: %zu profiles in %s/ (index.csv): %zu ok, %zu failed\n", n, o->outdir, n - failed,
+		       failed);
+	for (i = 0; items && i < n; i++) {
+		free(items[i].name);
+		strbuf__release(&items[i].res);
+	}
+	for (i = 0; i < paths.len; i++)
+		free(ARRAY_AT(&paths, char *, i));
+	array__release(&paths);
+	free(items);
+	if (err && err != -EINVAL && code < EXIT_SYSTEM)
+		code = EXIT_SYSTEM;
+	return err == -EINVAL && code == EXIT_OK ? EXIT_USAGE : code;
+}
+
 static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct log *log)
 {
 	struct analyse_opts o;
@@ -1028,14 +1375,16 @@ static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct lo
 		code = EXIT_USAGE;
 		goto out;
 	}
-	if (optind < argc)
-		o.input = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "readperf: one input file at a time ('%s' is extra)\n", argv[optind]);
-		code = EXIT_USAGE;
+	if (optind + 1 < argc || o.files_from) {
+		code = batch(&o, argv + optind, (size_t)(argc - optind), lg, log);
 		goto out;
 	}
+	if (optind < argc)
+		o.input = argv[optind++];
+	if (o.profile_col == 1)
+		o.an.profile = profile_base(o.input);
 	code = analyse(&o, log);
+	free((char *)(o.profile_col == 1 ? o.an.profile : NULL));
 out:
 	analyse_opts__release(&o);
 	return code;

@@ -53,6 +53,7 @@ struct analysis_opts {
 	const char *const *comms; size_t nr_comms;
 	const char *const *dsos; size_t nr_dsos;	/* --dsos: only samples in these dsos (names as in results.csv) */
 	const char *const *syms; size_t nr_syms;	/* --symbols: only samples in these functions */
+	const char *profile;               /* batch mode: every report gets a leading "profile" column with this value */
 	uint64_t percent_limit;            /* --percent-limit in 1/10000 %: rows of results, lines and callers below it are left out */
 	int has_time; uint64_t time_start, time_end;   /* --time START,END in ns (perf timestamps); either may be 0 = open */
 	unsigned reports;                  /* REPORT_* mask to produce */

@@ -35,6 +35,7 @@ struct filestat {
 	uint64_t unknown_samples;
 	uint64_t first_time, last_time;
 	int have_time;
+	const char *profile;		/* filestat__set_profile: borrowed */
 };
 
 struct other_type {
@@ -181,6 +182,7 @@ int filestat__write_stat(const struct filestat *fs, const char *dir)
 
 	if (err)
 		return err;
+	csv__prefix(&c, "profile", fs->profile);
 	csv__str(&c, "type");
 	csv__str(&c, "count");
 	csv__str(&c, "bytes");
@@ -196,6 +198,26 @@ int filestat__write_stat(const struct filestat *fs, const char *dir)
 		stat_row(&c, o->type, &o->c);
 	}
 	return csv__commit(&c);
+}
+
+void filestat__set_profile(struct filestat *fs, const char *profile)
+{
+	fs->profile = profile;
+}
+
+uint64_t filestat__duration(const struct filestat *fs)
+{
+	return fs->have_time && fs->last_time > fs->first_time ? fs->last_time - fs->first_time : 0;
+}
+
+uint64_t filestat__samples(const struct filestat *fs)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < fs->events.len; i++)
+		n += ARRAY_AT(&fs->events, struct event_count, i).samples;
+	return n;
 }
 
 uint64_t filestat__lost(const struct filestat *fs)
@@ -218,6 +240,7 @@ int filestat__write_events(const struct filestat *fs, const char *dir)
 
 	if (err)
 		return err;
+	csv__prefix(&c, "profile", fs->profile);
 	csv__row(&c, (const char *const[]){ "event", "type", "config", "sample_type",
 					    "sample_period", "sample_freq", "samples", "period", "lost", NULL });
 	for (i = 0; i < el->nr; i++) {
@@ -260,6 +283,7 @@ int filestat__write_header(const struct filestat *fs, const char *dir)
 
 	if (err)
 		return err;
+	csv__prefix(&c, "profile", fs->profile);
 	csv__row(&c, (const char *const[]){ "section", "key", "value", NULL });
 	for (i = 0; i < ft->facts.len; i++) {
 		const struct perf_fact *fact = &ARRAY_AT(&ft->facts, struct perf_fact, i);

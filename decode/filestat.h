@@ -18,6 +18,12 @@ void filestat__delete(struct filestat *fs);
 /* count one record as perf_file__next() yielded it; 0 or -ENOMEM */
 int filestat__add(struct filestat *fs, const struct perf_record *rec);
 
+/* batch mode: a leading "profile" column with this value (borrowed) in every report */
+void filestat__set_profile(struct filestat *fs, const char *profile);
+/* last minus first sample time of the records read, in ns; 0 without times */
+uint64_t filestat__duration(const struct filestat *fs);
+/* samples of every event, as events.csv counts them */
+uint64_t filestat__samples(const struct filestat *fs);
 /* samples lost, all events together (as the LOST records say) */
 uint64_t filestat__lost(const struct filestat *fs);
 

@@ -34,6 +34,7 @@ int overview__open(struct analysis *a)
 		setvbuf(a->ov_tmp, NULL, _IOFBF, 1 << 16);
 		csv__open_stream(&a->ov, a->ov_tmp);
 	}
+	csv__prefix(&a->ov, "profile", a->opts.profile);
 	csv__row(&a->ov, overview_cols);
 	a->overview_open = 1;
 	return 0;
@@ -213,6 +214,7 @@ static int overview_write(struct analysis *a, const char *dir)
 	/* what the writer still buffers goes to the file; later rows append to it */
 	err = csv__commit(&a->ov);
 	csv__open_stream(&a->ov, a->ov_tmp);
+	csv__prefix(&a->ov, NULL, a->opts.profile);
 	if (err)
 		return err;
 	if (fflush(a->ov_tmp) || ferror(a->ov_tmp))
@@ -286,6 +288,7 @@ static int processes_write(struct analysis *a, const char *dir)
 		free(v);
 		return err;
 	}
+	csv__prefix(&c, "profile", a->opts.profile);
 	csv__row(&c, cols);
 	for (i = 0; i < n; i++) {
 		const struct process *p = v[i];
@@ -448,6 +451,7 @@ static int results_write(struct analysis *a, const char *dir, int children)
 	err = csv__open(&c, dir, "results.csv");
 	if (err)
 		return err;
+	csv__prefix(&c, "profile", a->opts.profile);
 	for (i = 0; cols[i]; i++)
 		csv__str(&c, cols[i]);
 	if (children) {
@@ -497,6 +501,7 @@ static int lines_write(struct analysis *a, const char *dir)
 	err = csv__open(&c, dir, "lines.csv");
 	if (err)
 		return err;
+	csv__prefix(&c, "profile", a->opts.profile);
 	csv__row(&c, cols);
 	for (i = 0; i < n; i++) {
 		const struct lstat *l = v[i];
@@ -531,6 +536,7 @@ static int callers_write(struct analysis *a, const char *dir)
 	err = csv__open(&c, dir, "callers.csv");
 	if (err)
 		return err;
+	csv__prefix(&c, "profile", a->opts.profile);
 	csv__row(&c, cols);
 	for (i = 0; i < n; i++) {
 		const struct estat *e = v[i];

@@ -25,7 +25,8 @@ int csv__open(struct csv *c, const char *dir, const char *name)
 	char suffix[32];
 
 	c->fp = NULL;
-	c->need_sep = 0;
+	c->need_sep = c->in_row = 0;
+	c->pfx_hdr = c->pfx_val = NULL;
 	c->err = 0;
 	c->len = 0;
 	snprintf(suffix, sizeof(suffix), ".tmp.%ld", (long)getpid());
@@ -50,7 +51,8 @@ void csv__open_stream(struct csv *c, FILE *fp)
 {
 	c->fp = fp;
 	c->tmp_path = c->path = NULL;
-	c->need_sep = 0;
+	c->need_sep = c->in_row = 0;
+	c->pfx_hdr = c->pfx_val = NULL;
 	c->err = 0;
 	c->len = 0;
 }
@@ -92,19 +94,41 @@ static void put_ch(struct csv *c, char ch)
 	c->buf[c->len++] = ch;
 }
 
+static void put_field(struct csv *c, const char *s, size_t len);
+
 static void sep(struct csv *c)
 {
-	if (c->need_sep)
+	if (c->need_sep) {
 		put_ch(c, ',');
+	} else if (!c->in_row && c->pfx_val) {
+		const char *v = c->rows ? c->pfx_val : c->pfx_hdr;
+
+		put_field(c, v, strlen(v));
+		put_ch(c, ',');
+	}
+	c->in_row = 1;
 	c->need_sep = 1;
+}
+
+void csv__prefix(struct csv *c, const char *header, const char *value)
+{
+	c->pfx_hdr = header;
+	c->pfx_val = value;
+	c->rows = header ? 0 : 1;
 }
 
 void csv__strn(struct csv *c, const char *s, size_t len)
 {
+	sep(c);
+	put_field(c, s, len);
+}
+
+/* one field's text, quoted when it holds , " \r or \n */
+static void put_field(struct csv *c, const char *s, size_t len)
+{
 	size_t i;
 	int quote = 0;
 
-	sep(c);
 	for (i = 0; i < len; i++) {
 		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r') {
 			quote = 1;
@@ -245,7 +269,8 @@ void csv__row(struct csv *c, const char *const *fields)
 void csv__end_row(struct csv *c)
 {
 	put_ch(c, '\n');
-	c->need_sep = 0;
+	c->need_sep = c->in_row = 0;
+	c->rows++;
 }
 
 int csv__commit(struct csv *c)

@@ -20,6 +20,9 @@ struct csv {
 	char *tmp_path;
 	char *path;
 	int need_sep;
+	int in_row;		/* a field of the current row is written */
+	const char *pfx_hdr, *pfx_val;	/* csv__prefix: borrowed */
+	uint64_t rows;		/* rows ended since csv__prefix (the first is the header) */
 	int err;		/* first error, negative errno */
 	size_t len;		/* bytes in buf not yet handed to fp */
 	char buf[1 << 16];	/* our own buffer: a stdio call per field costs too much */
@@ -29,6 +32,15 @@ struct csv {
 int csv__open(struct csv *c, const char *dir, const char *name);
 /* write to an already open stream instead (tests, stdout); never renamed */
 void csv__open_stream(struct csv *c, FILE *fp);
+
+/*
+ * A first column in front of every row: header names it in the first row
+ * written after this call, value fills it in every later one (readperf's
+ * batch mode: the profile a row comes from).  header NULL: no header row is
+ * to come (a stream continued after csv__open_stream).  value NULL: no
+ * column.  Both are borrowed until csv__commit/csv__abort.
+ */
+void csv__prefix(struct csv *c, const char *header, const char *value);
 
 void csv__str(struct csv *c, const char *s);		/* NULL writes an empty field */
 void csv__strn(struct csv *c, const char *s, size_t len);

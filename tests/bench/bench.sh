@@ -7,6 +7,7 @@
 #   2. source lines vs `perf report --sort dso,sym,srcfile`     (target: >= 50x faster)
 #   3. decoding throughput: stat+events only, in MB/s           (target: >= 1000 MB/s)
 #   4. peak memory of the default analysis on a recording and on one 4x as long (target: independent of size)
+#   5. batch mode: 20 files with -j 2 vs 20 sequential runs       (target: <= 0.6x)
 set -eu
 cd "$(dirname "$0")/../.."
 PROG=${PROG:-build/readperf}
@@ -94,3 +95,26 @@ read -r t_b m_large < <(run "$PROG" -q -o "$dir/out" "$dir/huge.data")
 read -r t_c m_psmall < <(run perf report -i "$dir/small.data" --sort dso,sym --stdio)
 read -r t_d m_plarge < <(run perf report -i "$dir/huge.data" --sort dso,sym --stdio)
 echo "4. peak memory, default analysis: $((ssize / 1048576)) MiB file ${m_small} KiB, $((hsize / 1048576)) MiB file ${m_large} KiB (perf report: ${m_psmall} KiB, ${m_plarge} KiB)"
+
+# 5. batch mode: 20 recordings of testdata/ (every one, then repeats) analysed with -j 2
+# against 20 sequential single-file runs, best of 3 each
+td=$PWD/testdata
+batch=()
+while [ ${#batch[@]} -lt 20 ]; do
+	for f in "$td"/*.data; do [ ${#batch[@]} -lt 20 ] && batch+=("$f"); done
+done
+bsym=(--symfs "$td/symfs" --kallsyms "$td/kallsyms")
+best_seq= best_par=
+for k in 1 2 3; do
+	rm -rf "$dir/seq" "$dir/par"
+	t0=$(date +%s%N)
+	i=0
+	for f in "${batch[@]}"; do "$PROG" -q -o "$dir/seq/$((i++))" "${bsym[@]}" "$f" 2>/dev/null; done
+	t1=$(date +%s%N)
+	"$PROG" -q -o "$dir/par" -j 2 "${bsym[@]}" "${batch[@]}" 2>/dev/null
+	t2=$(date +%s%N)
+	s=$((t1 - t0)) p=$((t2 - t1))
+	[ -z "$best_seq" ] || [ $s -lt $best_seq ] && best_seq=$s
+	[ -z "$best_par" ] || [ $p -lt $best_par ] && best_par=$p
+done
+echo "5. batch: 20 files with -j 2 $(awk -v n=$best_par 'BEGIN { printf "%.2f", n / 1e9 }')s vs 20 sequential runs $(awk -v n=$best_seq 'BEGIN { printf "%.2f", n / 1e9 }')s: ratio $(ratio "$best_par" "$best_seq") (target <= 0.6)"
