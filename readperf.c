@@ -635,6 +635,21 @@ static void print_summary(const struct analyse_opts *o, const struct filestat *f
 		fprintf(fp, "note: %" PRIu64 " samples were lost while recording (events.csv lost)\n", lost);
 }
 
+/* perf's warnings about lost data (perf_session__warn_about_errors) */
+static void warn_losses(const struct perf_file *f, const struct filestat *fs, const struct log *log)
+{
+	struct filestat_losses l;
+
+	filestat__losses(fs, &l);
+	if (l.chunks)
+		log_msg(log, LOG_WARN, "%s: processed %" PRIu64 " events and lost %" PRIu64 " chunks (%" PRIu64
+			" records the kernel dropped when the ring buffer was full: record with more --mmap-pages "
+			"or a lower frequency)", perf_file__name(f), l.records, l.chunks, l.chunk_samples);
+	if (l.lost_samples && (double)l.lost_samples / (double)(l.samples + l.lost_samples) > 0.05)
+		log_msg(log, LOG_WARN, "%s: processed %" PRIu64 " samples and lost %.2f%% samples (events.csv lost)",
+			perf_file__name(f), l.samples, 100.0 * (double)l.lost_samples / (double)(l.samples + l.lost_samples));
+}
+
 static void fill_result(struct analyse_result *r, const struct perf_file *f, const struct filestat *fs)
 {
 	const struct perf_features *ft = perf_file__features(f);
@@ -691,6 +706,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	}
 	/* the reports cover what was read, also after a fault */
 	err = replay(f, fs, q, o->quiet, &read_err);
+	warn_losses(f, fs, log);
 	if (!err)
 		err = write_reports(o, fs, log);
 	if (!err && an) {

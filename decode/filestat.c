@@ -36,6 +36,7 @@ struct filestat {
 	uint64_t first_time, last_time;
 	int have_time;
 	const char *profile;		/* filestat__set_profile: borrowed */
+	uint64_t lost_total;		/* the lost fields of the LOST records */
 };
 
 struct other_type {
@@ -107,6 +108,23 @@ static const struct perf_evattr *attr_by_id(const struct perf_file *f, uint64_t 
 	return slot ? &el->attrs[(uintptr_t)*slot - 1] : NULL;
 }
 
+/*
+ * The event of a LOST_SAMPLES record the reader could not place by id, as
+ * perf's evlist__id2evsel(): the first event when there is one, or the id is
+ * 0 (or absent), or the file has no sample_id_all; else none
+ */
+static const struct perf_evattr *lost_samples_attr(const struct perf_file *f, const struct perf_record *rec)
+{
+	const struct perf_evlist *el = perf_file__evlist(f);
+	uint64_t id = (rec->sample.sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)) ? rec->sample.id : 0;
+
+	if (!el->nr)
+		return NULL;
+	if (el->nr == 1 || !id || !el->sample_id_all)
+		return &el->attrs[0];
+	return attr_by_id(f, id);
+}
+
 int filestat__add(struct filestat *fs, const struct perf_record *rec)
 {
 	struct type_count *t = rec->type < NR_TYPES ? &fs->types[rec->type] : type_of(fs, rec->type);
@@ -138,11 +156,16 @@ int filestat__add(struct filestat *fs, const struct perf_record *rec)
 		}
 		break;
 	case PERF_RECORD_LOST:
-		a = attr_by_id(fs->file, rec->u.lost.id);
-		if (a && (e = event_of(fs, a)))
-			e->lost += rec->u.lost.lost;
+		/*
+		 * The ring buffer's losses, all its events together: perf counts
+		 * them as chunks (its "lost N chunks" warning), not per event
+		 */
+		fs->lost_total += rec->u.lost.lost;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
+		/* per event, as perf report's "Total Lost Samples" (evlist__id2evsel) */
+		if (!a)
+			a = lost_samples_attr(fs->file, rec);
 		if (a && (e = event_of(fs, a)))
 			e->lost += rec->u.lost.lost;
 		break;
@@ -218,6 +241,21 @@ uint64_t filestat__samples(const struct filestat *fs)
 	for (i = 0; i < fs->events.len; i++)
 		n += ARRAY_AT(&fs->events, struct event_count, i).samples;
 	return n;
+}
+
+void filestat__losses(const struct filestat *fs, struct filestat_losses *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < NR_TYPES; i++)
+		out->records += fs->types[i].count;
+	for (i = 0; i < fs->other.len; i++)
+		out->records += ARRAY_AT(&fs->other, struct other_type, i).c.count;
+	out->chunks = fs->types[PERF_RECORD_LOST].count;
+	out->chunk_samples = fs->lost_total;
+	out->samples = fs->types[PERF_RECORD_SAMPLE].count;
+	out->lost_samples = filestat__lost(fs);
 }
 
 uint64_t filestat__lost(const struct filestat *fs)

@@ -24,8 +24,18 @@ void filestat__set_profile(struct filestat *fs, const char *profile);
 uint64_t filestat__duration(const struct filestat *fs);
 /* samples of every event, as events.csv counts them */
 uint64_t filestat__samples(const struct filestat *fs);
-/* samples lost, all events together (as the LOST records say) */
+/* samples lost, all events together: events.csv's lost column (LOST_SAMPLES records, per event) */
 uint64_t filestat__lost(const struct filestat *fs);
+
+/* what perf's "Processed N events and lost M chunks!" warning says */
+struct filestat_losses {
+	uint64_t records;	/* every record read (perf --stats' TOTAL) */
+	uint64_t chunks;	/* LOST records: the ring buffer was full */
+	uint64_t chunk_samples;	/* the records the LOST records say were dropped */
+	uint64_t samples;	/* SAMPLE records */
+	uint64_t lost_samples;	/* LOST_SAMPLES' counts, all events */
+};
+void filestat__losses(const struct filestat *fs, struct filestat_losses *out);
 
 int filestat__write_stat(const struct filestat *fs, const char *dir);
 int filestat__write_events(const struct filestat *fs, const char *dir);

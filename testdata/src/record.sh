@@ -31,3 +31,6 @@ $R -g -F 2000 -o "$out/regress-before2.data" -- $bin/regress 1
 $R -g -F 2000 -o "$out/regress-after.data" -- $bin/regress 2
 "$out/../readperf" record -g -F 2000 -o "$out/regress-readperf.data" -- $bin/regress 1
 awk '$2 ~ /^[tTwW]$/' /proc/kallsyms > "$out/kallsyms.boot2"
+# lost samples (random: keep a try that lost some)
+$R -z -e cpu-clock -F 50000 -m 1 -o "$out/lossy.data" -- $bin/work 40
+$R -z -a -e sched:sched_switch -e cpu-clock -F 50000 -m 1 -o "$out/lossy-multi.data" -- $bin/work 8
