@@ -19,6 +19,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,10 +187,33 @@ static uint64_t next_page(uint64_t addr)
 	return r + 4096 < r ? UINT64_MAX : r + 4096;
 }
 
+/*
+ * A label (a symbol without size, as node's construct_stub_create_deopt_addr
+ * inside Builtins_JSConstructStubGeneric) inside a sized symbol's extent:
+ * the addresses there stay the sized symbol's, as in perf, whose symbol tree
+ * finds the symbol that covers the address; the label has only what lies
+ * past the sized symbol's end.
+ */
+static void set_parents(struct sym *v, size_t n)
+{
+	size_t i, cur = SIZE_MAX;
+
+	for (i = 0; i < n; i++) {
+		v[i].parent = 0;
+		if (!v[i].label) {
+			cur = i;
+			continue;
+		}
+		if (cur != SIZE_MAX && v[cur].end > v[i].start)
+			v[i].parent = (uint32_t)cur + 1;
+	}
+}
+
 void symtab__sort(struct sym *v, size_t n)
 {
 	if (n)
 		qsort(v, n, sizeof(*v), sym_cmp);
+	set_parents(v, n);
 }
 
 /* sort, then perf's symbols__fixup_end and symbols__fixup_duplicate; returns the new count */
@@ -204,6 +228,8 @@ size_t symtab__finish(struct sym *v, size_t n, int is_kallsyms)
 		;
 	if (i < n)
 		qsort(v, n, sizeof(*v), sym_cmp);
+	for (i = 0; i < n; i++)
+		v[i].label = v[i].end == v[i].start;
 	for (i = 1; i < n; i++) {
 		struct sym *prev = &v[i - 1];
 
@@ -226,6 +252,7 @@ size_t symtab__finish(struct sym *v, size_t n, int is_kallsyms)
 		if (!choose_a(&v[out], &v[i]))
 			v[out] = v[i];
 	}
+	set_parents(v, out + 1);
 	return out + 1;
 }
 
@@ -244,6 +271,8 @@ struct sym *symtab__find(struct sym *v, size_t n, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
+	if (v[lo - 1].parent && addr < v[v[lo - 1].parent - 1].end)
+		return &v[v[lo - 1].parent - 1];
 	if (addr < v[lo - 1].end || addr == v[lo - 1].start)
 		return &v[lo - 1];
 	return NULL;

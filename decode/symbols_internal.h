@@ -36,6 +36,8 @@ struct sym {
 	uint8_t bind;		/* STB_* */
 	uint8_t has_brackets;	/* kallsyms: a module symbol */
 	uint8_t def_done;
+	uint8_t label;		/* had no size: its end is the next symbol's start (symtab__finish) */
+	uint32_t parent;	/* a label inside a sized symbol: that symbol's index + 1, else 0 */
 };
 
 struct dso_elf;		/* dso.c: the bfd side of an ELF dso */

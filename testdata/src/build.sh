@@ -22,3 +22,4 @@ gcc $CFLAGS -o $bin/shlib shlib.c -L$bin -lhot -Wl,-rpath,$bin
 g++ $CFLAGS -o $bin/cxx cxx.cpp
 gcc $CFLAGS -static -o $bin/static static.c
 gcc $CFLAGS -o $bin/regress regress.c
+gcc $CFLAGS -o $bin/label label.c

@@ -34,3 +34,4 @@ awk '$2 ~ /^[tTwW]$/' /proc/kallsyms > "$out/kallsyms.boot2"
 # lost samples (random: keep a try that lost some)
 $R -z -e cpu-clock -F 50000 -m 1 -o "$out/lossy.data" -- $bin/work 40
 $R -z -a -e sched:sched_switch -e cpu-clock -F 50000 -m 1 -o "$out/lossy-multi.data" -- $bin/work 8
+$R -e cpu-clock -F 2000 -o "$out/label.data" -- $bin/label

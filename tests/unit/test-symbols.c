@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include "decode/symbols.h"
+#include "decode/symbols_internal.h"
 #include "util/log.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -1171,9 +1172,44 @@ static void test_cached_lookup_speed(void **state)
 	symbols__delete(s);
 }
 
+/*
+ * A zero-size label inside a sized function (labelled [0x1170, 0x11be),
+ * label_mid at 0x119e, as testdata/src/label.c's symbol table): addresses in
+ * the function's extent are the function's; the label keeps only what lies
+ * past the function's end, up to the next symbol (perf's symbols__fixup_end).
+ * The table stays right after symtab__sort (a PLT entry added later).
+ */
+static void test_label_inside_sized(void **state)
+{
+	struct sym v[5];
+
+	(void)state;
+	memset(v, 0, sizeof(v));
+	v[0] = (struct sym){ .start = 0x1170, .end = 0x11be, .name = "labelled", .idx = 0, .bind = STB_GLOBAL };
+	v[1] = (struct sym){ .start = 0x119e, .end = 0x119e, .name = "label_mid", .idx = 1, .bind = STB_GLOBAL };
+	v[2] = (struct sym){ .start = 0x1200, .end = 0x1210, .name = "other", .idx = 2, .bind = STB_GLOBAL };
+	assert_int_equal(symtab__finish(v, 3, 0), 3);
+	assert_string_equal(symtab__find(v, 3, 0x1170)->name, "labelled");
+	assert_string_equal(symtab__find(v, 3, 0x119d)->name, "labelled");
+	assert_string_equal(symtab__find(v, 3, 0x119e)->name, "labelled");
+	assert_string_equal(symtab__find(v, 3, 0x11bd)->name, "labelled");
+	/* past labelled's end: the label's, up to other's start */
+	assert_string_equal(symtab__find(v, 3, 0x11be)->name, "label_mid");
+	assert_string_equal(symtab__find(v, 3, 0x11ff)->name, "label_mid");
+	assert_string_equal(symtab__find(v, 3, 0x1200)->name, "other");
+	assert_null(symtab__find(v, 3, 0x1210));
+	/* an entry sorted in before them (as a synthesized PLT symbol) */
+	v[3] = (struct sym){ .start = 0x1030, .end = 0x1040, .name = "puts@plt", .idx = UINT32_MAX };
+	symtab__sort(v, 4);
+	assert_string_equal(v[0].name, "puts@plt");
+	assert_string_equal(symtab__find(v, 4, 0x11a0)->name, "labelled");
+	assert_string_equal(symtab__find(v, 4, 0x11c0)->name, "label_mid");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_label_inside_sized),
 		cmocka_unit_test(test_c_pie),
 		cmocka_unit_test(test_c_nopie_and_no_source),
 		cmocka_unit_test(test_shared_object),
