@@ -80,7 +80,7 @@ UNIT_TESTS += test-ordered test-machine test-analysis
 # --- end machine ---
 
 # --- owner: diff ---
-DECODE_SRCS += decode/stacks.c decode/diff.c decode/schema.c
+DECODE_SRCS += decode/stacks.c decode/diff.c decode/schema.c decode/group.c
 # --- end diff ---
 
 # ---------------------------------------------------------------- rules

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "decode/analysis_internal.h"
+#include "decode/group.h"
 
 /* ------------------------------------------------------------------ pool */
 
@@ -640,13 +641,18 @@ static int record_pid_tid(const struct perf_record *rec, uint32_t *pid, uint32_t
 	return 0;
 }
 
+static int process_sample_cb(void *ctx, struct perf_record *rec)
+{
+	return process_sample(ctx, rec);
+}
+
 int analysis__process(struct analysis *a, struct perf_record *rec)
 {
 	uint64_t time = 0;
 	int has_time = 0, err;
 
 	if (rec->type == PERF_RECORD_SAMPLE)
-		return process_sample(a, rec);
+		return group__deliver(&a->group, a->f, rec, process_sample_cb, a);
 
 	if (rec->type < PERF_RECORD_USER_TYPE_START && (rec->sample.sample_type & PERF_SAMPLE_TIME)) {
 		time = rec->sample.time;
@@ -701,6 +707,7 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 	a->opts = *opts;
 	a->log = opts->log;
 	hashmap__init(&a->strings);
+	group__init(&a->group);
 	hashmap__init(&a->fstats);
 	hashmap__init(&a->lstats);
 	hashmap__init(&a->estats);
@@ -764,6 +771,7 @@ void analysis__delete(struct analysis *a)
 	machine__delete(a->m);
 	symbols__delete(a->syms);
 	hashmap__release(&a->strings, NULL);
+	group__release(&a->group);
 	hashmap__release(&a->fstats, NULL);
 	hashmap__release(&a->lstats, NULL);
 	hashmap__release(&a->estats, NULL);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "decode/analysis.h"
+#include "decode/group.h"
 #include "decode/machine.h"
 #include "util/array.h"
 #include "util/csv.h"
@@ -106,6 +107,7 @@ struct analysis {
 	uint64_t seq;			/* samples seen: dedup stamp for children and edges */
 	uint64_t nr_samples, nr_filtered, nr_unresolved;
 	uint64_t time_min, time_max;	/* of every sample with a time, filtered or not */
+	struct group group;		/* read-group samples (group.h) */
 	/* --folded / --flamegraph (decode/stacks.c) */
 	struct hashmap stacks;		/* struct stack_key + frames -> uint64_t samples */
 	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */

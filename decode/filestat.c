@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "decode/filestat.h"
+#include "decode/group.h"
 #include "perffile/perffile.h"
 #include "util/array.h"
 #include "util/csv.h"
@@ -37,6 +38,7 @@ struct filestat {
 	int have_time;
 	const char *profile;		/* filestat__set_profile: borrowed */
 	uint64_t lost_total;		/* the lost fields of the LOST records */
+	struct group group;		/* read-group samples (group.h) */
 };
 
 struct other_type {
@@ -54,6 +56,7 @@ int filestat__new(struct filestat **out, const struct perf_file *f)
 	fs->file = f;
 	array__init(&fs->other, sizeof(struct other_type));
 	array__init(&fs->events, sizeof(struct event_count));
+	group__init(&fs->group);
 	*out = fs;
 	return 0;
 }
@@ -64,6 +67,7 @@ void filestat__delete(struct filestat *fs)
 		return;
 	array__release(&fs->other);
 	array__release(&fs->events);
+	group__release(&fs->group);
 	free(fs);
 }
 
@@ -125,6 +129,21 @@ static const struct perf_evattr *lost_samples_attr(const struct perf_file *f, co
 	return attr_by_id(f, id);
 }
 
+/* one sample as perf delivers it (group.h) into its event's counts */
+static int count_sample(void *ctx, struct perf_record *rec)
+{
+	struct filestat *fs = ctx;
+	const struct perf_evattr *a = rec->evattr;
+	struct event_count *e = event_of(fs, a);
+
+	if (!e)
+		return -ENOMEM;
+	e->samples++;
+	e->period += (rec->sample.sample_type & PERF_SAMPLE_PERIOD) ? rec->sample.period :
+		     a->attr.freq ? 1 : a->attr.sample_period;
+	return 0;
+}
+
 int filestat__add(struct filestat *fs, const struct perf_record *rec)
 {
 	struct type_count *t = rec->type < NR_TYPES ? &fs->types[rec->type] : type_of(fs, rec->type);
@@ -141,12 +160,6 @@ int filestat__add(struct filestat *fs, const struct perf_record *rec)
 			fs->unknown_samples++;
 			return 0;
 		}
-		e = event_of(fs, a);
-		if (!e)
-			return -ENOMEM;
-		e->samples++;
-		e->period += (rec->sample.sample_type & PERF_SAMPLE_PERIOD) ? rec->sample.period :
-			     a->attr.freq ? 1 : a->attr.sample_period;
 		if (rec->sample.sample_type & PERF_SAMPLE_TIME) {
 			if (!fs->have_time || rec->sample.time < fs->first_time)
 				fs->first_time = rec->sample.time;
@@ -154,7 +167,8 @@ int filestat__add(struct filestat *fs, const struct perf_record *rec)
 				fs->last_time = rec->sample.time;
 			fs->have_time = 1;
 		}
-		break;
+		/* a read group's values are samples of their own events, as perf delivers them */
+		return group__deliver(&fs->group, fs->file, (struct perf_record *)rec, count_sample, fs);
 	case PERF_RECORD_LOST:
 		/*
 		 * The ring buffer's losses, all its events together: perf counts

@@ -35,3 +35,7 @@ awk '$2 ~ /^[tTwW]$/' /proc/kallsyms > "$out/kallsyms.boot2"
 $R -z -e cpu-clock -F 50000 -m 1 -o "$out/lossy.data" -- $bin/work 40
 $R -z -a -e sched:sched_switch -e cpu-clock -F 50000 -m 1 -o "$out/lossy-multi.data" -- $bin/work 8
 $R -e cpu-clock -F 2000 -o "$out/label.data" -- $bin/label
+# leader-sampled groups
+$R -e '{cpu-clock,page-faults,context-switches}:S' -o "$out/group.data" -- $bin/work 30
+$R -e '{task-clock,page-faults}:S' -c 250000 -o "$out/group-period.data" -- $bin/work 20
+$R -g -e '{cpu-clock,page-faults,context-switches}:S' -o "$out/group-g.data" -- $bin/work 30

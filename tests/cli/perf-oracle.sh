@@ -118,10 +118,10 @@ oracle_recording() { # NAME [FILE SYMFS]
 	rm -rf "$out"
 	mkdir -p "$out"
 	"$PERF" report -i "$f" --stats 2>/dev/null | stats_to_files "$out"
-	"$PERF" report -i "$f" --symfs "$symfs" "${kopt[@]}" --no-children -g none \
+	"$PERF" report -i "$f" --symfs "$symfs" "${kopt[@]}" --no-children --no-group -g none \
 		--sort dso,sym -F sample,dso,sym -w 20,200,1000 --stdio --field-separator="$tab" 2>/dev/null |
 		report_to_file 2 > "$out/dso_sym"
-	"$PERF" report -i "$f" --symfs "$symfs" "${kopt[@]}" --no-children -g none \
+	"$PERF" report -i "$f" --symfs "$symfs" "${kopt[@]}" --no-children --no-group -g none \
 		--sort dso,sym,srcfile -F sample,dso,sym,srcfile -w 20,200,1000,1000 --stdio --field-separator="$tab" 2>/dev/null |
 		report_to_file 3 > "$out/dso_sym_srcfile"
 	"$PERF" script -i "$f" --symfs "$symfs" "${kopt[@]}" -F pid --ns 2>/dev/null |
