@@ -93,6 +93,8 @@ static void usage(FILE *fp)
 	      "  --no-source         skip source file and line lookups\n"
 	      "  --full-source-path  source_file as the debug info names it (the default)\n"
 	      "  --no-demangle       keep C++/Rust symbol names mangled\n"
+	      "  --unknown-addresses a row '[unknown] 0x1204' per address of a dso without its symbol\n"
+	      "  --buildid-dir DIR   the build-id cache (default $PERF_BUILDID_DIR, else ~/.debug)\n"
 	      "  -e, --event NAME    only samples of this event\n"
 	      "  --pid LIST          only these processes (comma-separated pids)\n"
 	      "  --tid LIST          only these threads\n"
@@ -709,6 +711,8 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	warn_losses(f, fs, log);
 	if (!err)
 		err = write_reports(o, fs, log);
+	if (an)
+		analysis__warn_unresolved(an);
 	if (!err && an) {
 		err = analysis__write(an, o->outdir);
 		if (err)
@@ -892,7 +896,7 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	enum { OPT_REPORTS = 256, OPT_VERSION, OPT_SYMFS, OPT_KALLSYMS, OPT_DEBUG_DIR, OPT_NO_SOURCE,
 	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_FOLDED, OPT_FLAMEGRAPH,
 	       OPT_DSOS, OPT_SYMBOLS, OPT_PERCENT_LIMIT, OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE,
-	       OPT_FILES_FROM, OPT_PROFILE_COL, OPT_NO_PROFILE_COL,
+	       OPT_FILES_FROM, OPT_PROFILE_COL, OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR,
 	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -913,6 +917,8 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "input", required_argument, NULL, 'i' },
 		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+		{ "unknown-addresses", no_argument, NULL, OPT_UNKNOWN_ADDRESSES },
+		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "profile-column", no_argument, NULL, OPT_PROFILE_COL },
 		{ "no-profile-column", no_argument, NULL, OPT_NO_PROFILE_COL },
@@ -1033,6 +1039,12 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 			break;
 		case OPT_FILES_FROM:
 			o->files_from = optarg;
+			break;
+		case OPT_UNKNOWN_ADDRESSES:
+			o->an.unknown_addresses = 1;
+			break;
+		case OPT_BUILDID_DIR:
+			o->sym.buildid_dir = optarg;
 			break;
 		case 'j':
 			o->jobs = strtol(optarg, &end, 10);

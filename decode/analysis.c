@@ -283,6 +283,14 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 	if (!dso_name || (!found && t->fallback))
 		dso_name = UNKNOWN;
 	fn = found ? res.function : UNKNOWN;
+	if (!found && t->dso && !t->fallback && a->opts.unknown_addresses) {
+		strbuf__reset(&a->keybuf);
+		if (strbuf__addf(&a->keybuf, UNKNOWN " 0x%" PRIx64, res.addr))
+			return NULL;
+		fn = intern(a, a->keybuf.buf);
+		if (!fn)
+			return NULL;
+	}
 
 	if (!e) {
 		e = pool__alloc(&a->pool, sizeof(*e));
@@ -533,6 +541,49 @@ static uint64_t sample_period(const struct perf_record *rec)
 	return rec->evattr->attr.sample_period;
 }
 
+/* a sample in a dso that had no symbol for it, for analysis__warn_unresolved */
+static int count_unresolved(struct analysis *a, const struct dso *d)
+{
+	void **slot;
+
+	if (hashmap__insert(&a->unres_dsos, &d, sizeof(d), &slot) < 0)
+		return -ENOMEM;
+	*slot = (void *)((uintptr_t)*slot + 1);
+	return 0;
+}
+
+static int cmp_dso_path(const void *pa, const void *pb)
+{
+	return strcmp(dso__path(*(const struct dso *const *)pa), dso__path(*(const struct dso *const *)pb));
+}
+
+void analysis__warn_unresolved(const struct analysis *a)
+{
+	const struct dso **v = calloc(a->unres_dsos.len + 1, sizeof(*v));
+	struct hashmap_entry *he;
+	size_t it = 0, n = 0, i;
+
+	if (!v)
+		return;
+	while ((he = hashmap__next(&a->unres_dsos, &it)))
+		v[n++] = *(const struct dso **)he->key;
+	qsort(v, n, sizeof(*v), cmp_dso_path);
+	for (i = 0; i < n; i++) {
+		uint64_t cnt = (uint64_t)(uintptr_t)*hashmap__find(&a->unres_dsos, &v[i], sizeof(v[i]));
+		char wanted[2 * 64 + 1];
+		const char *tried;
+
+		if (symbols__dso_has_symbols(a->syms, v[i], &tried, wanted, sizeof(wanted)))
+			continue;
+		log_msg(a->log, LOG_WARN, "%s: no symbols (looked for %s%s%s%s): %" PRIu64 " samples (%.2f%%) are "
+			"[unknown]; --unknown-addresses lists them by address", dso__name(v[i]),
+			a->opts.symbols && a->opts.symbols->symfs ? a->opts.symbols->symfs : "", tried,
+			wanted[0] ? " with build id " : "", wanted, cnt,
+			a->nr_samples ? 100.0 * (double)cnt / (double)a->nr_samples : 0.0);
+	}
+	free(v);
+}
+
 static int process_sample(struct analysis *a, struct perf_record *rec)
 {
 	const struct perf_sample *s = &rec->sample;
@@ -584,6 +635,8 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	a->nr_samples++;
 	if (e->unresolved || !t.dso)
 		a->nr_unresolved++;
+	if (e->unresolved && t.dso && count_unresolved(a, t.dso))
+		return -ENOMEM;
 	es->samples++;
 	es->period += period;
 	e->f->samples++;
@@ -707,6 +760,7 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 	a->opts = *opts;
 	a->log = opts->log;
 	hashmap__init(&a->strings);
+	hashmap__init(&a->unres_dsos);
 	group__init(&a->group);
 	hashmap__init(&a->fstats);
 	hashmap__init(&a->lstats);
@@ -771,6 +825,7 @@ void analysis__delete(struct analysis *a)
 	machine__delete(a->m);
 	symbols__delete(a->syms);
 	hashmap__release(&a->strings, NULL);
+	hashmap__release(&a->unres_dsos, NULL);
 	group__release(&a->group);
 	hashmap__release(&a->fstats, NULL);
 	hashmap__release(&a->lstats, NULL);

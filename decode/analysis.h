@@ -54,6 +54,7 @@ struct analysis_opts {
 	const char *const *dsos; size_t nr_dsos;	/* --dsos: only samples in these dsos (names as in results.csv) */
 	const char *const *syms; size_t nr_syms;	/* --symbols: only samples in these functions */
 	const char *profile;               /* batch mode: every report gets a leading "profile" column with this value */
+	int unknown_addresses;             /* --unknown-addresses: "[unknown] 0x1204" per address in a dso without the symbol */
 	uint64_t percent_limit;            /* --percent-limit in 1/10000 %: rows of results, lines and callers below it are left out */
 	int has_time; uint64_t time_start, time_end;   /* --time START,END in ns (perf timestamps); either may be 0 = open */
 	unsigned reports;                  /* REPORT_* mask to produce */
@@ -133,6 +134,13 @@ void analysis__event(const struct analysis *a, size_t i, struct analysis_event *
  * as symbol resolution.  0 or -ENOMEM.
  */
 int analysis__describe(const struct analysis *a, struct strbuf *sb);
+
+/*
+ * One warning per dso whose samples found no symbols at all: the path tried,
+ * the build id wanted and the share of the event's samples it holds.  Call
+ * once, after the last record.
+ */
+void analysis__warn_unresolved(const struct analysis *a);
 
 /* what was seen, for tests */
 struct analysis_stats {

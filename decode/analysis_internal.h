@@ -108,6 +108,7 @@ struct analysis {
 	uint64_t nr_samples, nr_filtered, nr_unresolved;
 	uint64_t time_min, time_max;	/* of every sample with a time, filtered or not */
 	struct group group;		/* read-group samples (group.h) */
+	struct hashmap unres_dsos;	/* struct dso * -> samples there without a symbol */
 	/* --folded / --flamegraph (decode/stacks.c) */
 	struct hashmap stacks;		/* struct stack_key + frames -> uint64_t samples */
 	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */

@@ -770,6 +770,7 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 	const char *cands[5];
 	size_t nc = 0, i;
 	char *c0 = NULL, *c1 = NULL, *c2 = NULL, *c3 = NULL;
+	const char *mismatch = NULL;
 	bfd *abfd = NULL;
 
 	*opened = NULL;
@@ -809,9 +810,18 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 			}
 			break;
 		}
-		warn_build_id(s, d, "");
+		if (!mismatch)
+			mismatch = cands[i];
 		bfd_close(abfd);
 		abfd = NULL;
+	}
+	/* one word per dso: a later candidate (the build-id cache) may still have the recorded file */
+	if (mismatch && abfd && !d->warned) {
+		d->warned = 1;
+		log_msg(s->log, LOG_INFO, "build id of %s differs from the recording: symbols from %s instead",
+			mismatch, *opened);
+	} else if (mismatch && !abfd) {
+		warn_build_id(s, d, "");
 	}
 	free(c0);
 	free(c1);

@@ -494,6 +494,20 @@ const char *dso__path(const struct dso *d)
 	return d ? d->path : NULL;
 }
 
+int symbols__dso_has_symbols(struct symbols *s, const struct dso *d, const char **tried, char *wanted, size_t n)
+{
+	const struct recorded_id *rec = symbols__recorded_build_id(s, d->kind == DSO_VDSO ? "[vdso]" : d->path);
+
+	*tried = d->path;
+	if (wanted && n)
+		wanted[0] = '\0';
+	if (d->nr_syms)
+		return 1;
+	if (rec && wanted && n > 2 * rec->size)
+		build_id__hex(rec->data, rec->size, wanted);
+	return 0;
+}
+
 static int do_resolve(struct symbols *s, struct dso *d, uint64_t map_start, uint64_t map_pgoff,
 		      uint64_t ip, struct sym_result *out, int want_lines)
 {
@@ -657,7 +671,7 @@ int symbols__new(struct symbols **out, const struct symbols_opts *opts)
 			s->nr_debug_dirs = i + 1;
 		}
 	}
-	bdir = getenv("PERF_BUILDID_DIR");
+	bdir = opts->buildid_dir ? opts->buildid_dir : getenv("PERF_BUILDID_DIR");
 	home = getenv("HOME");
 	if (bdir && *bdir)
 		s->buildid_dir = strdup(bdir);

@@ -52,6 +52,7 @@ struct symbols_opts {
 	size_t nr_debug_dirs;
 	int no_source;                     /* skip file/line lookups */
 	int no_demangle;                   /* keep C++/Rust names as the symbol table has them */
+	const char *buildid_dir;           /* the build-id cache (--buildid-dir); NULL: $PERF_BUILDID_DIR, else ~/.debug */
 	const char *recorded_osrelease;    /* from the file's OSRELEASE feature, or NULL */
 	const uint8_t *recorded_kernel_build_id;   /* [kernel.kallsyms] build id from BUILD_ID, or NULL */
 	size_t recorded_kernel_build_id_size;
@@ -105,6 +106,13 @@ struct dso *symbols__kernel_dso(struct symbols *s);
 const char *dso__name(const struct dso *d);
 /* full path as recorded ("/tmp/perf-1234.map" for anon maps) */
 const char *dso__path(const struct dso *d);
+/*
+ * For a warning about a dso without symbols (after its first resolve): 1
+ * when it has symbols; else 0 with *tried the file looked for first (the
+ * symfs path) and wanted the recorded build id in hex ("" when none); both
+ * point into buf of size n or into s.
+ */
+int symbols__dso_has_symbols(struct symbols *s, const struct dso *d, const char **tried, char *wanted, size_t n);
 
 struct sym_result {
 	const char *function;     /* demangled as perf report prints it, NULL when unresolved (interned) */

@@ -23,3 +23,4 @@ g++ $CFLAGS -o $bin/cxx cxx.cpp
 gcc $CFLAGS -static -o $bin/static static.c
 gcc $CFLAGS -o $bin/regress regress.c
 gcc $CFLAGS -o $bin/label label.c
+gcc $CFLAGS -o $bin/rebuilt rebuilt.c     # recorded; then rebuilt: gcc $CFLAGS -DVERSION=2 -o $bin/rebuilt rebuilt.c

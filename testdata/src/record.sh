@@ -39,3 +39,4 @@ $R -e cpu-clock -F 2000 -o "$out/label.data" -- $bin/label
 $R -e '{cpu-clock,page-faults,context-switches}:S' -o "$out/group.data" -- $bin/work 30
 $R -e '{task-clock,page-faults}:S' -c 250000 -o "$out/group-period.data" -- $bin/work 20
 $R -g -e '{cpu-clock,page-faults,context-switches}:S' -o "$out/group-g.data" -- $bin/work 30
+$R -e cpu-clock -F 1000 -o "$out/rebuilt.data" -- $bin/rebuilt

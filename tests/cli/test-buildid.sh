@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# A profiled binary that is missing or was rebuilt (testdata/rebuilt.data,
+# testdata/src/rebuilt.c): one warning names the dso, the path looked for, the
+# build id wanted and its share of the samples; --unknown-addresses gives a
+# row per address as perf shows them; the build-id cache (perf's layout,
+# testdata/buildid-cache, through --buildid-dir or $PERF_BUILDID_DIR) still
+# resolves the old profile, said once, without a "not used" warning.
+# Addresses and counts: `perf report --sort dso,sym` on the same file with an
+# empty symfs printed 0x11ae 55.46%, 0x11a3 26.89%, 0x11b2 16.60%, 0x11aa 0.84%
+# of 476 samples (475 in rebuilt).
+. "$(dirname "$0")/testlib.sh"
+
+ks=(--kallsyms "$td/kallsyms.boot2")
+f=$td/rebuilt.data
+mkdir -p "$tmp/empty"
+
+# the symfs has the rebuilt binary (another build id), no cache
+"$PROG" -o "$tmp/m" --reports results --symfs "$td/symfs" "${ks[@]}" "$f" > /dev/null 2> "$tmp/m.err"
+check "rebuilt binary: exit 0" test $? -eq 0
+check "rebuilt binary: one 'no symbols' warning naming rebuilt, the build id wanted and 99.79% of the samples" \
+	test "$(grep -c 'warning: rebuilt: no symbols (looked for .*/readperf-testdata/bin/rebuilt with build id eb28ef79b8710b8caf7f39b5529b8217f44dad7f): 475 samples (99.79%) are \[unknown\]' "$tmp/m.err")" -eq 1
+check "rebuilt binary: one row rebuilt,[unknown] with the 475 samples" grep -q '^cpu-clock,rebuilt,\[unknown\],,0,475,' "$tmp/m/results.csv"
+
+# a missing binary: the same warning; --unknown-addresses: perf's addresses
+"$PROG" -o "$tmp/d" --reports results --symfs "$tmp/empty" "${ks[@]}" "$f" > /dev/null 2> "$tmp/d.err"
+check "missing binary: exactly one warning about rebuilt" test "$(grep -c 'rebuilt' "$tmp/d.err")" -le 2 -a \
+	"$(grep -c 'warning: rebuilt: no symbols .*475 samples (99.79%)' "$tmp/d.err")" -eq 1
+"$PROG" -q -o "$tmp/u" --reports results --symfs "$tmp/empty" "${ks[@]}" --unknown-addresses "$f"
+got=$(awk -F, '$2 == "rebuilt" { print $3 " " $8 }' "$tmp/u/results.csv" | tr '\n' ';')
+check "--unknown-addresses: a row per address as perf (got $got)" \
+	test "$got" = "[unknown] 0x11ae 55.4622;[unknown] 0x11a3 26.8908;[unknown] 0x11b2 16.5966;[unknown] 0x11aa 0.8403;"
+
+# the build-id cache has the recorded binary
+for how in option env; do
+	if [ $how = option ]; then
+		"$PROG" -o "$tmp/c" --reports results --symfs "$td/symfs" "${ks[@]}" --buildid-dir "$td/buildid-cache" "$f" \
+			> /dev/null 2> "$tmp/c.err"
+	else
+		PERF_BUILDID_DIR=$td/buildid-cache "$PROG" -o "$tmp/c" --reports results --symfs "$td/symfs" "${ks[@]}" "$f" \
+			> /dev/null 2> "$tmp/c.err"
+	fi
+	check "build-id cache ($how): rebuilt_hot resolves with its 475 samples" \
+		grep -q '^cpu-clock,rebuilt,rebuilt_hot,/readperf-testdata/src/rebuilt.c,13,475,' "$tmp/c/results.csv"
+	check "build-id cache ($how): said once, no 'not used' and no 'no symbols' warning" \
+		test "$(grep -c 'differs from the recording: symbols from .*buildid-cache/.build-id/eb/28ef79b8710b8caf7f39b5529b8217f44dad7f/elf instead' "$tmp/c.err")" -eq 1 -a \
+		"$(grep -c 'not used\|no symbols' "$tmp/c.err")" -eq 0
+done
+exit 0
