@@ -1304,7 +1304,11 @@ static uint64_t payload_size(struct perf_file *f, const uint8_t *p, uint32_t typ
 {
 	if (type == PERF_RECORD_AUXTRACE && size >= 16)
 		return get64(p + 8, f->info.swapped);
-	if (type == PERF_RECORD_HEADER_TRACING_DATA && size >= 12)
+	/*
+	 * perf writes a 16-byte record with the tracing data after it;
+	 * simpleperf puts the data inside (header.size covers it): nothing follows
+	 */
+	if (type == PERF_RECORD_HEADER_TRACING_DATA && size >= 12 && size <= 16)
 		return get32(p + 8, f->info.swapped);
 	return 0;
 }
