@@ -40,7 +40,7 @@ endif
 # One block per owner; add your files only in your block.
 
 # --- owner: lead ---
-UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c
+UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c
 PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c
 DECODE_SRCS = decode/filestat.c
 UNIT_TESTS = test-util

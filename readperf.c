@@ -29,6 +29,7 @@
 #include "perffile/recorder.h"
 #include "util/array.h"
 #include "util/csv.h"
+#include "util/fs.h"
 #include "util/log.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
@@ -199,25 +200,6 @@ static int parse_reports(const char *list, unsigned *mask)
 		*mask |= report_names[i].bit;
 	}
 	free(copy);
-	return 0;
-}
-
-static int mkdir_p(const char *dir)
-{
-	char path[PATH_MAX];
-	size_t i, len = strlen(dir);
-
-	if (len >= sizeof(path))
-		return -ENAMETOOLONG;
-	memcpy(path, dir, len + 1);
-	for (i = 1; i <= len; i++) {
-		if (path[i] != '/' && path[i] != '\0')
-			continue;
-		path[i] = '\0';
-		if (mkdir(path, 0777) && errno != EEXIST)
-			return -errno;
-		path[i] = dir[i];
-	}
 	return 0;
 }
 
@@ -671,7 +653,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	struct ordered_queue *q = NULL;
 	int err, read_err = 0;
 
-	err = mkdir_p(o->outdir);
+	err = fs__mkdir_p(o->outdir);
 	if (err) {
 		log_msg(log, LOG_ERR, "%s: cannot create: %s", o->outdir, strerror(-err));
 		return EXIT_SYSTEM;
@@ -1350,7 +1332,7 @@ static int batch(struct analyse_opts *o, char **files, size_t nr_files, struct l
 		items[i].path = ARRAY_AT(&paths, char *, i);
 	if (!err)
 		err = batch_names(items, n, o->outdir, log);
-	if (!err && (err = mkdir_p(o->outdir)))
+	if (!err && (err = fs__mkdir_p(o->outdir)))
 		log_msg(log, LOG_ERR, "%s: cannot create: %s", o->outdir, strerror(-err));
 	while (!err && (next < n || running)) {
 		if (next < n && (long)running < (jobs > 0 ? jobs : 1)) {
@@ -1551,7 +1533,7 @@ static int cmd_diff(int argc, char **argv, struct logger *lg, const struct log *
 		code = EXIT_USAGE;
 		goto out;
 	}
-	err = mkdir_p(o.outdir);
+	err = fs__mkdir_p(o.outdir);
 	if (err) {
 		log_msg(log, LOG_ERR, "%s: cannot create: %s", o.outdir, strerror(-err));
 		code = EXIT_SYSTEM;
@@ -1728,6 +1710,9 @@ static const char record_usage[] =
 	"  -o, --output FILE      the output file (default perf.data, kept as perf.data.old; '-': a pipe\n"
 	"                         on stdout)\n"
 	"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two\n"
+	"  -N, --no-buildid-cache do not save the binaries with samples into the build-id cache\n"
+	"  --buildid-dir DIR      the build-id cache (default $PERF_BUILDID_DIR, else ~/.debug), where\n"
+	"                         the binaries with samples are kept so a rebuilt one still resolves\n"
 	"  -q, --quiet            no messages but errors\n"
 	"  -h, --help             this text\n"
 	"the command's exit status is readperf record's when the command fails, as perf does\n";
@@ -1750,6 +1735,8 @@ struct capture_args {
 	struct capture_opts opts;	/* mode is chosen by the run */
 	const char *output;		/* record -o ("-": stdout, pipe format) */
 	const char *sep;		/* stat -x */
+	const char *buildid_dir;	/* record --buildid-dir */
+	int no_buildid_cache;		/* record -N, --no-buildid-cache */
 	int quiet;
 	char **cmd;			/* NULL-terminated (the tail of main's argv), or NULL */
 	int cmd_argc;
@@ -1828,6 +1815,12 @@ static int capture_opt(struct capture_args *a, int c, const char *val, int *targ
 		}
 		a->opts.mmap_pages = (unsigned)v;
 		return 0;
+	case 'N':
+		a->no_buildid_cache = 1;
+		return 0;
+	case 'B':
+		a->buildid_dir = val;
+		return 0;
 	case 'x':
 		if (!*val) {
 			log_msg(log, LOG_ERR, "-x needs a separator: one or more characters");
@@ -1854,6 +1847,7 @@ static int parse_capture_args(struct capture_args *a, int argc, char **argv, int
 		{ "pid", required_argument, NULL, 'p' }, { "tid", required_argument, NULL, 't' },
 		{ "count", required_argument, NULL, 'c' }, { "freq", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' }, { "mmap-pages", required_argument, NULL, 'm' },
+		{ "no-buildid-cache", no_argument, NULL, 'N' }, { "buildid-dir", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	static const struct option stat_opts[] = {
@@ -1872,7 +1866,7 @@ static int parse_capture_args(struct capture_args *a, int argc, char **argv, int
 	a->output = "perf.data";
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, is_stat ? "+:e:aqC:p:t:x:h" : "+:e:gaqC:p:t:c:F:o:m:h",
+	while ((c = getopt_long(argc, argv, is_stat ? "+:e:aqC:p:t:x:h" : "+:e:gaqC:p:t:c:F:o:m:Nh",
 				is_stat ? stat_opts : record_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(is_stat ? stat_usage : record_usage, stdout);
@@ -1942,12 +1936,25 @@ static int open_record_output(const char *path, int *fd)
 	return *fd < 0 ? -errno : 0;
 }
 
+/* perf's build-id cache: $PERF_BUILDID_DIR, else ~/.debug; NULL without a home */
+static const char *default_buildid_dir(char *buf, size_t size)
+{
+	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+
+	if (env && *env)
+		return env;
+	if (!home || !*home || snprintf(buf, size, "%s/.debug", home) >= (int)size)
+		return NULL;
+	return buf;
+}
+
 static int cmd_record(int argc, char **argv, const struct log *log)
 {
 	struct capture_args a;
 	struct record_opts ro;
 	struct record_result res;
 	const char **cmdline;
+	char bdir[PATH_MAX];
 	int fd, err;
 
 	err = parse_capture_args(&a, argc, argv, 0, log);
@@ -1983,6 +1990,8 @@ static int cmd_record(int argc, char **argv, const struct log *log)
 	ro.version = "readperf " READPERF_VERSION;
 	ro.cmdline_argc = argc + 1;
 	ro.cmdline = cmdline;
+	if (!a.no_buildid_cache)
+		ro.buildid_dir = a.buildid_dir ? a.buildid_dir : default_buildid_dir(bdir, sizeof(bdir));
 	err = recorder__run(&ro, log, &res);
 	free(cmdline);
 	if (err)

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -30,6 +32,7 @@
 #include <unistd.h>
 
 #include "util/array.h"
+#include "util/fs.h"
 #include "util/hashmap.h"
 #include "util/log.h"
 #include "perffile/capture.h"
@@ -168,6 +171,7 @@ struct recorder {
 	struct array forks;	/* int32_t pairs (pid, ppid) */
 	struct array hits;	/* struct hit */
 	size_t compact_at;	/* compact hits when they reach this many */
+	const char *buildid_dir;	/* record_opts.buildid_dir */
 };
 
 #define HITS_COMPACT_MIN ((size_t)1 << 20)
@@ -388,6 +392,36 @@ static int32_t parent_of(const struct array *forks, int32_t pid)
 	return lo < forks->len && pp[2 * lo] == pid ? pp[2 * lo + 1] : -1;
 }
 
+/* one binary into the build-id cache, as perf record does (build-id.c build_id_cache__add) */
+static int cache_binary(const char *dir, const char *path, const uint8_t *id, size_t idsz)
+{
+	char hex[2 * 20 + 1], file[PATH_MAX], link[PATH_MAX], target[PATH_MAX];
+	struct stat st;
+	size_t i;
+	int err;
+
+	for (i = 0; i < idsz && i < 20; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	hex[2 * i] = '\0';
+	if (snprintf(file, sizeof(file), "%s%s/%s", dir, path, hex) >= (int)sizeof(file) ||
+	    snprintf(link, sizeof(link), "%s/.build-id/%.2s", dir, hex) >= (int)sizeof(link) ||
+	    snprintf(target, sizeof(target), "../..%s/%s", path, hex) >= (int)sizeof(target))
+		return -ENAMETOOLONG;
+	err = fs__mkdir_p(file);
+	if (!err)
+		err = fs__mkdir_p(link);
+	if (err)
+		return err;
+	strcat(file, "/elf");
+	if (stat(file, &st) && (err = fs__copy_file(path, file)))
+		return err;
+	if (snprintf(link + strlen(link), sizeof(link) - strlen(link), "/%s", hex + 2) >= (int)(sizeof(link) - strlen(link)))
+		return -ENAMETOOLONG;
+	if (symlink(target, link) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
 /* BUILD_ID entries for every DSO with a sample (or a callchain entry) in it */
 static int recorder__build_ids(struct recorder *r)
 {
@@ -435,6 +469,9 @@ static int recorder__build_ids(struct recorder *r)
 				err = perf_writer__add_build_id(r->w, -1, PERF_RECORD_MISC_USER, id, idsz, name);
 			if (err)
 				break;
+			if (!e && r->buildid_dir && name[0] == '/' && (e = cache_binary(r->buildid_dir, name, id, idsz)))
+				log_msg(r->log, LOG_WARN, "%s: cannot save %s into the build-id cache: %s",
+					r->buildid_dir, name, strerror(-e));
 		}
 	}
 	if (!err && kernel_hit) {
@@ -787,6 +824,7 @@ int recorder__run(const struct record_opts *o, const struct log *log, struct rec
 	res->mmap_pages = co.mmap_pages ? co.mmap_pages : 128;
 	capture_evlist__config(o->events, &co);
 	recorder__init(&r, o->events, log);
+	r.buildid_dir = o->buildid_dir;
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);

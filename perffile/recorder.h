@@ -51,6 +51,12 @@ struct record_opts {
 	const char *version;	/* VERSION feature, or NULL */
 	int cmdline_argc;	/* CMDLINE feature: the words as given (program name first) */
 	const char *const *cmdline;
+	/*
+	 * The build-id cache to save the binaries with samples into, at the
+	 * end, in perf's layout (DIR/PATH/BUILDID/elf and DIR/.build-id/xx/rest
+	 * -> ../../PATH/BUILDID), or NULL for none.  A failure is a warning.
+	 */
+	const char *buildid_dir;
 };
 
 struct record_result {

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Small file-system helpers: a directory with its parents, an atomic file copy. */
+#ifndef UTIL_FS_H
+#define UTIL_FS_H
+
+/* mkdir -p: dir and every missing parent (0777 less umask); 0 or -errno */
+int fs__mkdir_p(const char *dir);
+/*
+ * Copy src to dst through a temporary file beside dst and a rename, so dst
+ * is either absent or whole; mode 0755 when src is executable, else 0644.
+ * 0 or -errno.
+ */
+int fs__copy_file(const char *src, const char *dst);
+
+#endif
