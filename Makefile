@@ -16,7 +16,7 @@ CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wvla -Wwrite-strings -Wformat=2 -fno-common
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -I. $(CFLAGS) $(WARN) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
-LIBS = -lbfd -lzstd -lz -lm
+LIBS = -lbfd -ldw -lelf -lzstd -lz -lm
 TEST_LIBS = -lcmocka
 
 ifdef DEVELOPER
@@ -80,7 +80,7 @@ UNIT_TESTS += test-ordered test-machine test-analysis
 # --- end machine ---
 
 # --- owner: diff ---
-DECODE_SRCS += decode/stacks.c decode/diff.c decode/schema.c decode/group.c
+DECODE_SRCS += decode/stacks.c decode/diff.c decode/schema.c decode/group.c decode/unwind.c
 # --- end diff ---
 
 # ---------------------------------------------------------------- rules

@@ -453,13 +453,17 @@ static int find_event(const struct perf_file *f, const char *want, const char **
 static void warn_limits(const struct perf_file *f, const struct log *log)
 {
 	const struct perf_evlist *el = perf_file__evlist(f);
+	const char *arch = perf_file__features(f)->arch;
 	size_t i;
 
+	if (!arch || !strcmp(arch, "x86_64"))
+		return;
 	for (i = 0; i < el->nr; i++) {
 		if (el->attrs[i].attr.sample_type & PERF_SAMPLE_STACK_USER) {
-			log_msg(log, LOG_WARN, "%s: %s carries user stack dumps (--call-graph dwarf), which readperf "
-				"does not unwind: children and callers see the sampled function and kernel frames only",
-				perf_file__name(f), el->attrs[i].name);
+			log_msg(log, LOG_WARN, "%s: %s carries user stack dumps (--call-graph dwarf) of %s, whose "
+				"registers readperf does not know (x86_64 only): they are not unwound; children and "
+				"callers see the sampled function and kernel frames only",
+				perf_file__name(f), el->attrs[i].name, arch);
 			return;
 		}
 	}

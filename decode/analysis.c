@@ -18,7 +18,9 @@
 #include <string.h>
 
 #include "decode/analysis_internal.h"
+#include "perffile/features.h"
 #include "decode/group.h"
+#include "decode/unwind.h"
 
 /* ------------------------------------------------------------------ pool */
 
@@ -584,6 +586,36 @@ void analysis__warn_unresolved(const struct analysis *a)
 	free(v);
 }
 
+/*
+ * --call-graph dwarf: the sample's kernel chain, then the user frames the
+ * unwinder finds in its registers and stack copy, into *out (a copy of rec
+ * whose callchain is a->uw_chain).  1 when *out is to be used, 0 when rec's
+ * own chain is all there is, -ENOMEM.
+ */
+static int unwind_user(struct analysis *a, const struct mthread *th, const struct perf_record *rec,
+		       struct perf_record *out)
+{
+	const struct perf_sample *s = &rec->sample;
+	uint64_t i, n = 0;
+	int got;
+
+	if (!a->unwinder || !(s->sample_type & PERF_SAMPLE_STACK_USER))
+		return 0;
+	for (i = 0; i < s->callchain_nr && n < MAX_CHAIN; i++) {
+		if (s->callchain[i] == PERF_CONTEXT_USER)
+			break;		/* a user part recorded too: the unwinder's replaces it */
+		a->uw_chain[n++] = s->callchain[i];
+	}
+	a->uw_chain[n++] = PERF_CONTEXT_USER;
+	got = unwinder__unwind(a->unwinder, th, s, a->uw_chain + n, MAX_CHAIN + 1 - n);
+	if (got <= 0)
+		return got;
+	*out = *rec;
+	out->sample.callchain = a->uw_chain;
+	out->sample.callchain_nr = n + (uint64_t)got;
+	return 1;
+}
+
 static int process_sample(struct analysis *a, struct perf_record *rec)
 {
 	const struct perf_sample *s = &rec->sample;
@@ -649,8 +681,12 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	if (push_frame(a, e->f, cpumode))
 		return -ENOMEM;
 	if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
-		int err = do_callchain(a, es->idx, th, rec, e->f, period);
+		struct perf_record unwound;
+		int err = unwind_user(a, th, rec, &unwound);
 
+		if (err < 0)
+			return err;
+		err = do_callchain(a, es->idx, th, err ? &unwound : rec, e->f, period);
 		if (err)
 			return err;
 	}
@@ -746,6 +782,22 @@ int analysis__deliver(void *ctx, struct perf_record *rec)
 
 /* ------------------------------------------------------------ lifecycle */
 
+/* user stacks to unwind: some event records them, and the file is x86_64's (the only register map known) */
+static int wants_unwinding(const struct perf_file *f)
+{
+	const struct perf_evlist *el = f ? perf_file__evlist(f) : NULL;
+	const char *arch = f ? perf_file__features(f)->arch : NULL;
+	size_t i;
+
+	if (!el || (arch && strcmp(arch, "x86_64")))
+		return 0;
+	for (i = 0; i < el->nr; i++)
+		if ((el->attrs[i].attr.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
+		    (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
+			return 1;
+	return 0;
+}
+
 int analysis__new(struct analysis **out, const struct perf_file *f, const struct analysis_opts *opts)
 {
 	struct analysis *a = calloc(1, sizeof(*a));
@@ -802,6 +854,12 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 		}
 	}
 	err = machine__new(&a->m, a->syms);
+	if (!err && wants_unwinding(f)) {
+		err = unwinder__new(&a->unwinder, a->syms);
+		a->uw_chain = calloc(MAX_CHAIN + 2, sizeof(*a->uw_chain));
+		if (!err && !a->uw_chain)
+			err = -ENOMEM;
+	}
 	if (err)
 		goto out_delete;
 	if (opts->reports & REPORT_OVERVIEW) {
@@ -826,6 +884,8 @@ void analysis__delete(struct analysis *a)
 	symbols__delete(a->syms);
 	hashmap__release(&a->strings, NULL);
 	hashmap__release(&a->unres_dsos, NULL);
+	unwinder__delete(a->unwinder);
+	free(a->uw_chain);
 	group__release(&a->group);
 	hashmap__release(&a->fstats, NULL);
 	hashmap__release(&a->lstats, NULL);

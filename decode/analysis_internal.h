@@ -109,6 +109,8 @@ struct analysis {
 	uint64_t time_min, time_max;	/* of every sample with a time, filtered or not */
 	struct group group;		/* read-group samples (group.h) */
 	struct hashmap unres_dsos;	/* struct dso * -> samples there without a symbol */
+	struct unwinder *unwinder;	/* samples with user stacks (--call-graph dwarf), or NULL */
+	uint64_t *uw_chain;		/* the kernel chain and the unwound user frames, MAX_CHAIN + 2 */
 	/* --folded / --flamegraph (decode/stacks.c) */
 	struct hashmap stacks;		/* struct stack_key + frames -> uint64_t samples */
 	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */

@@ -80,6 +80,7 @@ struct dso_elf {
 	asymbol **line_syms;	/* never NULL when line_bfd is set */
 	struct sec_range *secs;	/* alloc sections of line_bfd, by vma */
 	size_t nr_secs;
+	char *main_path;	/* the binary opened (symfs, build-id cache, ...), or NULL */
 };
 
 static void bfd_quiet(const char *fmt, va_list ap)
@@ -873,7 +874,7 @@ void dso__load_elf(struct symbols *s, struct dso *d)
 		read_load_segs(main_path, &d->elf->segs, &d->elf->nr_segs);
 	else
 		read_load_segs(bfd_get_filename(dbg), &d->elf->segs, &d->elf->nr_segs);
-	free(main_path);
+	d->elf->main_path = main_path;
 
 	d->elf->bfds[0] = main_bfd;
 	d->elf->symtabs[0] = msyms;
@@ -992,6 +993,7 @@ void dso__release_elf(struct dso *d)
 
 	if (!e)
 		return;
+	free(e->main_path);
 	for (i = 0; i < 2; i++) {
 		if (e->bfds[i])
 			bfd_close(e->bfds[i]);
@@ -1032,3 +1034,8 @@ const char *__lsan_default_suppressions(void)
 	return "leak:_bfd_elf_find_nearest_line\nleak:libbfd\n";
 }
 #endif
+
+const char *dso__main_file(const struct dso *d)
+{
+	return d->elf ? d->elf->main_path : NULL;
+}

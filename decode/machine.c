@@ -134,6 +134,7 @@ static int maps_reserve(struct maps *maps, size_t extra)
 
 int maps__insert(struct maps *maps, const struct map_entry *e)
 {
+	maps->gen++;
 	size_t lo = 0, hi = maps->n, first, last, nr_new = 0;
 	struct map_entry repl[3];
 	int err;

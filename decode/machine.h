@@ -45,6 +45,7 @@ struct map_entry {
 struct maps {
 	struct map_entry *v;		/* sorted by start, no overlaps */
 	size_t n, cap;
+	uint64_t gen;			/* changes with every insert (the unwinder's cache key) */
 };
 
 struct process;

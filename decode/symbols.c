@@ -494,6 +494,15 @@ const char *dso__path(const struct dso *d)
 	return d ? d->path : NULL;
 }
 
+const char *symbols__dso_file(struct symbols *s, struct dso *d)
+{
+	if (!s || !d || (d->kind != DSO_ELF))
+		return NULL;
+	if (!d->loaded)
+		dso_load(s, d);
+	return dso__main_file(d);
+}
+
 int symbols__dso_has_symbols(struct symbols *s, const struct dso *d, const char **tried, char *wanted, size_t n)
 {
 	const struct recorded_id *rec = symbols__recorded_build_id(s, d->kind == DSO_VDSO ? "[vdso]" : d->path);

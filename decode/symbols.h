@@ -112,6 +112,9 @@ const char *dso__path(const struct dso *d);
  * symfs path) and wanted the recorded build id in hex ("" when none); both
  * point into buf of size n or into s.
  */
+/* the ELF file this dso's symbols come from (loading it first), for the unwinder; NULL when none */
+const char *symbols__dso_file(struct symbols *s, struct dso *d);
+
 int symbols__dso_has_symbols(struct symbols *s, const struct dso *d, const char **tried, char *wanted, size_t n);
 
 struct sym_result {

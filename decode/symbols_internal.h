@@ -101,6 +101,8 @@ struct sym *symtab__find(struct sym *v, size_t n, uint64_t addr);
 void dso__init_bfd(void);
 void dso__load_elf(struct symbols *s, struct dso *d);
 void dso__release_elf(struct dso *d);
+/* the binary dso__load_elf opened, or NULL */
+const char *dso__main_file(const struct dso *d);
 /* a file offset in the dso to its ELF vaddr through the PT_LOAD headers */
 uint64_t dso__file_vaddr(const struct dso *d, uint64_t off);
 /*

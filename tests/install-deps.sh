@@ -17,6 +17,8 @@ if ! command -v "$cc" >/dev/null 2>&1 || ! command -v make >/dev/null 2>&1; then
 fi
 if [ "$cc" != true ]; then
 	check bfd.h binutils-dev
+	check elfutils/libdwfl.h libdw-dev
+	check libelf.h libelf-dev
 	check zlib.h zlib1g-dev
 	check zstd.h libzstd-dev
 	check cmocka.h libcmocka-dev

@@ -24,3 +24,8 @@ gcc $CFLAGS -static -o $bin/static static.c
 gcc $CFLAGS -o $bin/regress regress.c
 gcc $CFLAGS -o $bin/label label.c
 gcc $CFLAGS -o $bin/rebuilt rebuilt.c     # recorded; then rebuilt: gcc $CFLAGS -DVERSION=2 -o $bin/rebuilt rebuilt.c
+# without frame pointers, for --call-graph dwarf
+NF="-g -O2 -fomit-frame-pointer"
+gcc $NF -fPIC -shared -o $bin/libnofp.so libnofp.c
+gcc $NF -pthread -o $bin/nofp nofp.c -L$bin -lnofp -Wl,-rpath,$bin
+g++ $NF -o $bin/nofpxx nofpxx.cpp

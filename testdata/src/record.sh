@@ -40,3 +40,5 @@ $R -e '{cpu-clock,page-faults,context-switches}:S' -o "$out/group.data" -- $bin/
 $R -e '{task-clock,page-faults}:S' -c 250000 -o "$out/group-period.data" -- $bin/work 20
 $R -g -e '{cpu-clock,page-faults,context-switches}:S' -o "$out/group-g.data" -- $bin/work 30
 $R -e cpu-clock -F 1000 -o "$out/rebuilt.data" -- $bin/rebuilt
+$R -z -e cpu-clock -F 400 --call-graph dwarf,4096 -o "$out/dwarf-nofp.data" -- $bin/nofp
+$R -z -e cpu-clock -F 400 --call-graph dwarf,4096 -o "$out/dwarf-cxx.data" -- $bin/nofpxx

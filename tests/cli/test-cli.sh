@@ -83,7 +83,12 @@ t "--reports unknown: exit 1" 1 "unknown report" -- -o "$tmp/e" --reports bogus 
 t "-o -: exit 1" 1 'directory' -- -o - "$td/work.data"
 t "--kallsyms missing: exit 3" 3 'kallsyms' -- -o "$tmp/e" --kallsyms "$tmp/none" "$td/work.data"
 t "unknown option: exit 1" 1 '' -- --bogus "$td/work.data"
-t "--callgraph dwarf recording: a warning that user stacks are not unwound" 0 'not unwind' -- -o "$tmp/dw" --symfs "$td/symfs" "$td/callgraph-dwarf.data"
+t "--callgraph dwarf recording of x86_64: unwound, no warning about it" 0 '' -- -q -o "$tmp/dw" --symfs "$td/symfs" --kallsyms "$td/kallsyms" "$td/callgraph-dwarf.data"
+if grep -q '^cpu-clock,work,main,.*,117,585000000,100.0000$' "$tmp/dw/results.csv"; then
+	echo "ok - --call-graph dwarf: main has every sample as children, as perf report --children (117, 100%)"
+else
+	echo "not ok - --call-graph dwarf: main's children are not perf's 117 samples, 100%"
+fi
 t "-e picks one event of three" 0 '' -- -q -o "$tmp/e3" -e page-faults/period=1/ "$td/multi.data"
 t "-e page-faults matches page-faults/period=1/ (PMU terms)" 0 '' -- -q -o "$tmp/eb" -e page-faults "$td/multi.data"
 if cmp -s "$tmp/eb/results.csv" "$tmp/e3/results.csv" 2> /dev/null || { "$PROG" -q -o "$tmp/e3b" -e page-faults/period=1/ "$td/multi.data" && cmp -s "$tmp/eb/results.csv" "$tmp/e3b/results.csv"; }; then
