@@ -8,6 +8,7 @@
 #   3. decoding throughput: stat+events only, in MB/s           (target: >= 1000 MB/s)
 #   4. peak memory of the default analysis on a recording and on one 4x as long (target: independent of size)
 #   5. batch mode: 20 files with -j 2 vs 20 sequential runs       (target: <= 0.6x)
+#   6. --call-graph dwarf unwinding of ~230 MB vs perf report --children (target: <= 1x, goal 0.5x)
 set -eu
 cd "$(dirname "$0")/../.."
 PROG=${PROG:-build/readperf}
@@ -118,3 +119,15 @@ for k in 1 2 3; do
 	[ -z "$best_par" ] || [ $p -lt $best_par ] && best_par=$p
 done
 echo "5. batch: 20 files with -j 2 $(awk -v n=$best_par 'BEGIN { printf "%.2f", n / 1e9 }')s vs 20 sequential runs $(awk -v n=$best_seq 'BEGIN { printf "%.2f", n / 1e9 }')s: ratio $(ratio "$best_par" "$best_seq") (target <= 0.6)"
+
+# 6. --call-graph dwarf: a ~230 MB recording of testdata's nofp (two threads, no frame
+# pointers) run ten times, unwound by readperf and by perf report --children (run: best of 5)
+nofp=$PWD/testdata/symfs/readperf-testdata/bin/nofp
+if [ ! -s "$dir/dwarf.data" ]; then
+	perf record -N -q -e cpu-clock -F 4000 --call-graph dwarf -o "$dir/dwarf.data" -- \
+		sh -c "for i in 1 2 3 4 5 6 7 8 9 10; do LD_LIBRARY_PATH=${nofp%/*} $nofp; done" > /dev/null 2>&1
+fi
+dsym=(--symfs "$td/symfs" --kallsyms /proc/kallsyms)
+read -r best_rp m_rp < <(run "$PROG" -q -o "$dir/dwout" "${dsym[@]}" "$dir/dwarf.data")
+read -r best_pf m_pf < <(run perf report -i "$dir/dwarf.data" "${dsym[@]}" --children --stdio)
+echo "6. --call-graph dwarf, $(($(stat -c %s "$dir/dwarf.data") / 1048576)) MiB: readperf ${best_rp}s ${m_rp} KiB vs perf report --children ${best_pf}s ${m_pf} KiB: ratio $(ratio "$best_rp" "$best_pf") (target <= 1, goal 0.5)"
