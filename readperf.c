@@ -1707,6 +1707,8 @@ static const char record_usage[] =
 	"  -c, --count N          sample every N events (a fixed period)\n"
 	"  -F, --freq HZ          sample HZ times a second (default 4000), or 'max'\n"
 	"  -g                     record callchains (frame pointers)\n"
+	"  --call-graph MODE      fp (as -g), or dwarf[,SIZE]: the kernel chain, the user registers\n"
+	"                         and SIZE bytes of user stack (default 8192) to unwind with DWARF CFI\n"
 	"  -a, --all-cpus         every process on every CPU (system-wide)\n"
 	"  -C, --cpu LIST         these CPUs only (1,3 or 0-2)\n"
 	"  -p, --pid PID          an existing process\n"
@@ -1756,6 +1758,26 @@ static int parse_num(const char *s, uint64_t max, uint64_t *out)
 	*out = strtoull(s, &end, 0);
 	if (errno || *end || *out > max)
 		return -EINVAL;
+	return 0;
+}
+
+/* --call-graph fp|dwarf[,SIZE] as perf spells it; 0, or -EINVAL after a message */
+static int parse_call_graph(struct capture_args *a, const char *val, const struct log *log)
+{
+	uint64_t v = 8192;
+
+	if (!strcmp(val, "fp")) {
+		a->opts.callchain = 1;
+		a->opts.dwarf_stack = 0;
+		return 0;
+	}
+	if (strncmp(val, "dwarf", 5) || (val[5] && (val[5] != ',' || parse_num(val + 6, 65528, &v) || !v || v % 8))) {
+		log_msg(log, LOG_ERR, "--call-graph wants fp, dwarf or dwarf,SIZE (SIZE a multiple of 8 up to 65528), "
+			"not '%s'", val);
+		return -EINVAL;
+	}
+	a->opts.callchain = 1;
+	a->opts.dwarf_stack = (uint32_t)v;
 	return 0;
 }
 
@@ -1819,6 +1841,8 @@ static int capture_opt(struct capture_args *a, int c, const char *val, int *targ
 		}
 		a->opts.mmap_pages = (unsigned)v;
 		return 0;
+	case 'G':
+		return parse_call_graph(a, val, log);
 	case 'N':
 		a->no_buildid_cache = 1;
 		return 0;
@@ -1852,6 +1876,7 @@ static int parse_capture_args(struct capture_args *a, int argc, char **argv, int
 		{ "count", required_argument, NULL, 'c' }, { "freq", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' }, { "mmap-pages", required_argument, NULL, 'm' },
 		{ "no-buildid-cache", no_argument, NULL, 'N' }, { "buildid-dir", required_argument, NULL, 'B' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	static const struct option stat_opts[] = {

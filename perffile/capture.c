@@ -27,6 +27,12 @@
 #include "perffile/capture.h"
 #include "perffile/ringbuf.h"
 
+/*
+ * perf's PERF_REGS_MASK for x86_64 (arch/x86/include/perf_regs.h): every user
+ * register but the segment registers ds, es, fs, gs
+ */
+#define USER_REGS_MASK 0xff0fffULL
+
 struct event_symbol {
 	const char *name;
 	uint32_t type;
@@ -537,6 +543,16 @@ void capture_evlist__config(struct capture_evlist *el, const struct capture_opts
 			a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 		if (opts->callchain)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (opts->dwarf_stack) {
+			/* evsel__config_callchain() for dwarf: the kernel chain, user registers and stack */
+			a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			/* perf record's dwarf mode also samples addresses and maps data (sample_address) */
+			a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+			a->mmap_data = i == 0;
+			a->exclude_callchain_user = 1;
+			a->sample_regs_user = USER_REGS_MASK;
+			a->sample_stack_user = opts->dwarf_stack;
+		}
 		a->read_format = PERF_FORMAT_ID;
 		a->sample_id_all = 1;
 		if (!a->freq && !a->sample_period) {	/* not set by a period=/freq= term */

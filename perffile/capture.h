@@ -82,7 +82,8 @@ struct capture_opts {
 	const char *cpu_list;	/* CPUS: "0-3,7" */
 	uint64_t period;	/* -c N (0: use freq) */
 	uint64_t freq;		/* -F HZ (0 with period 0: 4000, perf's default) */
-	int callchain;		/* -g */
+	int callchain;		/* -g, --call-graph fp|dwarf */
+	uint32_t dwarf_stack;	/* --call-graph dwarf[,SIZE]: bytes of user stack per sample (0: fp) */
 	unsigned mmap_pages;	/* data pages per ring, a power of two (0: 128 pages as perf for root) */
 };
 

@@ -53,4 +53,24 @@ perf script -i "$td/dwarf-nofp.data" "${ks[@]}" -F comm,ip,sym --no-inline 2> /d
 check "dwarf-nofp: --folded has perf script's stack for every sample ($(wc -l < "$tmp/perf.folded") stacks)" \
 	cmp -s <(sort "$tmp/rp.folded") "$tmp/perf.folded"
 diff <(sort "$tmp/rp.folded") "$tmp/perf.folded" | head -4 | sed 's/^/# /'
+# readperf record --call-graph dwarf: a file perf unwinds, and readperf to the same children
+nofp=$td/symfs/readperf-testdata/bin/nofp
+if "$PROG" record -q -o "$tmp/probe.data" -- true 2> /dev/null; then
+	LD_LIBRARY_PATH=${nofp%/*} "$PROG" record -q -N -F 999 --call-graph dwarf -o "$tmp/rec.data" -- "$nofp" > /dev/null
+	check "record --call-graph dwarf: exit 0" test $? -eq 0
+	perf report -i "$tmp/rec.data" --children --no-inline --sort dso,sym -F overhead_children,overhead,dso,sym \
+		--stdio --field-separator=$'\t' -g none 2> /dev/null |
+		awk -F'\t' '!/^#/ && NF { for (i = 1; i <= NF; i++) gsub(/^ +| +$/, "", $i); sub(/%$/, "", $1); sub(/%$/, "", $2)
+			sub(/^\[[k.]\] /, "", $4); print $3 "\t" $4 "\t" $1 "\t" $2 }' | sort > "$tmp/rec.perf"
+	check "record --call-graph dwarf: perf report unwinds it (main's children above 50%)" \
+		awk -F'\t' '$2 == "main" && $3 > 50 { ok = 1 } END { exit !ok }' "$tmp/rec.perf"
+	"$PROG" -q -o "$tmp/rec" --reports results "$tmp/rec.data"
+	csv2tsv "$tmp/rec/results.csv" | awk -F'\t' 'NR > 1 { print $2 "\t" $3 "\t" $11 "\t" $8 }' | sort > "$tmp/rec.rp"
+	worst=$(awk -F'\t' 'FNR == NR { c[$1 "\t" $2] = $3; next } $3 >= 1 && (($1 "\t" $2) in c) {
+		d = c[$1 "\t" $2] - $3; if (d < 0) d = -d; if (d > w) w = d } END { printf "%.4f", w }' "$tmp/rec.rp" "$tmp/rec.perf")
+	check "record --call-graph dwarf: readperf's children within 1 point of perf's (worst $worst)" \
+		awk -v w="$worst" 'BEGIN { exit !(w <= 1) }'
+else
+	echo "skip - record --call-graph dwarf: the kernel refuses perf_event_open here"
+fi
 exit 0
