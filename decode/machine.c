@@ -456,9 +456,29 @@ const struct map_entry *machine__find_map(const struct mthread *t, uint64_t ip)
 	return maps__find(&t->proc->maps, ip);
 }
 
+/*
+ * perf (machine__create_kernel_maps) lets the kernel's map reach the first
+ * module's, or the end of the address space: init text above _etext
+ * (start_kernel, x86_64_start_kernel) is the kernel's although the kernel
+ * MMAP's length stops before it
+ */
 const struct map_entry *machine__find_kernel_map(const struct machine *m, uint64_t ip)
 {
-	return maps__find(&m->kmaps, ip);
+	const struct map_entry *e = maps__find(&m->kmaps, ip);
+	size_t i;
+
+	if (e)
+		return e;
+	for (i = 0; i < m->kmaps.n; i++) {
+		const struct map_entry *k = &m->kmaps.v[i];
+
+		if (strncmp(k->filename, "[kernel.kallsyms]", 17))
+			continue;
+		if (ip >= k->end && (i + 1 == m->kmaps.n || ip < m->kmaps.v[i + 1].start))
+			return k;
+		break;
+	}
+	return NULL;
 }
 
 size_t machine__nr_kernel_maps(const struct machine *m)

@@ -42,3 +42,4 @@ $R -g -e '{cpu-clock,page-faults,context-switches}:S' -o "$out/group-g.data" -- 
 $R -e cpu-clock -F 1000 -o "$out/rebuilt.data" -- $bin/rebuilt
 $R -z -e cpu-clock -F 400 --call-graph dwarf,4096 -o "$out/dwarf-nofp.data" -- $bin/nofp
 $R -z -e cpu-clock -F 400 --call-graph dwarf,4096 -o "$out/dwarf-cxx.data" -- $bin/nofpxx
+$R -a -g -e cpu-clock:k -F 500 -o "$out/systemwide-g.data" -- sleep 0.5
