@@ -6,6 +6,7 @@
  * inside COMPRESSED too (the COMPRESSED record itself as well).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,14 +248,20 @@ uint64_t filestat__duration(const struct filestat *fs)
 	return fs->have_time && fs->last_time > fs->first_time ? fs->last_time - fs->first_time : 0;
 }
 
-uint64_t filestat__samples(const struct filestat *fs)
+/* one column of events.csv summed over the events: offsetof a uint64_t field of struct event_count */
+static uint64_t events_sum(const struct filestat *fs, size_t field)
 {
 	uint64_t n = 0;
 	size_t i;
 
 	for (i = 0; i < fs->events.len; i++)
-		n += ARRAY_AT(&fs->events, struct event_count, i).samples;
+		n += *(const uint64_t *)((const char *)&ARRAY_AT(&fs->events, struct event_count, i) + field);
 	return n;
+}
+
+uint64_t filestat__samples(const struct filestat *fs)
+{
+	return events_sum(fs, offsetof(struct event_count, samples));
 }
 
 void filestat__losses(const struct filestat *fs, struct filestat_losses *out)
@@ -274,12 +281,7 @@ void filestat__losses(const struct filestat *fs, struct filestat_losses *out)
 
 uint64_t filestat__lost(const struct filestat *fs)
 {
-	uint64_t lost = 0;
-	size_t i;
-
-	for (i = 0; i < fs->events.len; i++)
-		lost += ARRAY_AT(&fs->events, struct event_count, i).lost;
-	return lost;
+	return events_sum(fs, offsetof(struct event_count, lost));
 }
 
 int filestat__write_events(const struct filestat *fs, const char *dir)

@@ -214,6 +214,7 @@ static struct process *new_process(struct machine *m, uint32_t pid)
 		old->retired = 1;
 	*slot = p;
 	p->pid = pid;
+	p->seq = m->nr_procs;
 	if (pid == 0)	/* perf names the idle thread so (machine__init) */
 		p->comm = intern(m, "swapper");
 	m->all_procs[m->nr_procs++] = p;

@@ -68,6 +68,7 @@ struct process {
 	uint64_t nr_mmaps;		/* MMAP/MMAP2 records for it */
 	uint64_t samples, period;	/* filled by the analysis */
 	int retired;			/* a later lifetime took the pid */
+	size_t seq;			/* creation order (machine__processes' index) */
 	struct maps maps;
 };
 

@@ -249,6 +249,17 @@ static int proc_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
+/* proc_cmp, then the place in the creation-ordered array: O(n log n) and stable (n may be a million) */
+static int proc_cmp_stable(const void *pa, const void *pb, void *base)
+{
+	int r = proc_cmp(pa, pb);
+
+	(void)base;
+	if (r)
+		return r;
+	return (*(struct process *const *)pa)->seq < (*(struct process *const *)pb)->seq ? -1 : 1;
+}
+
 static int processes_write(struct analysis *a, const char *dir)
 {
 	static const char *const cols[] = {
@@ -272,17 +283,9 @@ static int processes_write(struct analysis *a, const char *dir)
 			continue;
 		v[n++] = all[i];
 	}
-	/* stable: lifetimes of one pid stay in creation order */
-	for (i = 1; i < n; i++) {
-		struct process *p = v[i];
-		size_t j = i;
-
-		while (j > 0 && proc_cmp(&v[j - 1], &p) > 0) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = p;
-	}
+	/* lifetimes of one pid stay in creation order: v is in it, and qsort_r ties on the position */
+	if (n)
+		qsort_r(v, n, sizeof(*v), proc_cmp_stable, v);
 	err = csv__open(&c, dir, "processes.csv");
 	if (err) {
 		free(v);
