@@ -1946,11 +1946,36 @@ bad:
 
 /* the output file; perf keeps the previous one as NAME.old */
 /* record and stat end as the command did, as perf does: its exit status when it failed */
-static int command_status(int status)
+static int command_status(int status, const char *cmd, const struct log *log)
 {
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	return EXIT_OK;	/* killed: warned about; the profile is complete */
+	if (WIFSIGNALED(status)) {
+		/* as perf: the profile is complete, the exit status says how the command ended */
+		log_msg(log, LOG_WARN, "%s was killed by signal %d (%s)", cmd ? cmd : "the command", WTERMSIG(status),
+			strsignal(WTERMSIG(status)));
+		return 128 + WTERMSIG(status);
+	}
+	return EXIT_OK;
+}
+
+/* whether CMD can be started: a path that is executable, or a name found in $PATH (execvp's search) */
+static int command_exists(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(cmd, '/'))
+		return access(cmd, X_OK) == 0;
+	for (path = path ? path : "/usr/bin:/bin"; *path; path += *path == ':') {
+		size_t len = strcspn(path, ":");
+
+		if (snprintf(buf, sizeof(buf), "%.*s%s%s", (int)len, path, len ? "/" : "", cmd) < (int)sizeof(buf) &&
+		    access(buf, X_OK) == 0)
+			return 1;
+		path += len;
+	}
+	return 0;
 }
 
 static int open_record_output(const char *path, int *fd)
@@ -1989,6 +2014,12 @@ static int cmd_record(int argc, char **argv, const struct log *log)
 	err = parse_capture_args(&a, argc, argv, 0, log);
 	if (err)
 		return err > 0 ? EXIT_OK : EXIT_USAGE;
+	/* a command that cannot start leaves the previous output as it was */
+	if (a.cmd && !command_exists(a.cmd[0])) {
+		log_msg(log, LOG_ERR, "%s: command not found", a.cmd[0]);
+		capture_evlist__release(&a.el);
+		return 127;
+	}
 	memset(&ro, 0, sizeof(ro));
 	ro.pipe = strcmp(a.output, "-") == 0;
 	if (ro.pipe) {
@@ -2039,7 +2070,7 @@ out:
 	capture_evlist__release(&a.el);
 	if (err)
 		return EXIT_SYSTEM;
-	return command_status(res.status);
+	return command_status(res.status, a.cmd ? a.cmd[0] : NULL, log);
 }
 
 static int is_clock_event(const struct capture_event *e)
@@ -2148,7 +2179,7 @@ static int cmd_stat(int argc, char **argv, const struct log *log)
 		log_msg(log, LOG_ERR, "out of memory");
 	}
 	if (!err)
-		code = command_status(res.status);
+		code = command_status(res.status, a.cmd ? a.cmd[0] : NULL, log);
 	count_result__release(&res);
 	capture_evlist__release(&a.el);
 	return err ? EXIT_SYSTEM : code;
