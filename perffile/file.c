@@ -1235,7 +1235,8 @@ static int zstd_feed(struct perf_file *f, const struct perf_record *rec)
 		f->zin = z;
 		f->zin_cap = size;
 	}
-	memcpy(f->zin, data, size);
+	if (size)	/* an empty record: zin may still be NULL */
+		memcpy(f->zin, data, size);
 	f->zin_len = size;
 	f->zin_pos = 0;
 	f->zoffset = rec->offset;
