@@ -17,6 +17,9 @@
 #   results    (event,dso,function) samples vs perf --sort dso,sym: fraction of
 #              samples in matching buckets >= 99 % (perf's raw-address rows aside)
 #   lines      (event,dso,function,basename(source_file)) vs --sort dso,sym,srcfile, >= 99 %
+#   children   (event,dso,function) children_percent vs perf --children --no-inline:
+#              within 1 point for every function perf shows at >= 1 % children,
+#              and percent (self) within 0.01 of perf's self column (raw addresses aside)
 #   processes  samples per pid exact (rows of a reused pid summed)
 #   overview   sample rows (tid,time,ip,symbol,event) equal to perf script's, as sorted sets
 # Exit status: 0 all ran checks passed, 1 some failed, 2 usage.
@@ -190,6 +193,36 @@ check_results() {
 	bucket_match results "$tmp/results" "$exp/dso_sym" 3
 }
 
+check_children() {
+	[ -f "$exp/children" ] || return 0
+	need results.csv children || return 0
+	if ! csv_cols "$out/results.csv" event dso function percent children_percent > "$tmp/children" 2> "$tmp/err"; then
+		notok children "$(cat "$tmp/err")"
+		return 0
+	fi
+	local msg
+	msg=$(awk -F'\t' '
+		function abs(x) { return x < 0 ? -x : x }
+		FNR == NR { k = $1 "\t" $2 "\t" $3; self[k] = $4; ch[k] = $5; next }
+		$4 < 1 || $3 ~ /^0x[0-9a-f]+$/ || (length($3) == 16 && $3 ~ /^[0-9a-f]+$/) { next }
+		{
+			k = $1 "\t" $2 "\t" $3; n++
+			if (!(k in ch)) { bad = bad sprintf(" %s,%s: perf %s%%, readperf none;", $2, $3, $4); nb++; next }
+			d = abs(ch[k] - $4)
+			if (d > worst) worst = d
+			if (d > 1) { bad = bad sprintf(" %s,%s: perf %s%%, readperf %s%%;", $2, $3, $4, ch[k]); nb++ }
+			if (abs(self[k] - $5) > 0.01) { bad = bad sprintf(" %s,%s self: perf %s%%, readperf %s%%;", $2, $3, $5, self[k]); nb++ }
+		}
+		END {
+			if (nb) print "fail " nb " mismatches:" bad
+			else printf "pass %d functions at >= 1%% children, max deviation %.2f points\n", n, worst
+		}' "$tmp/children" "$exp/children")
+	case $msg in
+	pass*) ok "children: ${msg#pass }" ;;
+	*) notok children "${msg#fail }" ;;
+	esac
+}
+
 check_lines() {
 	[ -f "$exp/dso_sym_srcfile" ] || return 0
 	need lines.csv lines || return 0
@@ -258,6 +291,7 @@ fi
 check_stat
 check_events
 check_results
+check_children
 check_lines
 check_processes
 check_overview

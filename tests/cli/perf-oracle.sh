@@ -19,6 +19,8 @@
 #   events           EVENT SAMPLES   per-event "SAMPLE events" of `perf report --stats`
 #   dso_sym          EVENT DSO SYM SAMPLES          `perf report --no-children --sort dso,sym`
 #   dso_sym_srcfile  EVENT DSO SYM SRCFILE SAMPLES  `... --sort dso,sym,srcfile`
+#   children         EVENT DSO SYM CHILDREN% SELF%  `perf report --children --no-inline --sort dso,sym`,
+#                    only for one-event recordings whose samples carry callchains
 #   pid              PID SAMPLES     all events, from `perf script -F pid`
 #   script           TID TIME IP SYM EVENT  one line per sample, `perf script -F tid,time,event,ip,sym --ns`,
 #                    TIME in integer ns, IP as 0x lower-case hex
@@ -124,6 +126,19 @@ oracle_recording() { # NAME [FILE SYMFS]
 	"$PERF" report -i "$f" --symfs "$symfs" "${kopt[@]}" --no-children --no-group -g none \
 		--sort dso,sym,srcfile -F sample,dso,sym,srcfile -w 20,200,1000,1000 --stdio --field-separator="$tab" 2>/dev/null |
 		report_to_file 3 > "$out/dso_sym_srcfile"
+	if [ "$("$PERF" evlist -v -i "$f" 2>/dev/null | grep -c 'sample_type: [A-Z_|]*CALLCHAIN')" = 1 ] &&
+	   [ "$("$PERF" evlist -i "$f" 2>/dev/null | grep -vc '^#')" = 1 ]; then
+		"$PERF" report -i "$f" --symfs "$symfs" "${kopt[@]}" --children --no-inline -g none \
+			--sort dso,sym --stdio --field-separator="$tab" 2>/dev/null |
+			awk 'BEGIN { FS = "\t"; OFS = "\t"; ev = "" }
+			/^# Samples: / { ev = $0; sub(/^[^'\'']*'\''/, "", ev); sub(/'\''[^'\'']*$/, "", ev); next }
+			/^#/ || /^$/ { next }
+			{
+				for (i = 1; i <= 4; i++) { sub(/^ +/, "", $i); sub(/ +$/, "", $i) }
+				sub(/%$/, "", $1); sub(/%$/, "", $2); sub(/^\[[.kgHu]\] /, "", $4)
+				print ev, $3, $4, $1, $2
+			}' > "$out/children"
+	fi
 	"$PERF" script -i "$f" --symfs "$symfs" "${kopt[@]}" -F pid --ns 2>/dev/null |
 		awk '{ c[$1]++ } END { for (p in c) print p "\t" c[p] }' | sort -n > "$out/pid"
 	# " TID SEC.NSEC: EVENT: IP SYM..." ; event names contain no blanks here
