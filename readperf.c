@@ -474,6 +474,37 @@ static void warn_limits(const struct perf_file *f, const struct log *log)
  * given).  0 or the first error of fs/q; the reader's own fault, after which
  * the records read so far still count, goes to *read_err.
  */
+/*
+ * SIGINT/SIGTERM during an analysis: the one mutable global, as a signal
+ * handler can reach nothing else.  The replay stops at the next record and
+ * the reports' temporary files are removed (the previous reports stay whole);
+ * once the writing has begun it finishes (all new reports), then readperf
+ * exits 128 + the signal.
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* the ordered queue's delivery into the analysis, stopped by a signal */
+static int deliver(void *an, struct perf_record *rec)
+{
+	return stop_signal ? -EINTR : analysis__deliver(an, rec);
+}
+
 static int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue *q, int quiet,
 		  int *read_err)
 {
@@ -486,6 +517,10 @@ static int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue
 		       perf_file__info(f)->file_size > (64u << 20) ? stderr : NULL,
 		       "reading", perf_file__info(f)->file_size);
 	while ((r = perf_file__next(f, &rec)) > 0) {
+		if (stop_signal) {
+			err = -EINTR;
+			break;
+		}
 		if (fs)
 			err = filestat__add(fs, &rec);
 		if (!err && q && !rec.undecoded)
@@ -662,6 +697,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		log_msg(log, LOG_ERR, "%s: cannot create: %s", o->outdir, strerror(-err));
 		return EXIT_SYSTEM;
 	}
+	csv__remove_stale(o->outdir);
 	err = open_input(o->input, log, &f);
 	if (err)
 		return exit_for(err);
@@ -688,7 +724,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		if (err && err != -ENOMEM)
 			log_msg(log, LOG_ERR, "%s: cannot write the reports: %s", o->outdir, strerror(-err));
 		if (!err)
-			err = ordered_queue__new(&q, f, analysis__deliver, an);
+			err = ordered_queue__new(&q, f, deliver, an);
 		if (err)
 			goto out_delete;
 	}
@@ -722,6 +758,12 @@ out_close:
 	perf_file__delete(f);
 	if (err == -ENOMEM)
 		log_msg(log, LOG_ERR, "out of memory");
+	if (stop_signal) {
+		log_msg(log, LOG_ERR, "%s: %s", o->input, err == -EINTR ?
+			"interrupted: no report written, the previous ones are as they were" :
+			"interrupted after the reports were written");
+		return 128 + stop_signal;
+	}
 	return exit_for(err);
 }
 
@@ -1381,6 +1423,7 @@ static int cmd_analyse(int argc, char **argv, struct logger *lg, const struct lo
 	code = parse_analyse_opts(argc, argv, lg, &o, 0);
 	if (code >= 0)
 		goto out;
+	catch_stop_signals();
 	if (o.input_opt)
 		o.input = o.input_opt;
 	if (optind < argc && o.input_opt) {
@@ -1439,7 +1482,7 @@ static int diff_load(struct diff_side *d, const char *path, const struct analyse
 	d->opts.stacks = 0;
 	err = analysis__new(&d->an, d->f, &d->opts);
 	if (!err)
-		err = ordered_queue__new(&q, d->f, analysis__deliver, d->an);
+		err = ordered_queue__new(&q, d->f, deliver, d->an);
 	if (!err)
 		err = replay(d->f, NULL, q, o->quiet, &read_err);
 	ordered_queue__delete(q);

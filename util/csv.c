@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CSV writer with atomic replace (temporary file + rename). */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,4 +314,31 @@ void csv__abort(struct csv *c)
 	free(c->tmp_path);
 	free(c->path);
 	c->tmp_path = c->path = NULL;
+}
+
+int csv__remove_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		const char *t = e->d_name[0] == '.' ? strstr(e->d_name, ".tmp.") : NULL;
+		char *end, *path;
+		long pid;
+
+		if (!t || t == e->d_name)
+			continue;
+		pid = strtol(t + 5, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() || !(kill((pid_t)pid, 0) && errno == ESRCH))
+			continue;
+		path = path_join(dir, "", e->d_name, "");
+		if (path && !unlink(path))
+			n++;
+		free(path);
+	}
+	closedir(d);
+	return n;
 }

@@ -52,6 +52,13 @@ void csv__empty(struct csv *c);
 void csv__row(struct csv *c, const char *const *fields);	/* a whole row of strings, NULL-terminated */
 void csv__end_row(struct csv *c);
 
+/*
+ * Remove the temporary files ("DIR/.NAME.tmp.PID") that a run killed before
+ * it could clean up left in dir: those of processes that no longer exist.
+ * Returns how many were removed, or a negative errno when dir cannot be read.
+ */
+int csv__remove_stale(const char *dir);
+
 /* flush, close, rename into place; returns the first error */
 int csv__commit(struct csv *c);
 void csv__abort(struct csv *c);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SIGINT/SIGTERM during an analysis: exit 130/143, no temporary file left in the
+# output directory and the previous reports as they were; temporary files that
+# a killed run (SIGKILL) left are removed by the next run. The input is 400,000
+# processes (gen-procs.py, a few seconds to analyse) so the signal lands while
+# records are read.
+. "$(dirname "$0")/testlib.sh"
+
+py=$(command -v python3)
+if [ -z "$py" ]; then
+	echo "skip - signals: no python3"
+	exit 0
+fi
+"$py" "$root/tests/cli/gen-procs.py" "$tmp/big.data" 400000
+for sig in INT TERM; do
+	want=$([ $sig = INT ] && echo 130 || echo 143)
+	out=$tmp/out-$sig
+	"$PROG" -q -o "$out" "${sym[@]}" "$td/work.data"
+	cp -r "$out" "$tmp/before-$sig"
+	"$PROG" -q -o "$out" "$tmp/big.data" 2> "$tmp/err-$sig" &
+	pid=$!
+	sleep 0.5
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	check "SIG$sig mid-analysis: exit $want (exit $rc)" test $rc -eq $want
+	check "SIG$sig mid-analysis: no temporary file left" test -z "$(ls -A "$out" | grep '\.tmp\.')"
+	check "SIG$sig mid-analysis: the previous reports as they were" diff -rq "$tmp/before-$sig" "$out"
+	check "SIG$sig mid-analysis: said" grep -q 'interrupted' "$tmp/err-$sig"
+done
+# a temporary file of a process that no longer exists: removed by the next run
+dead=$(sh -c 'echo $$')
+while kill -0 "$dead" 2> /dev/null; do dead=$((dead + 1)); done
+touch "$tmp/out-INT/.overview.csv.tmp.$dead" "$tmp/out-INT/.results.csv.tmp.$$"
+"$PROG" -q -o "$tmp/out-INT" --reports stat "${sym[@]}" "$td/work.data"
+check "a dead run's temporary file is removed by the next run" test ! -e "$tmp/out-INT/.overview.csv.tmp.$dead"
+check "a live process's temporary file is left alone" test -e "$tmp/out-INT/.results.csv.tmp.$$"
+exit 0
