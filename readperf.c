@@ -109,7 +109,9 @@ static void usage(FILE *fp)
 	      "                      the first sample; either may be empty. Also perf's P%/N (the N-th\n"
 	      "                      P% slice of the recording) and A%-B%\n"
 	      "  --folded FILE       collapsed call stacks (stackcollapse-perf.pl format) into FILE ('-': stdout)\n"
-	      "  --flamegraph FILE   a flame graph SVG of the same stacks into FILE ('-': stdout)\n"
+	      "  --flamegraph FILE   a flame graph SVG of the same stacks into FILE ('-': stdout); widths and\n"
+	      "                      shares by period, as results.csv's percent\n"
+	      "  --weight W          --folded counts samples (default) or period\n"
 	      "  -q, --quiet         no summary, warnings or progress (errors only)\n"
 	      "  --files-from LIST   analyse the files LIST names, one a line ('-': stdin), as FILE FILE...\n"
 	      "  -j, --jobs N        analyse N files at once (default: the number of CPUs)\n"
@@ -924,7 +926,7 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	enum { OPT_REPORTS = 256, OPT_VERSION, OPT_SYMFS, OPT_KALLSYMS, OPT_DEBUG_DIR, OPT_NO_SOURCE,
 	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_FOLDED, OPT_FLAMEGRAPH,
 	       OPT_DSOS, OPT_SYMBOLS, OPT_PERCENT_LIMIT, OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE,
-	       OPT_FILES_FROM, OPT_PROFILE_COL, OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR,
+	       OPT_FILES_FROM, OPT_PROFILE_COL, OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR, OPT_WEIGHT,
 	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -946,6 +948,7 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "input", required_argument, NULL, 'i' },
 		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
 		{ "unknown-addresses", no_argument, NULL, OPT_UNKNOWN_ADDRESSES },
+		{ "weight", required_argument, NULL, OPT_WEIGHT },
 		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "profile-column", no_argument, NULL, OPT_PROFILE_COL },
@@ -1070,6 +1073,13 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 			break;
 		case OPT_UNKNOWN_ADDRESSES:
 			o->an.unknown_addresses = 1;
+			break;
+		case OPT_WEIGHT:
+			if (strcmp(optarg, "samples") && strcmp(optarg, "period")) {
+				fprintf(stderr, "readperf: --weight wants samples or period, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->an.fold_period = !strcmp(optarg, "period");
 			break;
 		case OPT_BUILDID_DIR:
 			o->sym.buildid_dir = optarg;

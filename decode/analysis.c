@@ -690,7 +690,7 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 		if (err)
 			return err;
 	}
-	if (a->opts.stacks && stacks__add(a, es->idx, th))
+	if (a->opts.stacks && stacks__add(a, es->idx, th, period))
 		return -ENOMEM;
 	if (a->overview_open)
 		overview__sample(a, rec, es->name, period, e->f);

@@ -63,6 +63,7 @@ struct analysis_opts {
 	/* additions: */
 	const char *out_dir;               /* optional: stream overview.csv straight into this dir (must be the dir given to analysis__write) */
 	int stacks;                        /* aggregate call stacks for analysis__write_folded/_flamegraph */
+	int fold_period;                   /* --weight period: --folded counts the period, not samples */
 };
 
 struct analysis;
@@ -90,7 +91,7 @@ int analysis__deliver(void *ctx, struct perf_record *rec);
  * frames are function names with ';' made ':', the argument list and quotes
  * dropped; a frame without a symbol is "[DSO]" (the dso's name), or
  * "[unknown]" when it is in no map; kernel frames end in "_[k]"; spaces in
- * the comm become '_'; COUNT is samples.  A sample without a callchain is a
+ * the comm become '_'; COUNT is samples (opts.fold_period: the period).  A sample without a callchain is a
  * one-frame stack.  One event only: the first (attr order) with samples; a
  * warning names it when others have samples too (choose with opts.event).
  * Needs opts.stacks.  0, -ENOMEM or -errno.
@@ -99,8 +100,9 @@ int analysis__write_folded(struct analysis *a, const char *path);
 /*
  * The same stacks as a flame graph (after flamegraph.pl): a self-contained
  * SVG, no script, root "all" at the bottom, one rectangle per frame with a
- * width proportional to samples, a label where it fits and a <title> tooltip
- * with the samples and share.  Integer layout: byte-identical for the same
+ * width proportional to the period of its samples (so a share equals
+ * results.csv's percent), a label where it fits and a <title> tooltip with
+ * the period and share.  Integer layout: byte-identical for the same
  * input.  0, -ENOMEM or -errno.
  */
 int analysis__write_flamegraph(struct analysis *a, const char *path);

@@ -128,7 +128,7 @@ void overview__sample(struct analysis *a, const struct perf_record *rec, const c
 void overview__record(struct analysis *a, const struct perf_record *rec);
 
 /* decode/stacks.c: count the stack in a->frames for one sample; 0 or -ENOMEM */
-int stacks__add(struct analysis *a, uint32_t event, const struct mthread *th);
+int stacks__add(struct analysis *a, uint32_t event, const struct mthread *th, uint64_t period);
 void stacks__release(struct analysis *a);
 
 #endif

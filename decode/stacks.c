@@ -5,7 +5,7 @@
  * stacks of Brendan Gregg's FlameGraph stackcollapse-perf.pl and a flame
  * graph drawn from them as flamegraph.pl lays it out: the root "all" at the
  * bottom, children above their parent in the order of the sorted stacks,
- * widths proportional to samples.
+ * widths proportional to the period (the share results.csv prints).
  *
  * The SVG is computed in integers (positions in hundredths of a pixel) so
  * the same stacks always give the same bytes; it needs no script: labels are
@@ -25,7 +25,7 @@ struct stack_key {
 	const char *comm;
 };
 
-int stacks__add(struct analysis *a, uint32_t event, const struct mthread *th)
+int stacks__add(struct analysis *a, uint32_t event, const struct mthread *th, uint64_t period)
 {
 	struct strbuf *k = &a->keybuf;
 	struct stack_key key;
@@ -59,11 +59,12 @@ int stacks__add(struct analysis *a, uint32_t event, const struct mthread *th)
 	if (ret < 0)
 		return -ENOMEM;
 	if (ret == 1)
-		*slot = pool__alloc(&a->pool, sizeof(uint64_t));
-	count = *slot;
+		*slot = pool__alloc(&a->pool, 2 * sizeof(uint64_t));
+	count = *slot;		/* samples, period */
 	if (!count)
 		return -ENOMEM;
-	(*count)++;
+	count[0]++;
+	count[1] += period;
 	return 0;
 }
 
@@ -77,7 +78,7 @@ void stacks__release(struct analysis *a)
 struct fold {
 	const char *s;		/* "comm;outer;...;inner", in the arena */
 	size_t len;
-	uint64_t samples;
+	uint64_t samples;	/* the weight: samples, or period with by_period */
 };
 
 struct folded {
@@ -85,7 +86,9 @@ struct folded {
 	struct fold *v;
 	size_t nr;
 	const char *event;	/* NULL when no sample passed */
-	uint64_t total;
+	uint64_t total;		/* of the weights */
+	uint64_t nr_samples;	/* samples, whatever the weight */
+	int by_period;
 };
 
 static void folded_release(struct folded *fd)
@@ -198,7 +201,7 @@ static const struct evstat *stacks_event(struct analysis *a)
 }
 
 /* the stacks of one event as sorted, merged folded lines */
-static int collapse(struct analysis *a, struct folded *fd)
+static int collapse(struct analysis *a, struct folded *fd, int by_period)
 {
 	const struct evstat *es = stacks_event(a);
 	const struct hashmap_entry *e;
@@ -207,6 +210,7 @@ static int collapse(struct analysis *a, struct folded *fd)
 	int err = -ENOMEM;
 
 	memset(fd, 0, sizeof(*fd));
+	fd->by_period = by_period;
 	strbuf__init(&fd->arena);
 	array__init(&offs, sizeof(struct fold));
 	if (!es)
@@ -236,7 +240,8 @@ static int collapse(struct analysis *a, struct folded *fd)
 			goto out;
 		fo->s = (const char *)(uintptr_t)start;
 		fo->len = fd->arena.len - start;
-		fo->samples = *(const uint64_t *)e->value;
+		fo->samples = ((const uint64_t *)e->value)[by_period];
+		fd->nr_samples += ((const uint64_t *)e->value)[0];
 	}
 	fd->v = array__detach(&offs, &n);
 	for (i = 0; i < n; i++)
@@ -291,7 +296,7 @@ int analysis__write_folded(struct analysis *a, const char *path)
 	size_t i;
 	int err;
 
-	err = collapse(a, &fd);
+	err = collapse(a, &fd, a->opts.fold_period);
 	if (err)
 		return err;
 	err = open_atomic(&c, path);
@@ -442,8 +447,8 @@ static int fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
 	fg_colour(name, n, rgb);
 	if (xml_text(fl, name, n, SIZE_MAX))
 		return -ENOMEM;
-	fprintf(fl->fp, "<g>\n<title>%s (%" PRIu64 " sample%s, %" PRIu64 ".%02" PRIu64 "%%)</title>\n",
-		fl->esc.buf, samples, samples == 1 ? "" : "s", pct / 100, pct % 100);
+	fprintf(fl->fp, "<g>\n<title>%s (period %" PRIu64 ", %" PRIu64 ".%02" PRIu64 "%%)</title>\n",
+		fl->esc.buf, samples, pct / 100, pct % 100);
 	fputs("<rect x=\"", fl->fp);
 	put_cpx(fl->fp, x1);
 	fprintf(fl->fp, "\" y=\"%u\" width=\"", y);
@@ -530,7 +535,7 @@ int analysis__write_flamegraph(struct analysis *a, const char *path)
 	struct csv c;
 	int err;
 
-	err = collapse(a, &fd);
+	err = collapse(a, &fd, 1);	/* widths and shares by period, as results.csv's percent */
 	if (err)
 		return err;
 	for (i = 0; i < fd.nr; i++) {
@@ -558,7 +563,7 @@ int analysis__write_flamegraph(struct analysis *a, const char *path)
 	fprintf(c.fp,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
-		"<desc>Flame graph written by readperf: one rectangle per frame, width proportional to samples; hover for counts</desc>\n"
+		"<desc>Flame graph written by readperf: one rectangle per frame, width proportional to the period; hover for it and the share</desc>\n"
 		"<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
 		"<stop stop-color=\"#eeeeee\" offset=\"5%%\"/>\n<stop stop-color=\"#eeeeb0\" offset=\"95%%\"/>\n"
 		"</linearGradient>\n</defs>\n"
@@ -575,8 +580,9 @@ int analysis__write_flamegraph(struct analysis *a, const char *path)
 	} else {
 		err = xml_text(&fl, fd.event, strlen(fd.event), SIZE_MAX);
 		if (!err)
-			fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s: %" PRIu64 " sample%s</text>\n<g>\n",
-				FG_WIDTH / 2, fl.esc.buf, fd.total, fd.total == 1 ? "" : "s");
+			fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s: %" PRIu64 " sample%s, period %" PRIu64
+				"</text>\n<g>\n", FG_WIDTH / 2, fl.esc.buf, fd.nr_samples, fd.nr_samples == 1 ? "" : "s",
+				fd.total);
 		if (!err)
 			err = fg_flow(&fl, &fd, open);
 		fputs("</g>\n", c.fp);

@@ -90,13 +90,21 @@ else
 		test "$(head -c 5 "$tmp/fp.svg")" = "<?xml" -a "$(tail -n 1 "$tmp/fp.svg")" = "</svg>" \
 		-a "$opens" -eq "$closes" -a "$opens" -gt 1
 fi
-check "flamegraph callgraph-fp: names the event and the samples" \
-	grep -q ">cpu-clock: $samples samples</text>" "$tmp/fp.svg"
-check "flamegraph callgraph-fp: the root spans all samples" \
-	grep -q "<title>all ($samples samples, 100.00%)</title>" "$tmp/fp.svg"
-hot=$(awk '/;hot_big [0-9]+$/ { s += $NF } END { print s + 0 }' "$tmp/fp.folded")
-check "flamegraph callgraph-fp: hot_big's frame has its $hot folded samples" \
-	grep -q "<title>hot_big ($hot samples, " "$tmp/fp.svg"
+period=$(awk -F, '$1 == "cpu-clock" { print $8 }' "$tmp/fp/events.csv")
+check "flamegraph callgraph-fp: names the event, the samples and the period" \
+	grep -q ">cpu-clock: $samples samples, period $period</text>" "$tmp/fp.svg"
+check "flamegraph callgraph-fp: the root spans the whole period" \
+	grep -q "<title>all (period $period, 100.00%)</title>" "$tmp/fp.svg"
+# widths by period: a leaf's share is results.csv's percent (2 decimals of its 4)
+pct=$(awk -F, '$3 == "hot_big" { printf "%.2f", $8 }' "$tmp/fp/results.csv")
+check "flamegraph callgraph-fp: hot_big's share is results.csv's percent ($pct%)" \
+	grep -q "<title>hot_big (period [0-9]*, $pct%)</title>" "$tmp/fp.svg"
+"$PROG" -q -o "$tmp/fpw" --reports none "${sym[@]}" --weight period --folded "$tmp/fpw.folded" "$td/callgraph-fp.data"
+check "--weight period: folded counts add up to the period of events.csv ($period)" \
+	test "$(awk '{ s += $NF } END { printf "%.0f", s }' "$tmp/fpw.folded")" = "$period"
+check "--weight period: the same stacks as by samples" cmp -s <(sed 's/ [0-9]*$//' "$tmp/fpw.folded") "$tmp/fp.stacks"
+"$PROG" -q -o "$tmp/fpw" --reports none --weight bytes --folded "$tmp/x.folded" "$td/callgraph-fp.data" 2> /dev/null
+check "--weight bytes: exit 1" test $? -eq 1
 check "flamegraph callgraph-fp: no script" test "$(grep -c -i '<script' "$tmp/fp.svg")" -eq 0
 "$PROG" -q -o "$tmp/fp2" --reports stat "${sym[@]}" --folded "$tmp/fp2.folded" \
 	--flamegraph "$tmp/fp2.svg" "$td/callgraph-fp.data"

@@ -417,28 +417,32 @@ static void test_folded(void **state)
 	free(s);
 
 	/*
-	 * flame graph: 5 samples over 1180 px (10 px margins); flow order
-	 * [unknown] [0,1), beta [1,5) (its own sample, then alpha's),
-	 * alpha [2,5): alpha x = 10 + 1180 * 2/5 = 482, width 1180 * 3/5 = 708;
-	 * beta x = 10 + 236 = 246, width 944.  Depth: all 0, prog 1, beta 2,
-	 * alpha 3; height = 60 (titles) + (3 + 1) * 16 + 34 (bottom) = 158;
-	 * alpha's y = 158 - 34 - (3 + 1) * 16 = 60, all's y = 158 - 34 - 16 = 108.
+	 * flame graph, widths by period (results.csv's shares): cpu-clock's
+	 * stacks weigh 550 (alpha 3 x 100, beta 200, [unknown] 50) over 1180 px
+	 * (10 px margins), x = 10 + floor(118000 * t / 550) / 100; flow order
+	 * [unknown] [0,50), beta [50,550) (its own 200, then alpha's 300),
+	 * alpha [250,550): [unknown] width 107.27; beta x 117.27, width 1072.73;
+	 * alpha x 546.36, width 643.64.  Shares: alpha 300/550 = 54.55 %, beta
+	 * 500/550 = 90.91 %, [unknown] 50/550 = 9.09 %.  Depth: all 0,
+	 * prog 1, beta 2, alpha 3; height = 60 (titles) + (3 + 1) * 16 + 34
+	 * (bottom) = 158; alpha's y = 158 - 34 - (3 + 1) * 16 = 60, all's y =
+	 * 158 - 34 - 16 = 108.
 	 */
 	snprintf(path, sizeof(path), "%s/flame.svg", p->dir);
 	assert_int_equal(analysis__write_flamegraph(r.a, path), 0);
 	s = slurp(path, NULL);
 	assert_non_null(s);
 	assert_non_null(strstr(s, "height=\"158\" viewBox=\"0 0 1200 158\""));
-	assert_non_null(strstr(s, "<title>alpha (3 samples, 60.00%)</title>\n"
-				  "<rect x=\"482.00\" y=\"60\" width=\"708.00\" height=\"15\""));
-	assert_non_null(strstr(s, "<title>beta (4 samples, 80.00%)</title>\n"
-				  "<rect x=\"246.00\" y=\"76\" width=\"944.00\" "));
-	assert_non_null(strstr(s, "<title>[unknown] (1 sample, 20.00%)</title>\n"
-				  "<rect x=\"10.00\" y=\"76\" width=\"236.00\" "));
-	assert_non_null(strstr(s, "<title>prog (5 samples, 100.00%)</title>\n"));
-	assert_non_null(strstr(s, "<title>all (5 samples, 100.00%)</title>\n"
+	assert_non_null(strstr(s, "<title>alpha (period 300, 54.55%)</title>\n"
+				  "<rect x=\"546.36\" y=\"60\" width=\"643.64\" height=\"15\""));
+	assert_non_null(strstr(s, "<title>beta (period 500, 90.91%)</title>\n"
+				  "<rect x=\"117.27\" y=\"76\" width=\"1072.73\" "));
+	assert_non_null(strstr(s, "<title>[unknown] (period 50, 9.09%)</title>\n"
+				  "<rect x=\"10.00\" y=\"76\" width=\"107.27\" "));
+	assert_non_null(strstr(s, "<title>prog (period 550, 100.00%)</title>\n"));
+	assert_non_null(strstr(s, "<title>all (period 550, 100.00%)</title>\n"
 				  "<rect x=\"10.00\" y=\"108\" width=\"1180.00\" "));
-	assert_non_null(strstr(s, ">cpu-clock: 5 samples</text>"));
+	assert_non_null(strstr(s, ">cpu-clock: 5 samples, period 550</text>"));
 	assert_non_null(strstr(s, "</svg>\n"));
 	free(s);
 	replay_close(&r);
