@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Opens a local file in Debian's headless chromium through puppeteer-core
+// (the browser's DevTools protocol) for the picture tests: flame graphs and
+// timelines are checked as the browser renders and runs them, not by reading
+// their text. Exits 77 (the tests' "skip") when chromium or puppeteer-core is
+// missing, so a test runs `node tests/js/<check>.mjs FILE` and skips on 77.
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const candidates = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser',
+	'/usr/bin/google-chrome'].filter(Boolean);
+
+export async function openPage(file, { width = 1300, height = 900 } = {}) {
+	const exe = candidates.find((p) => existsSync(p));
+	let puppeteer;
+	try {
+		puppeteer = (await import('puppeteer-core')).default;
+	} catch {
+		console.log('skip: puppeteer-core is not installed (cd tests/js && npm install)');
+		process.exit(77);
+	}
+	if (!exe) {
+		console.log('skip: no chromium (apt-get install chromium)');
+		process.exit(77);
+	}
+	const browser = await puppeteer.launch({
+		executablePath: exe,
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
+			'--allow-file-access-from-files'],
+	});
+	const page = await browser.newPage();
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(String(e)));
+	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+	await page.setViewport({ width, height });
+	await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+	return { browser, page, errors };
+}
+
+// one line per check, in the tests' "ok - ..." / "not ok - ..." form
+export function report(ok, what) {
+	console.log(`${ok ? 'ok' : 'not ok'} - ${what}`);
+	return ok;
+}
