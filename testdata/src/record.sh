@@ -43,3 +43,7 @@ $R -e cpu-clock -F 1000 -o "$out/rebuilt.data" -- $bin/rebuilt
 $R -z -e cpu-clock -F 400 --call-graph dwarf,4096 -o "$out/dwarf-nofp.data" -- $bin/nofp
 $R -z -e cpu-clock -F 400 --call-graph dwarf,4096 -o "$out/dwarf-cxx.data" -- $bin/nofpxx
 $R -a -g -e cpu-clock:k -F 500 -o "$out/systemwide-g.data" -- sleep 0.5
+# time and off-CPU (another boot: kallsyms.boot3); the program prints its measured sleep
+$R -g --switch-events -e cpu-clock -F 1000 -o "$out/phases-switch.data" -- $bin/phases > "$out/phases-switch.measured"
+$R -a -g -e sched:sched_switch -e cpu-clock -F 1000 -o "$out/phases-sched.data" -- $bin/phases > "$out/phases-sched.measured"
+awk '$2 ~ /^[tTwW]$/' /proc/kallsyms > "$out/kallsyms.boot3"
