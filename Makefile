@@ -81,6 +81,7 @@ UNIT_TESTS += test-ordered test-machine test-analysis
 
 # --- owner: diff ---
 DECODE_SRCS += decode/stacks.c decode/diff.c decode/schema.c decode/group.c decode/unwind.c
+UNIT_TESTS += test-unwind
 # --- end diff ---
 
 # ---------------------------------------------------------------- rules

@@ -112,6 +112,10 @@ static void usage(FILE *fp)
 	      "  --flamegraph FILE   a flame graph SVG of the same stacks into FILE ('-': stdout); widths and\n"
 	      "                      shares by period, as results.csv's percent\n"
 	      "  --weight W          --folded counts samples (default) or period\n"
+	      "  --inline            --folded, --flamegraph and callers.csv show inlined functions as frames\n"
+	      "                      of their own ('NAME (inlined)'; '_[i]' in folded stacks), from the\n"
+	      "                      debug info; results.csv and the rest stay as perf report --no-inline\n"
+	      "  --minwidth PX       flame graph: leave out frames narrower than PX pixels (default 0.1)\n"
 	      "  -q, --quiet         no summary, warnings or progress (errors only)\n"
 	      "  --files-from LIST   analyse the files LIST names, one a line ('-': stdin), as FILE FILE...\n"
 	      "  -j, --jobs N        analyse N files at once (default: the number of CPUs)\n"
@@ -927,7 +931,7 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_FOLDED, OPT_FLAMEGRAPH,
 	       OPT_DSOS, OPT_SYMBOLS, OPT_PERCENT_LIMIT, OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE,
 	       OPT_FILES_FROM, OPT_PROFILE_COL, OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR, OPT_WEIGHT,
-	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN };
+	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN, OPT_INLINE, OPT_MINWIDTH };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "reports", required_argument, NULL, OPT_REPORTS },
@@ -949,6 +953,8 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
 		{ "unknown-addresses", no_argument, NULL, OPT_UNKNOWN_ADDRESSES },
 		{ "weight", required_argument, NULL, OPT_WEIGHT },
+		{ "inline", no_argument, NULL, OPT_INLINE },
+		{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
 		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "profile-column", no_argument, NULL, OPT_PROFILE_COL },
@@ -1065,6 +1071,21 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		case OPT_NO_DEMANGLE:
 			o->sym.no_demangle = 1;
 			break;
+		case OPT_INLINE:
+			o->an.inline_frames = 1;
+			break;
+		case OPT_MINWIDTH: {
+			char *end;
+			double px = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(px >= 0 && px <= 1200)) {
+				fprintf(stderr, "readperf: --minwidth wants pixels from 0 to 1200, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->an.fg_minwidth = (unsigned)(px * 100 + 0.5);
+			o->an.fg_minwidth_set = 1;
+			break;
+		}
 		case 'i':
 			o->input_opt = optarg;
 			break;

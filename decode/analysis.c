@@ -468,6 +468,79 @@ static int push_frame(struct analysis *a, const struct fstat *f, unsigned cpumod
 	return 0;
 }
 
+/*
+ * --inline: the functions inlined at ip (e's address), innermost first, as
+ * fstats named "NAME (inlined)" as perf marks them, once per address.  They
+ * get no samples or children of their own, so results.csv is unchanged.
+ */
+static int lookup_inlines(struct analysis *a, uint32_t event, const struct target *t,
+			  uint64_t ip, struct ipent *e)
+{
+	const char *names[MAX_INLINE];
+	struct strbuf name;
+	size_t n, i;
+	int err = 0;
+
+	if (e->inl_done)
+		return 0;
+	e->inl_done = 1;
+	if (e->unresolved || !t->dso)
+		return 0;
+	n = symbols__inlines(a->syms, t->dso, t->start, t->pgoff, ip, names, MAX_INLINE);
+	if (!n)
+		return 0;
+	e->inl = pool__alloc(&a->pool, n * sizeof(*e->inl));
+	if (!e->inl)
+		return -ENOMEM;
+	strbuf__init(&name);
+	for (i = 0; i < n && !err; i++) {
+		strbuf__reset(&name);
+		if (strbuf__addstr(&name, names[i]) || strbuf__addstr(&name, INLINED_SUFFIX)) {
+			err = -ENOMEM;
+			break;
+		}
+		e->inl[i] = get_fstat(a, event, e->f->dso, name.buf, NULL, 0);
+		if (!e->inl[i])
+			err = -ENOMEM;
+	}
+	strbuf__release(&name);
+	if (!err)
+		e->nr_inl = (uint32_t)n;
+	return err;
+}
+
+/*
+ * The frames of one address: with --inline its inlined functions
+ * (innermost first) before its own; each a callee of the next for
+ * callers.csv (edges), the first a callee of *prev when prev is set.
+ * *prev ends as the address's own function.
+ */
+static int push_frames(struct analysis *a, uint32_t event, const struct target *t, uint64_t ip,
+		       struct ipent *e, unsigned cpumode, struct fstat **prev, int edges, uint64_t period)
+{
+	uint32_t i;
+	int err;
+
+	if (a->opts.inline_frames && cpumode == PERF_RECORD_MISC_USER) {
+		err = lookup_inlines(a, event, t, ip, e);
+		if (err)
+			return err;
+		for (i = 0; i < e->nr_inl; i++) {
+			if (push_frame(a, e->inl[i], cpumode))
+				return -ENOMEM;
+			if (edges && *prev && count_edge(a, e->inl[i], *prev, period))
+				return -ENOMEM;
+			*prev = e->inl[i];
+		}
+	}
+	if (push_frame(a, e->f, cpumode))
+		return -ENOMEM;
+	if (edges && *prev && count_edge(a, e->f, *prev, period))
+		return -ENOMEM;
+	*prev = e->f;
+	return 0;
+}
+
 static void count_child(struct analysis *a, struct fstat *f, uint64_t period)
 {
 	if (f->seen == a->seq)
@@ -483,7 +556,7 @@ static int do_callchain(struct analysis *a, uint32_t event, const struct mthread
 	const struct perf_sample *s = &rec->sample;
 	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct fstat *prev = self;
-	int skipped_self = 0;
+	int skipped_self = 0, err;
 	uint64_t i, depth = 0;
 
 	count_child(a, self, period);
@@ -525,13 +598,9 @@ static int do_callchain(struct analysis *a, uint32_t event, const struct mthread
 		if (!e)
 			return -ENOMEM;
 		count_child(a, e->f, period);
-		if (push_frame(a, e->f, cpumode))
-			return -ENOMEM;
-		if (a->opts.reports & REPORT_CALLERS) {
-			if (count_edge(a, e->f, prev, period))
-				return -ENOMEM;
-		}
-		prev = e->f;
+		err = push_frames(a, event, &t, ip, e, cpumode, &prev, !!(a->opts.reports & REPORT_CALLERS), period);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -625,7 +694,9 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	struct evstat *es;
 	struct target t;
 	struct ipent *e;
+	struct fstat *self;
 	uint64_t period, time = 0;
+	int err;
 
 	if (s->sample_type & PERF_SAMPLE_TIME) {
 		time = s->time;
@@ -678,12 +749,15 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	th->proc->samples++;
 	th->proc->period += period;
 	a->frames.len = 0;
-	if (push_frame(a, e->f, cpumode))
-		return -ENOMEM;
+	self = NULL;
+	err = push_frames(a, es->idx, &t, s->ip, e, cpumode, &self,
+			  (a->opts.reports & REPORT_CALLERS) && (s->sample_type & PERF_SAMPLE_CALLCHAIN), period);
+	if (err)
+		return err;
 	if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		struct perf_record unwound;
-		int err = unwind_user(a, th, rec, &unwound);
 
+		err = unwind_user(a, th, rec, &unwound);
 		if (err < 0)
 			return err;
 		err = do_callchain(a, es->idx, th, err ? &unwound : rec, e->f, period);

@@ -64,6 +64,9 @@ struct analysis_opts {
 	const char *out_dir;               /* optional: stream overview.csv straight into this dir (must be the dir given to analysis__write) */
 	int stacks;                        /* aggregate call stacks for analysis__write_folded/_flamegraph */
 	int fold_period;                   /* --weight period: --folded counts the period, not samples */
+	int inline_frames;                 /* --inline: stacks and callers.csv expand inlined functions */
+	unsigned fg_minwidth;              /* --minwidth: flame graph frames narrower than this (1/100 px) left out */
+	int fg_minwidth_set;               /* else flamegraph.pl's 0.1 px */
 };
 
 struct analysis;

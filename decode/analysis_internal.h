@@ -60,6 +60,9 @@ struct ipent {
 	struct fstat *f;
 	struct lstat *l;		/* NULL until used as a sample address */
 	int unresolved;
+	int inl_done;			/* --inline: inl looked up */
+	uint32_t nr_inl;
+	struct fstat **inl;		/* the functions inlined there, innermost first */
 };
 
 /* the address cache key: one map of one event, one address */
@@ -79,6 +82,9 @@ struct ipfast {
  * bit 0 set for a kernel frame (fstats come from the pool, 8-aligned).
  */
 #define FRAME_KERNEL ((uintptr_t)1)
+
+/* how --inline names an inlined function's frame, as perf marks it */
+#define INLINED_SUFFIX " (inlined)"
 
 struct evstat {
 	const char *name;		/* interned */

@@ -973,6 +973,37 @@ void dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 		dso__lookup_def(s, d, r, sym);
 }
 
+size_t dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, const char **names, size_t max)
+{
+	const char *file = NULL, *func = NULL, *chain[MAX_INLINE + 1];
+	unsigned int line = 0;
+	size_t n = 0, i, got = 0;
+	uint64_t off;
+	asection *sec;
+
+	if (!d->elf || !d->elf->line_bfd || !max)
+		return 0;
+	sec = find_section(d, addr, &off);
+	if (!sec || !bfd_find_nearest_line(d->elf->line_bfd, sec, d->elf->line_syms, off, &file, &func, &line))
+		return 0;
+	/* the innermost function first, then each caller it was inlined into; the last is the real one */
+	chain[n++] = func;
+	while (n < MAX_INLINE + 1 && bfd_find_inliner_info(d->elf->line_bfd, &file, &func, &line))
+		chain[n++] = func;
+	for (i = 0; i + 1 < n && got < max; i++) {
+		char *dem;
+
+		if (!chain[i] || !*chain[i])
+			continue;
+		dem = demangle(s, d->elf->line_bfd, chain[i]);
+		names[got] = symbols__intern(s, dem ? dem : chain[i]);
+		free(dem);
+		if (names[got])
+			got++;
+	}
+	return got;
+}
+
 void dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, struct sym *sym)
 {
 	if (!d->elf || !d->elf->line_bfd)

@@ -8,8 +8,9 @@
  * widths proportional to the period (the share results.csv prints).
  *
  * The SVG is computed in integers (positions in hundredths of a pixel) so
- * the same stacks always give the same bytes; it needs no script: labels are
- * cut to what fits and every frame carries a <title> tooltip.
+ * the same stacks always give the same bytes; labels are cut to what fits
+ * and every frame carries a <title> tooltip; an embedded script (no external
+ * resource) zooms on click and searches, as flamegraph.pl's does.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -129,7 +130,8 @@ static int add_frame(struct strbuf *sb, uintptr_t frame)
 {
 	const struct fstat *f = (const struct fstat *)(frame & ~FRAME_KERNEL);
 	int no_map = !strcmp(f->dso, UNKNOWN);
-	size_t start = sb->len;
+	size_t start = sb->len, fn_len = strlen(f->function), sfx = strlen(INLINED_SUFFIX);
+	int inlined = fn_len > sfx && !strcmp(f->function + fn_len - sfx, INLINED_SUFFIX);
 	int err;
 
 	if (!strcmp(f->function, UNKNOWN) && !no_map) {
@@ -139,12 +141,15 @@ static int add_frame(struct strbuf *sb, uintptr_t frame)
 		err = strbuf__addch(sb, '[') || strbuf__addstr(sb, base ? base + 1 : f->dso) ||
 		      strbuf__addch(sb, ']');
 	} else {
-		err = strbuf__addstr(sb, f->function);
+		err = strbuf__add(sb, f->function, inlined ? fn_len - sfx : fn_len);
 	}
 	if (err)
 		return -ENOMEM;
 	tidy(sb, start);
 	if ((frame & FRAME_KERNEL) && !no_map && strbuf__addstr(sb, "_[k]"))
+		return -ENOMEM;
+	/* --inline: stackcollapse-perf.pl's annotation of an inlined function */
+	if (inlined && strbuf__addstr(sb, "_[i]"))
 		return -ENOMEM;
 	return 0;
 }
@@ -321,7 +326,7 @@ int analysis__write_folded(struct analysis *a, const char *path)
 #define FG_FRAME 16
 #define FG_FONT 12
 #define FG_CHAR_CPX 708		/* 0.59 em of a 12 px font, in 1/100 px */
-#define FG_MIN_CPX 10		/* frames narrower than 0.1 px are left out */
+#define FG_MIN_CPX 10		/* frames narrower than 0.1 px are left out (--minwidth) */
 #define FG_TOP 60		/* title and subtitle */
 #define FG_BOTTOM (FG_FONT * 2 + 10)
 
@@ -329,6 +334,7 @@ struct flame {
 	FILE *fp;
 	uint64_t total;
 	unsigned height;
+	unsigned min_cpx;
 	struct strbuf esc;	/* scratch */
 };
 
@@ -421,14 +427,36 @@ static int xml_text(struct flame *fl, const char *name, size_t n, size_t max_cha
 	return err ? -ENOMEM : 0;
 }
 
-/* flamegraph.pl's "hot" palette, from the name so that colours are stable */
+static int has_suffix(const char *s, size_t n, const char *sfx)
+{
+	size_t k = strlen(sfx);
+
+	return n >= k && !memcmp(s + n - k, sfx, k);
+}
+
+/*
+ * Colours from the name, so that they are stable: flamegraph.pl's "hot"
+ * palette for user frames, "aqua" for kernel frames ("_[k]") and "yellow"
+ * for inlined ones ("_[i]"), so the three families do not overlap in hue.
+ */
 static void fg_colour(const char *name, size_t n, unsigned rgb[3])
 {
 	uint64_t h = hash_bytes(name, n);
+	unsigned v1 = (unsigned)(h & 0xff), v2 = (unsigned)((h >> 8) & 0xff), v3 = (unsigned)((h >> 16) & 0xff);
 
-	rgb[0] = 205 + (unsigned)((h & 0xff) * 50 / 255);
-	rgb[1] = (unsigned)(((h >> 8) & 0xff) * 230 / 255);
-	rgb[2] = (unsigned)(((h >> 16) & 0xff) * 55 / 255);
+	if (has_suffix(name, n, "_[k]")) {
+		rgb[0] = 50 + v1 * 60 / 255;
+		rgb[1] = 165 + v2 * 55 / 255;
+		rgb[2] = 165 + v2 * 55 / 255;
+	} else if (has_suffix(name, n, "_[i]")) {
+		rgb[0] = 175 + v1 * 55 / 255;
+		rgb[1] = rgb[0];
+		rgb[2] = 50 + v3 * 20 / 255;
+	} else {
+		rgb[0] = 205 + v1 * 50 / 255;
+		rgb[1] = v2 * 230 / 255;
+		rgb[2] = v3 * 55 / 255;
+	}
 }
 
 static int fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
@@ -442,7 +470,7 @@ static int fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
 	size_t fit = (size_t)((x2 - x1) / FG_CHAR_CPX);
 	unsigned rgb[3];
 
-	if (x2 - x1 < FG_MIN_CPX)
+	if (x2 - x1 < fl->min_cpx || x2 == x1)
 		return 0;
 	fg_colour(name, n, rgb);
 	if (xml_text(fl, name, n, SIZE_MAX))
@@ -455,14 +483,12 @@ static int fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
 	put_cpx(fl->fp, x2 - x1);
 	fprintf(fl->fp, "\" height=\"%u\" fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>\n",
 		FG_FRAME - 1, rgb[0], rgb[1], rgb[2]);
-	if (fit >= 3) {
-		if (xml_text(fl, name, n, fit))
-			return -ENOMEM;
-		fputs("<text x=\"", fl->fp);
-		put_cpx(fl->fp, x1 + 300);
-		fprintf(fl->fp, "\" y=\"%u\">%s</text>\n", y + FG_FRAME - 5, fl->esc.buf);
-	}
-	fputs("</g>\n", fl->fp);
+	/* the label: what fits (the script redraws it when zoomed) */
+	if (xml_text(fl, name, n, fit >= 3 ? fit : 0))
+		return -ENOMEM;
+	fputs("<text x=\"", fl->fp);
+	put_cpx(fl->fp, x1 + 300);
+	fprintf(fl->fp, "\" y=\"%u\">%s</text>\n</g>\n", y + FG_FRAME - 5, fit >= 3 ? fl->esc.buf : "");
 	return 0;
 }
 
@@ -526,6 +552,109 @@ static int fg_flow(struct flame *fl, const struct folded *fd, struct fg_open *op
 	return fg_frame(fl, "all", 3, 0, 0, fl->total);
 }
 
+/*
+ * The script that makes the graph interactive, as flamegraph.pl's: a click
+ * on a frame zooms to it (its width becomes the graph's, its ancestors are
+ * faded, frames outside it hidden, labels redrawn to fit), "Reset Zoom",
+ * Escape or a click on the root goes back; "Search" (or Ctrl-F) asks for a
+ * regular expression, colours the matching frames magenta and prints the
+ * share of the graph they cover (nested matches counted once) as
+ * "Matched: P%"; a second click on "Search" clears it.  fg_search(re) and
+ * fg_zoom(name) are the same for scripts.  No external resource.
+ */
+static const char fg_script[] =
+	"<script type=\"text/ecmascript\"><![CDATA[\n"
+	"'use strict';\n"
+	"var fg = { frames: [], zoomed: null, searching: false };\n"
+	"function fg_init() {\n"
+	"\tvar svg = document.documentElement, list = document.getElementById('frames').children;\n"
+	"\tfg.width = +svg.getAttribute('width');\n"
+	"\tfor (var i = 0; i < list.length; i++) {\n"
+	"\t\tvar g = list[i], r = g.querySelector('rect'), t = g.querySelector('text');\n"
+	"\t\tvar title = g.querySelector('title').textContent, cut = title.lastIndexOf(' (period ');\n"
+	"\t\tvar f = { g: g, rect: r, text: t, title: title, name: cut < 0 ? title : title.slice(0, cut),\n"
+	"\t\t\tx: +r.getAttribute('x'), w: +r.getAttribute('width'), y: +r.getAttribute('y'),\n"
+	"\t\t\tfill: r.getAttribute('fill') };\n"
+	"\t\tfg.frames.push(f);\n"
+	"\t\tg.addEventListener('click', fg_clicked.bind(null, f));\n"
+	"\t\tg.addEventListener('mouseover', fg_details.bind(null, f.title));\n"
+	"\t\tg.addEventListener('mouseout', fg_details.bind(null, ' '));\n"
+	"\t}\n"
+	"\tfg.root = fg.frames[fg.frames.length - 1];\n"
+	"\tif (!fg.root) return;\n"
+	"\tdocument.getElementById('reset').addEventListener('click', fg_reset);\n"
+	"\tdocument.getElementById('search').addEventListener('click', fg_search_prompt);\n"
+	"\twindow.addEventListener('keydown', function (e) {\n"
+	"\t\tif ((e.ctrlKey || e.metaKey) && e.key === 'f') { e.preventDefault(); fg_search_prompt(); }\n"
+	"\t\telse if (e.key === 'Escape') fg_reset();\n"
+	"\t});\n"
+	"}\n"
+	"function fg_details(s) { document.getElementById('details').textContent = s; }\n"
+	"function fg_label(f, x, w) {\n"
+	"\tvar fit = Math.floor((w - 3) / 7.08), s = f.name;\n"
+	"\tf.text.setAttribute('x', (x + 3).toFixed(2));\n"
+	"\tf.text.textContent = fit < 3 ? '' : (s.length <= fit ? s : s.slice(0, fit - 2) + '..');\n"
+	"}\n"
+	"function fg_place(f, x, w, cls) {\n"
+	"\tf.rect.setAttribute('x', x.toFixed(2));\n"
+	"\tf.rect.setAttribute('width', w.toFixed(2));\n"
+	"\tf.g.setAttribute('class', cls);\n"
+	"\tfg_label(f, x, w);\n"
+	"}\n"
+	"function fg_clicked(f) { if (f === fg.root) fg_reset(); else fg_zoom_to(f); }\n"
+	"function fg_zoom_to(z) {\n"
+	"\tvar pad = fg.root.x, full = fg.root.w, scale = full / z.w, eps = 0.005;\n"
+	"\tfg.frames.forEach(function (f) {\n"
+	"\t\tif (f.y >= z.y) {\n"
+	"\t\t\tvar under = f.x <= z.x + eps && f.x + f.w >= z.x + z.w - eps;\n"
+	"\t\t\tif (under) fg_place(f, pad, full, f === z ? '' : 'parent');\n"
+	"\t\t\telse f.g.setAttribute('class', 'hidden');\n"
+	"\t\t} else if (f.x >= z.x - eps && f.x + f.w <= z.x + z.w + eps) {\n"
+	"\t\t\tfg_place(f, pad + (f.x - z.x) * scale, f.w * scale, '');\n"
+	"\t\t} else {\n"
+	"\t\t\tf.g.setAttribute('class', 'hidden');\n"
+	"\t\t}\n"
+	"\t});\n"
+	"\tfg.zoomed = z;\n"
+	"\tdocument.getElementById('reset').setAttribute('class', '');\n"
+	"}\n"
+	"function fg_zoom(name) {\n"
+	"\tvar best = null;\n"
+	"\tfg.frames.forEach(function (f) { if (f.name === name && (!best || f.w > best.w)) best = f; });\n"
+	"\tif (best) fg_clicked(best);\n"
+	"\treturn best !== null;\n"
+	"}\n"
+	"function fg_reset() {\n"
+	"\tfg.frames.forEach(function (f) { fg_place(f, f.x, f.w, ''); });\n"
+	"\tfg.zoomed = null;\n"
+	"\tdocument.getElementById('reset').setAttribute('class', 'hidden');\n"
+	"}\n"
+	"function fg_search_prompt() {\n"
+	"\tif (fg.searching) { fg_search(null); return; }\n"
+	"\tvar re = window.prompt('Search for (regular expression):', '');\n"
+	"\tif (re) fg_search(re);\n"
+	"}\n"
+	"function fg_search(term) {\n"
+	"\tvar re = null, spans = [], covered = 0, end = -1;\n"
+	"\tif (term) { try { re = new RegExp(term); } catch (e) { return -1; } }\n"
+	"\tfg.frames.forEach(function (f) {\n"
+	"\t\tvar hit = re !== null && f !== fg.root && re.test(f.name);\n"
+	"\t\tf.rect.setAttribute('fill', hit ? 'rgb(230,0,230)' : f.fill);\n"
+	"\t\tif (hit) spans.push([f.x, f.x + f.w]);\n"
+	"\t});\n"
+	"\tspans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
+	"\tspans.forEach(function (s) {\n"
+	"\t\tif (s[0] >= end) { covered += s[1] - s[0]; end = s[1]; }\n"
+	"\t\telse if (s[1] > end) { covered += s[1] - end; end = s[1]; }\n"
+	"\t});\n"
+	"\tvar pct = re ? 100 * covered / fg.root.w : 0;\n"
+	"\tfg.searching = re !== null;\n"
+	"\tdocument.getElementById('search').textContent = re ? 'Reset Search' : 'Search';\n"
+	"\tdocument.getElementById('matched').textContent = re ? 'Matched: ' + pct.toFixed(2) + '%' : ' ';\n"
+	"\treturn pct;\n"
+	"}\n"
+	"]]></script>\n";
+
 int analysis__write_flamegraph(struct analysis *a, const char *path)
 {
 	struct flame fl;
@@ -558,12 +687,14 @@ int analysis__write_flamegraph(struct analysis *a, const char *path)
 	memset(&fl, 0, sizeof(fl));
 	fl.fp = c.fp;
 	fl.total = fd.total;
+	fl.min_cpx = a->opts.fg_minwidth_set ? a->opts.fg_minwidth : FG_MIN_CPX;
 	fl.height = FG_TOP + (unsigned)(depth + 1) * FG_FRAME + FG_BOTTOM;
 	strbuf__init(&fl.esc);
 	fprintf(c.fp,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
-		"<desc>Flame graph written by readperf: one rectangle per frame, width proportional to the period; hover for it and the share</desc>\n"
+		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" onload=\"fg_init()\">\n"
+		"<desc>Flame graph written by readperf: one rectangle per frame, width proportional to the period; "
+		"hover for it and the share, click to zoom, Search (Ctrl-F) to highlight</desc>\n"
 		"<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
 		"<stop stop-color=\"#eeeeee\" offset=\"5%%\"/>\n<stop stop-color=\"#eeeeb0\" offset=\"95%%\"/>\n"
 		"</linearGradient>\n</defs>\n"
@@ -571,23 +702,36 @@ int analysis__write_flamegraph(struct analysis *a, const char *path)
 		"text { font-family: Verdana, sans-serif; font-size: %upx; fill: rgb(0,0,0); }\n"
 		".title { font-size: 17px; text-anchor: middle; }\n"
 		".subtitle { text-anchor: middle; fill: rgb(110,110,110); }\n"
-		"</style>\n"
+		".button { cursor: pointer; }\n"
+		".hidden { display: none; }\n"
+		".parent { opacity: 0.5; }\n"
+		"#frames > g { cursor: pointer; }\n"
+		"#frames > g:hover > rect { stroke: black; stroke-width: 0.5; }\n"
+		"</style>\n",
+		FG_WIDTH, fl.height, FG_WIDTH, fl.height, FG_FONT);
+	fputs(fg_script, c.fp);
+	fprintf(c.fp,
 		"<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"url(#background)\"/>\n"
-		"<text class=\"title\" x=\"%u\" y=\"24\">Flame Graph</text>\n",
-		FG_WIDTH, fl.height, FG_WIDTH, fl.height, FG_FONT, FG_WIDTH, fl.height, FG_WIDTH / 2);
+		"<text class=\"title\" x=\"%u\" y=\"24\">Flame Graph</text>\n"
+		"<text id=\"reset\" class=\"hidden\" x=\"%u\" y=\"24\">Reset Zoom</text>\n"
+		"<text id=\"search\" class=\"button\" x=\"%u\" y=\"24\" text-anchor=\"end\">Search</text>\n"
+		"<text id=\"details\" x=\"%u\" y=\"%u\"> </text>\n"
+		"<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n",
+		FG_WIDTH, fl.height, FG_WIDTH / 2, FG_XPAD, FG_WIDTH - FG_XPAD, FG_XPAD, fl.height - 17,
+		FG_WIDTH - FG_XPAD, fl.height - 17);
 	if (!fd.event) {
-		fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">no samples</text>\n", FG_WIDTH / 2);
+		fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">no samples</text>\n<g id=\"frames\">\n",
+			FG_WIDTH / 2);
 	} else {
 		err = xml_text(&fl, fd.event, strlen(fd.event), SIZE_MAX);
 		if (!err)
 			fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s: %" PRIu64 " sample%s, period %" PRIu64
-				"</text>\n<g>\n", FG_WIDTH / 2, fl.esc.buf, fd.nr_samples, fd.nr_samples == 1 ? "" : "s",
-				fd.total);
+				"</text>\n<g id=\"frames\">\n", FG_WIDTH / 2, fl.esc.buf, fd.nr_samples,
+				fd.nr_samples == 1 ? "" : "s", fd.total);
 		if (!err)
 			err = fg_flow(&fl, &fd, open);
-		fputs("</g>\n", c.fp);
 	}
-	fputs("</svg>\n", c.fp);
+	fputs("</g>\n</svg>\n", c.fp);
 	strbuf__release(&fl.esc);
 	if (err)
 		csv__abort(&c);

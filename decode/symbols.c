@@ -592,6 +592,18 @@ int symbols__resolve_sym(struct symbols *s, struct dso *dso, uint64_t map_start,
 	return do_resolve(s, dso, map_start, map_pgoff, ip, out, 0);
 }
 
+size_t symbols__inlines(struct symbols *s, struct dso *d, uint64_t map_start,
+			uint64_t map_pgoff, uint64_t ip, const char **names, size_t max)
+{
+	if (!s || !d || s->no_source)
+		return 0;
+	if (!d->loaded)
+		dso_load(s, d);
+	if (d->kind != DSO_ELF && d->kind != DSO_VDSO)
+		return 0;
+	return dso__lookup_inlines(s, d, dso__file_vaddr(d, ip - map_start + map_pgoff), names, max);
+}
+
 size_t symbols__nr_cached(const struct symbols *s)
 {
 	return s ? s->nr_cached : 0;

@@ -152,6 +152,19 @@ int symbols__resolve(struct symbols *s, struct dso *dso, uint64_t map_start,
 int symbols__resolve_sym(struct symbols *s, struct dso *dso, uint64_t map_start,
 			 uint64_t map_pgoff, uint64_t ip, struct sym_result *out);
 
+/* the longest inline chain symbols__inlines returns */
+#define MAX_INLINE 32
+
+/*
+ * The functions inlined at ip (a map of dso as for symbols__resolve),
+ * innermost first, without the function they were inlined into (the
+ * symbol's own), from the debug info (bfd_find_inliner_info): their number,
+ * at most max; 0 when the code there is not inlined or has no debug info.
+ * Names demangled unless --no-demangle, interned.  Not cached: callers cache.
+ */
+size_t symbols__inlines(struct symbols *s, struct dso *dso, uint64_t map_start,
+			uint64_t map_pgoff, uint64_t ip, const char **names, size_t max);
+
 /* statistics for tests and -v: distinct (dso, address) pairs cached */
 size_t symbols__nr_cached(const struct symbols *s);
 

@@ -113,6 +113,8 @@ void dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 		       struct sym *sym, uint64_t addr);
 /* where sym's function is defined (DW_AT_decl_file/line), looked up once per symbol, into r's def fields */
 void dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, struct sym *sym);
+/* the functions inlined at file vaddr addr, innermost first, without the one they are in; their number */
+size_t dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, const char **names, size_t max);
 
 /* kallsyms.c */
 void dso__load_kernel(struct symbols *s, struct dso *d);

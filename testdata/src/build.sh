@@ -31,3 +31,4 @@ gcc $NF -pthread -o $bin/nofp nofp.c -L$bin -lnofp -Wl,-rpath,$bin
 g++ $NF -o $bin/nofpxx nofpxx.cpp
 # time and off-CPU (with frame pointers, for -g)
 gcc $CFLAGS -pthread -o $bin/phases phases.c
+gcc $CFLAGS -o $bin/inl inl.c

@@ -46,4 +46,5 @@ $R -a -g -e cpu-clock:k -F 500 -o "$out/systemwide-g.data" -- sleep 0.5
 # time and off-CPU (another boot: kallsyms.boot3); the program prints its measured sleep
 $R -g --switch-events -e cpu-clock -F 1000 -o "$out/phases-switch.data" -- $bin/phases > "$out/phases-switch.measured"
 $R -a -g -e sched:sched_switch -e cpu-clock -F 1000 -o "$out/phases-sched.data" -- $bin/phases > "$out/phases-sched.measured"
+$R -g -e cpu-clock -F 1000 -o "$out/inl.data" -- $bin/inl 150000000
 awk '$2 ~ /^[tTwW]$/' /proc/kallsyms > "$out/kallsyms.boot3"

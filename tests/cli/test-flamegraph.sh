@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The interactive flame graph and --inline:
+# - in headless chromium (tests/js/flamegraph-check.mjs, puppeteer-core): it
+#   renders, a real click zooms a frame to the full width, "Reset Zoom" undoes
+#   it, Ctrl-F highlights and its "Matched" share is results.csv's
+#   children_percent of the function (regress-after.data: compute_b);
+# - kernel frames (_[k]) in their own colour family (systemwide-g.data);
+# - --minwidth leaves out narrower frames;
+# - --inline (inl.data, testdata/src/inl.c: outer -> middle -> inner_math,
+#   both always_inline): each sample's inline chain is addr2line -i's for its
+#   address; callers.csv gains the inlined edges; results.csv is unchanged.
+. "$(dirname "$0")/testlib.sh"
+jsdir=$root/tests/js
+
+# --- in a real browser
+"$PROG" -q -o "$tmp/ra" --reports results --symfs "$td/symfs" --kallsyms "$td/regress-after.kallsyms" \
+	--flamegraph "$tmp/ra.svg" "$td/regress-after.data"
+pct=$(awk -F, '$3 == "compute_b" { print $11 }' "$tmp/ra/results.csv")
+check "regress-after: compute_b has a children_percent ($pct)" test -n "$pct"
+if command -v node > /dev/null; then
+	node "$jsdir/flamegraph-check.mjs" "$tmp/ra.svg" compute_b '^compute_b$' "$pct" > "$tmp/browser.out" 2>&1
+	rc=$?
+	if [ $rc -eq 77 ]; then
+		echo "skip - flame graph in chromium: $(head -1 "$tmp/browser.out")"
+	else
+		sed 's/^\(not \)\{0,1\}ok - /&chromium: /' "$tmp/browser.out" | grep -E '^(not )?ok - '
+		check "chromium: the driver ran to its end (exit $rc$(grep -v -E '^(not )?ok - ' "$tmp/browser.out" | head -c 300))" \
+			test $rc -eq 0 -o "$(grep -c '^not ok - ' "$tmp/browser.out")" -gt 0
+	fi
+else
+	echo "skip - flame graph in chromium: no node"
+fi
+
+# --- colour families: kernel frames aqua (r <= 110, g and b >= 165), user frames hot (r >= 205, b <= 55)
+"$PROG" -q -o "$tmp/sw" --reports none --symfs "$td/symfs" --kallsyms "$td/systemwide-g.kallsyms" \
+	--flamegraph "$tmp/sw.svg" "$td/systemwide-g.data"
+colours() {	# SVG: "name r g b" per frame
+	awk '/<title>/ { t = $0; sub(/^<title>/, "", t); sub(/ \(period .*/, "", t) }
+	     /<rect x=.* fill="rgb\(/ { c = $0; sub(/.*fill="rgb\(/, "", c); sub(/\)".*/, "", c); gsub(/,/, " ", c); print t, c }' "$1"
+}
+colours "$tmp/sw.svg" > "$tmp/sw.colours"
+nk=$(awk '$1 ~ /_\[k\]$/' "$tmp/sw.colours" | wc -l)
+bad=$(awk '$1 ~ /_\[k\]$/ && !($2 <= 110 && $3 >= 165 && $4 >= 165) { print; exit }
+	   $1 !~ /_\[[ki]\]$/ && !($2 >= 205 && $4 <= 55) { print; exit }' "$tmp/sw.colours")
+check "systemwide-g: $nk kernel frames in the aqua family, the others hot${bad:+: $bad}" test "$nk" -gt 10 -a -z "$bad"
+
+# --- --minwidth
+all=$(grep -c '^<rect x=.*rx=' "$tmp/sw.svg")
+"$PROG" -q -o "$tmp/sw" --reports none --symfs "$td/symfs" --kallsyms "$td/systemwide-g.kallsyms" \
+	--minwidth 20 --flamegraph "$tmp/sw20.svg" "$td/systemwide-g.data"
+some=$(grep -c '^<rect x=.*rx=' "$tmp/sw20.svg")
+narrow=$(grep '^<rect x=.*rx=' "$tmp/sw20.svg" | sed 's/.*width="\([0-9.]*\)".*/\1/' | awk '$1 < 20' | wc -l)
+check "--minwidth 20: $some of $all frames, none narrower than 20 px" test "$some" -lt "$all" -a "$some" -gt 0 -a "$narrow" -eq 0
+"$PROG" -q -o "$tmp/sw" --reports none --minwidth wide --flamegraph "$tmp/x.svg" "$td/systemwide-g.data" 2> "$tmp/err"
+check "--minwidth wide: exit 1 with a message" test $? -eq 1 -a -s "$tmp/err"
+
+# --- --inline
+S=(--symfs "$td/symfs" --kallsyms "$td/inl.kallsyms")
+"$PROG" -q -o "$tmp/in0" "${S[@]}" --folded "$tmp/in0.folded" "$td/inl.data"
+"$PROG" -q -o "$tmp/in1" "${S[@]}" --inline --folded "$tmp/in1.folded" --flamegraph "$tmp/in1.svg" "$td/inl.data"
+check "--inline: results.csv unchanged" cmp -s "$tmp/in0/results.csv" "$tmp/in1/results.csv"
+check "--inline: lines.csv unchanged" cmp -s "$tmp/in0/lines.csv" "$tmp/in1/lines.csv"
+check "without --inline: no inlined frame" test "$(grep -c '_\[i\]' "$tmp/in0.folded")" -eq 0
+# the oracle: addr2line -i on each user sample address of perf script (outer+0xOFF -> nm's outer + OFF)
+bin=$td/symfs/readperf-testdata/bin/inl
+if command -v perf > /dev/null && command -v addr2line > /dev/null && command -v python3 > /dev/null; then
+	perf script -i "$td/inl.data" --symfs "$td/symfs" -F ip,sym,symoff,dso -G 2> /dev/null |
+		awk '$3 ~ /readperf-testdata\/bin\/inl\)$/ { print $2 }' > "$tmp/symoffs"
+	nm "$bin" | awk '$3 != "" { print $3, $1 }' > "$tmp/nm"
+	python3 -c '
+import sys
+base = dict(l.split() for l in open(sys.argv[1]))
+for l in open(sys.argv[2]):
+    s, off = l.strip().rsplit("+", 1)
+    if s in base:
+        print(hex(int(base[s], 16) + int(off, 16)))' "$tmp/nm" "$tmp/symoffs" > "$tmp/addrs"
+	# per address, the inline chain outermost first, joined by ';' (addr2line -i prints innermost first)
+	addr2line -f -i -e "$bin" -a < "$tmp/addrs" | awk '
+		/^0x/ { if (n) flush(); n = 0; next }
+		NR % 1 == 0 && !/^\// && !/^\?\?:/ && !/:[0-9?]+( \(discriminator [0-9]+\))?$/ { f[n++] = $0 }
+		function flush(  i, s) { s = f[n - 1]; for (i = n - 2; i >= 0; i--) s = s ";" f[i] "_[i]"; print s }
+		END { if (n) flush() }' | sort | uniq -c | awk '{ print $2, $1 }' > "$tmp/a2l"
+	# readperf: the part of each folded stack from the sampled function on
+	awk '{ n = $NF; $NF = ""; sub(/ $/, ""); s = $0; sub(/.*;outer;/, "outer;", s); if (s ~ /^outer/) c[s] += n }
+	     END { for (s in c) print s, c[s] }' "$tmp/in1.folded" | sort > "$tmp/rp"
+	sort "$tmp/a2l" > "$tmp/a2l.s"
+	check "--inline: every sample in outer has addr2line -i's inline chain ($(tr '\n' ' ' < "$tmp/a2l.s"))" \
+		cmp -s "$tmp/a2l.s" "$tmp/rp"
+else
+	echo "skip - --inline against addr2line: perf or addr2line missing"
+fi
+check "--inline: outer;middle_[i];inner_math_[i] is the hot stack" \
+	grep -q ';outer;middle_\[i\];inner_math_\[i\] [0-9]*$' "$tmp/in1.folded"
+check "--inline: callers.csv has outer -> middle (inlined) -> inner_math (inlined)" \
+	test "$(grep -c -E '^cpu-clock,inl,outer,inl,middle \(inlined\),|^cpu-clock,inl,middle \(inlined\),inl,inner_math \(inlined\),' "$tmp/in1/callers.csv")" -eq 2
+colours "$tmp/in1.svg" > "$tmp/in1.colours"
+bad=$(awk '$1 ~ /_\[i\]$/ && !($2 == $3 && $2 >= 175 && $4 <= 70) { print; exit }' "$tmp/in1.colours")
+check "--inline: inlined frames in the yellow family${bad:+: $bad}" \
+	test -z "$bad" -a "$(grep -c '_\[i\]' "$tmp/in1.colours")" -eq 2
+"$PROG" -q -o "$tmp/in2" "${S[@]}" --inline --folded "$tmp/in2.folded" --flamegraph "$tmp/in2.svg" "$td/inl.data"
+check "--inline: byte-identical across runs" cmp -s "$tmp/in1.svg" "$tmp/in2.svg"
