@@ -3,7 +3,7 @@
 #   make                 build ./readperf
 #   make check           unit tests + CLI tests; prints "N passed, N failed"
 #   make bench           speed and memory benchmarks against perf
-#   make fuzz            libFuzzer target (clang), bounded run
+#   make fuzz            libFuzzer targets (clang): reader, whole analysis, ELF; FUZZ_SECONDS each
 #   make install         PREFIX=/usr/local DESTDIR=
 #   SANITIZE=address,undefined   sanitizer build in build-san/ (binary build-san/readperf)
 #   DEVELOPER=1          -Werror      V=1   show commands
@@ -142,12 +142,20 @@ check: all $(UNIT_BINS) $(if $(GEN_SRCS),$(GEN))
 bench: all
 	$(Q)PROG=$(PROG) tests/bench/bench.sh
 
+# libFuzzer targets (clang): the reader, the whole analysis, the symbol code on ELF
+# files; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.
 FUZZ_CC ?= clang
-fuzz: $(LIB_SRCS) tests/fuzz/fuzz-reader.c
-	@mkdir -p $(B)/fuzz
-	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined \
-		-o $(B)/fuzz/fuzz-reader tests/fuzz/fuzz-reader.c $(LIB_SRCS) $(LIBS)
-	$(Q)tests/fuzz/run.sh $(B)/fuzz/fuzz-reader
+FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all
+FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf
+FUZZ_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
+.SECONDARY: $(FUZZ_OBJS)
+$(B)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJS) $(LIBS)
+fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
+	$(Q)for t in $(FUZZ_TARGETS); do tests/fuzz/run.sh $(B)/fuzz/$$t || exit 1; done
 
 # the README's first command: analyse a shipped recording and show the result
 demo: all

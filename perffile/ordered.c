@@ -201,11 +201,12 @@ static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uin
 /* make ents[0, nr_ents) sorted */
 static void sort_all(struct ordered_queue *q)
 {
-	struct oq_ent *head = q->ents, *tail = q->ents + q->sorted;
+	struct oq_ent *head = q->ents, *tail;
 	size_t nh = q->sorted, nt = q->nr_ents - q->sorted, i, a, b, o;
 
 	if (!nt)
 		return;
+	tail = q->ents + q->sorted;	/* ents is NULL while nothing was queued */
 	for (i = 1; i < nt; i++)
 		if (ent_before(&tail[i], &tail[i - 1]))
 			break;

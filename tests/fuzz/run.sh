@@ -1,19 +1,36 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# A bounded libFuzzer run: seeds from testdata/ and the generator's files,
-# FUZZ_SECONDS (default 120) of fuzzing, crashes saved under build/fuzz/.
+# A bounded libFuzzer run of one target (build/fuzz/fuzz-*): seeds from
+# testdata/ (recordings, or for fuzz-elf the small test binaries) and the
+# generator's files, FUZZ_SECONDS (default 120) of fuzzing, a crash saved
+# under build/fuzz/crashes/ and the exit status non-zero.
 set -eu
 bin=$1
+name=$(basename "$bin")
 cd "$(dirname "$0")/../.."
-corpus=build/fuzz/corpus
+corpus=build/fuzz/corpus-$name
 mkdir -p "$corpus" build/fuzz/crashes
-for f in testdata/*.data; do
-	[ -e "$f" ] || continue
-	# seeds: the first 64 KiB of each recording keeps the corpus small
-	head -c 65536 "$f" > "$corpus/seed-$(basename "$f")"
-done
-if [ -x build/tests/gen/gen-perf ]; then
-	build/tests/gen/gen-perf build/fuzz/gen >/dev/null 2>&1 && cp build/fuzz/gen/*.data "$corpus/" 2>/dev/null || true
+if [ "$name" = fuzz-elf ]; then
+	for f in testdata/symfs/readperf-testdata/bin/*; do
+		[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 262144 ] && cp "$f" "$corpus/seed-$(basename "$f")"
+	done
+else
+	for f in testdata/*.data; do
+		[ -e "$f" ] || continue
+		# seeds: the first 64 KiB of each recording keeps the corpus small
+		head -c 65536 "$f" > "$corpus/seed-$(basename "$f")"
+	done
+	if [ -x build/tests/gen/gen-perf ]; then
+		build/tests/gen/gen-perf build/fuzz/gen >/dev/null 2>&1 && cp build/fuzz/gen/*.data "$corpus/" 2>/dev/null || true
+	fi
 fi
+rc=0
 "$bin" -max_total_time="${FUZZ_SECONDS:-120}" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
-	-artifact_prefix=build/fuzz/crashes/ "$corpus"
+	-artifact_prefix=build/fuzz/crashes/ "$corpus" > "build/fuzz/$name.log" 2>&1 || rc=$?
+rm -rf /tmp/readperf-fuzz-*
+tail -n 1 "build/fuzz/$name.log"
+if [ $rc -ne 0 ]; then
+	echo "fuzz: $name failed (exit $rc): build/fuzz/$name.log, build/fuzz/crashes/" >&2
+	grep -E 'ERROR|runtime error|SUMMARY' "build/fuzz/$name.log" | head -5 >&2
+fi
+exit $rc
