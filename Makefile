@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # readperf: one non-recursive Makefile.
-#   make                 build ./readperf
-#   make check           unit tests + CLI tests; prints "N passed, N failed"
+#   make                 build ./readperf (installs nothing: a missing -dev package is named)
+#   make demo            install what is missing (Debian), build, analyse a shipped recording
+#   make check           the same, then unit tests + CLI tests; prints "N passed, N failed"
 #   make bench           speed and memory benchmarks against perf
 #   make fuzz            libFuzzer targets (clang): reader, whole analysis, ELF; FUZZ_SECONDS each
-#   make install         PREFIX=/usr/local DESTDIR=
+#   make install         the binary and the man page; PREFIX=/usr/local DESTDIR=
+#   make uninstall       removes them
 #   SANITIZE=address,undefined   sanitizer build in build-san/ (binary build-san/readperf)
 #   DEVELOPER=1          -Werror      V=1   show commands
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+MAN1DIR ?= $(PREFIX)/share/man/man1
 CC ?= cc
 CFLAGS ?= -O2 -g
 
@@ -37,52 +40,18 @@ Q = @
 endif
 
 # ---------------------------------------------------------------- sources
-# One block per owner; add your files only in your block.
 
-# --- owner: lead ---
 UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c
-PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c
-DECODE_SRCS = decode/filestat.c
-UNIT_TESTS = test-util
-GEN_SRCS =
-# --- end lead ---
-
-# --- owner: records ---
-PERFFILE_SRCS += perffile/record.c
-UNIT_TESTS += test-record
-# --- end records ---
-
-# --- owner: features ---
-PERFFILE_SRCS += perffile/features.c
-UNIT_TESTS += test-features
-# --- end features ---
-
-# --- owner: writer ---
-PERFFILE_SRCS += perffile/writer.c
-GEN_SRCS += tests/gen/gen-perf.c
-UNIT_TESTS += test-writer
-# --- end writer ---
-
-# --- owner: capture ---
-PERFFILE_SRCS += perffile/capture.c perffile/ringbuf.c perffile/selfmon.c perffile/synth.c perffile/recorder.c
-UNIT_TESTS += test-capture test-selfmon
-# --- end capture ---
-
-# --- owner: symbols ---
-DECODE_SRCS += decode/symbols.c decode/dso.c decode/kallsyms.c decode/perfmap.c
-UNIT_TESTS += test-symbols
-# --- end symbols ---
-
-# --- owner: machine ---
-PERFFILE_SRCS += perffile/ordered.c
-DECODE_SRCS += decode/machine.c decode/analysis.c decode/report.c
-UNIT_TESTS += test-ordered test-machine test-analysis
-# --- end machine ---
-
-# --- owner: diff ---
-DECODE_SRCS += decode/stacks.c decode/diff.c decode/schema.c decode/group.c decode/unwind.c
-UNIT_TESTS += test-unwind
-# --- end diff ---
+# the file format; then, behind the boundary, capture (perf_event_open, ring buffer, synthesized records)
+PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/record.c perffile/features.c \
+	perffile/ordered.c perffile/writer.c \
+	perffile/capture.c perffile/ringbuf.c perffile/selfmon.c perffile/synth.c perffile/recorder.c
+DECODE_SRCS = decode/filestat.c decode/symbols.c decode/dso.c decode/kallsyms.c decode/perfmap.c \
+	decode/machine.c decode/analysis.c decode/report.c decode/stacks.c decode/diff.c decode/schema.c \
+	decode/group.c decode/unwind.c
+GEN_SRCS = tests/gen/gen-perf.c
+UNIT_TESTS = test-util test-record test-features test-writer test-capture test-selfmon test-symbols \
+	test-ordered test-machine test-analysis test-unwind
 
 # ---------------------------------------------------------------- rules
 
@@ -95,7 +64,7 @@ GEN = $(B)/tests/gen/gen-perf
 GEN_OBJS = $(GEN_SRCS:%.c=$(B)/%.o)
 
 .SECONDARY: $(UNIT_TESTS:%=$(B)/tests/unit/%.o)
-.PHONY: all check unit-tests bench fuzz install clean demo
+.PHONY: all check check-run unit-tests bench fuzz install uninstall clean demo demo-run
 .DEFAULT_GOAL := all
 
 ifdef SANITIZE
@@ -106,14 +75,26 @@ readperf: $(PROG)
 	$(Q)cp $< $@
 endif
 
-# a fresh machine: install (or name) the missing -dev packages before the first compile
+# before the first compile: one line per missing header, naming its Debian package
+# (a build never installs anything; `make demo` and `make check` do, see below)
 DEPS_STAMP = $(B)/.deps-ok
 $(DEPS_STAMP): tests/install-deps.sh
 	@mkdir -p $(dir $@)
-	$(Q)CC="$(CC)" tests/install-deps.sh
+	$(Q)CC="$(CC)" tests/install-deps.sh --check
+	@touch $@
+TEST_DEPS_STAMP = $(B)/.test-deps-ok
+$(TEST_DEPS_STAMP): tests/install-deps.sh
+	@mkdir -p $(dir $@)
+	$(Q)CC="$(CC)" tests/install-deps.sh --check --tests
 	@touch $@
 
 $(B)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# the unit tests (only they need cmocka)
+$(B)/tests/unit/%.o: tests/unit/%.c | $(DEPS_STAMP) $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -136,7 +117,13 @@ $(GEN): $(GEN_OBJS) $(LIB)
 
 unit-tests: $(UNIT_BINS)
 
-check: all $(UNIT_BINS) $(if $(GEN_SRCS),$(GEN))
+# The README's two commands on a fresh Debian machine: they install what is
+# missing (apt-get, through sudo when not root), then build and run.
+check:
+	$(Q)CC="$(CC)" tests/install-deps.sh --install --tests
+	$(Q)$(MAKE) --no-print-directory check-run
+
+check-run: all $(UNIT_BINS) $(GEN)
 	$(Q)B=$(B) PROG=$(PROG) GEN=$(GEN) tests/run.sh $(UNIT_BINS)
 
 bench: all
@@ -158,7 +145,11 @@ fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 	$(Q)for t in $(FUZZ_TARGETS); do tests/fuzz/run.sh $(B)/fuzz/$$t || exit 1; done
 
 # the README's first command: analyse a shipped recording and show the result
-demo: all
+demo:
+	$(Q)CC="$(CC)" tests/install-deps.sh --install
+	$(Q)$(MAKE) --no-print-directory demo-run
+
+demo-run: all
 	$(Q)rm -rf demo-out
 	$(Q)$(PROG) -q -o demo-out --symfs testdata/symfs --kallsyms testdata/kallsyms testdata/work.data
 	@echo "readperf wrote demo-out/: $$(cd demo-out && ls | tr '\n' ' ')"
@@ -166,8 +157,12 @@ demo: all
 	@head -n 12 demo-out/results.csv | awk -F, '{ printf "%-10s %-22s %-32s %8s %9s\n", $$1, $$2, $$3, $$6, $$8 }'
 
 install: all
-	install -d $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR)
 	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/readperf
+	install -m 644 readperf.1 $(DESTDIR)$(MAN1DIR)/readperf.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/readperf $(DESTDIR)$(MAN1DIR)/readperf.1
 
 clean:
 	rm -rf build build-san readperf demo-out

@@ -60,7 +60,6 @@ struct analysis_opts {
 	unsigned reports;                  /* REPORT_* mask to produce */
 	const struct symbols_opts *symbols;  /* decode/symbols.h: symfs, kallsyms, debug dirs, no_source, recorded osrelease/build ids, log */
 	const struct log *log;
-	/* additions: */
 	const char *out_dir;               /* optional: stream overview.csv straight into this dir (must be the dir given to analysis__write) */
 	int stacks;                        /* aggregate call stacks for analysis__write_folded/_flamegraph */
 	int fold_period;                   /* --weight period: --folded counts the period, not samples */

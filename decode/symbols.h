@@ -124,7 +124,6 @@ struct sym_result {
 	unsigned def_line;
 	const char *src_file;     /* basename of the innermost (inline-aware) source file of the address */
 	unsigned src_line;
-	/* additions: */
 	const char *def_path;     /* def_file as the debug info names it (usually absolute), or NULL */
 	const char *src_path;     /* src_file likewise */
 	uint64_t addr;            /* the address looked up: file vaddr for ELF dsos, ip otherwise */
@@ -165,7 +164,7 @@ int symbols__resolve_sym(struct symbols *s, struct dso *dso, uint64_t map_start,
 size_t symbols__inlines(struct symbols *s, struct dso *dso, uint64_t map_start,
 			uint64_t map_pgoff, uint64_t ip, const char **names, size_t max);
 
-/* statistics for tests and -v: distinct (dso, address) pairs cached */
+/* statistics for tests: distinct (dso, address) pairs cached */
 size_t symbols__nr_cached(const struct symbols *s);
 
 #endif
