@@ -44,14 +44,14 @@ endif
 UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c
 # the file format; then, behind the boundary, capture (perf_event_open, ring buffer, synthesized records)
 PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/record.c perffile/features.c \
-	perffile/ordered.c perffile/writer.c \
+	perffile/ordered.c perffile/writer.c perffile/tracing.c \
 	perffile/capture.c perffile/ringbuf.c perffile/selfmon.c perffile/synth.c perffile/recorder.c
 DECODE_SRCS = decode/filestat.c decode/symbols.c decode/dso.c decode/kallsyms.c decode/perfmap.c \
 	decode/machine.c decode/analysis.c decode/report.c decode/stacks.c decode/diff.c decode/schema.c \
-	decode/group.c decode/unwind.c
+	decode/group.c decode/unwind.c decode/threads.c
 GEN_SRCS = tests/gen/gen-perf.c
 UNIT_TESTS = test-util test-record test-features test-writer test-capture test-selfmon test-symbols \
-	test-ordered test-machine test-analysis test-unwind
+	test-ordered test-machine test-analysis test-unwind test-tracing
 
 # ---------------------------------------------------------------- rules
 

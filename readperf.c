@@ -85,7 +85,8 @@ static void usage(FILE *fp)
 	      "  -i, --input FILE    the file to analyse (as perf report -i; or give it after the options)\n"
 	      "  -o DIR              output directory (default .; created if missing)\n"
 	      "  --reports LIST      reports to write, comma-separated (default all):\n"
-	      "                      stat,events,header,overview,processes,results,lines,callers;\n"
+	      "                      stat,events,header,overview,processes,results,lines,callers,\n"
+	      "                      threads,offcpu;\n"
 	      "                      'default' is all of them, 'none' none (with --folded, --flamegraph)\n"
 	      "  --symfs DIR         look for binaries under DIR first\n"
 	      "  --kallsyms FILE     kernel symbols from FILE (default /proc/kallsyms when the\n"
@@ -116,6 +117,10 @@ static void usage(FILE *fp)
 	      "                      of their own ('NAME (inlined)'; '_[i]' in folded stacks), from the\n"
 	      "                      debug info; results.csv and the rest stay as perf report --no-inline\n"
 	      "  --minwidth PX       flame graph: leave out frames narrower than PX pixels (default 0.1)\n"
+	      "  --folded-offcpu FILE  time off the CPU per blocking stack (ns), folded, into FILE\n"
+	      "                      (needs perf record --switch-events with -e context-switches -g,\n"
+	      "                      or -e sched:sched_switch -g)\n"
+	      "  --flamegraph-offcpu FILE  its flame graph (blue)\n"
 	      "  -q, --quiet         no summary, warnings or progress (errors only)\n"
 	      "  --files-from LIST   analyse the files LIST names, one a line ('-': stdin), as FILE FILE...\n"
 	      "  -j, --jobs N        analyse N files at once (default: the number of CPUs)\n"
@@ -146,7 +151,9 @@ enum report_bit {
 	R_RESULTS = REPORT_RESULTS,
 	R_LINES = REPORT_LINES,
 	R_CALLERS = REPORT_CALLERS,
-	R_ANALYSIS = R_OVERVIEW | R_PROCESSES | R_RESULTS | R_LINES | R_CALLERS,
+	R_THREADS = REPORT_THREADS,
+	R_OFFCPU = REPORT_OFFCPU,
+	R_ANALYSIS = R_OVERVIEW | R_PROCESSES | R_RESULTS | R_LINES | R_CALLERS | R_THREADS | R_OFFCPU,
 	R_STAT = 1 << 8,
 	R_EVENTS = 1 << 9,
 	R_HEADER = 1 << 10,
@@ -164,6 +171,8 @@ static const struct {
 	{ "results", R_RESULTS },
 	{ "lines", R_LINES },
 	{ "callers", R_CALLERS },
+	{ "threads", R_THREADS },
+	{ "offcpu", R_OFFCPU },
 };
 
 #define NR_REPORTS (sizeof(report_names) / sizeof(report_names[0]))
@@ -345,6 +354,7 @@ struct analyse_opts {
 	const char *dsos[64], *syms[64];
 	const char *input_opt;			/* -i FILE */
 	const char *folded, *flamegraph;	/* --folded, --flamegraph paths */
+	const char *folded_offcpu, *flamegraph_offcpu;	/* --folded-offcpu, --flamegraph-offcpu */
 	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
 	struct time_spec time;			/* --time as given; resolved per file */
 	/* many files (batch mode) */
@@ -560,6 +570,24 @@ static int write_stacks(const struct analyse_opts *o, struct analysis *an, const
 			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->flamegraph, strerror(-e));
 		err = err ? err : e;
 	}
+	if ((o->folded_offcpu || o->flamegraph_offcpu) && !analysis__has_switch_data(an)) {
+		log_msg(log, LOG_WARN, "%s: no context switches in the file (perf record --switch-events, or "
+			"-e sched:sched_switch): no off-CPU time, %s not written", o->input,
+			o->folded_offcpu ? o->folded_offcpu : o->flamegraph_offcpu);
+		return err;
+	}
+	if (o->folded_offcpu) {
+		e = analysis__write_folded_offcpu(an, o->folded_offcpu);
+		if (e)
+			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->folded_offcpu, strerror(-e));
+		err = err ? err : e;
+	}
+	if (o->flamegraph_offcpu) {
+		e = analysis__write_flamegraph_offcpu(an, o->flamegraph_offcpu);
+		if (e)
+			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->flamegraph_offcpu, strerror(-e));
+		err = err ? err : e;
+	}
 	return err;
 }
 
@@ -713,7 +741,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	if (err)
 		goto out_close;
 	filestat__set_profile(fs, o->an.profile);
-	if ((o->reports & R_ANALYSIS) || o->an.stacks) {
+	if ((o->reports & R_ANALYSIS) || o->an.stacks || o->an.offcpu_stacks) {
 		if (o->event_arg && find_event(f, o->event_arg, &o->an.event, log)) {
 			filestat__delete(fs);
 			perf_file__delete(f);
@@ -931,7 +959,8 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	       OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_FOLDED, OPT_FLAMEGRAPH,
 	       OPT_DSOS, OPT_SYMBOLS, OPT_PERCENT_LIMIT, OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE,
 	       OPT_FILES_FROM, OPT_PROFILE_COL, OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR, OPT_WEIGHT,
-	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN, OPT_INLINE, OPT_MINWIDTH };
+	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN, OPT_INLINE, OPT_MINWIDTH,
+	       OPT_FOLDED_OFFCPU, OPT_FLAMEGRAPH_OFFCPU };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "reports", required_argument, NULL, OPT_REPORTS },
@@ -962,6 +991,8 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "folded", required_argument, NULL, OPT_FOLDED },
 		{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+		{ "folded-offcpu", required_argument, NULL, OPT_FOLDED_OFFCPU },
+		{ "flamegraph-offcpu", required_argument, NULL, OPT_FLAMEGRAPH_OFFCPU },
 		{ "sort", required_argument, NULL, OPT_SORT },
 		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
 		{ "fail-above-ratio", required_argument, NULL, OPT_FAIL_RATIO },
@@ -1123,6 +1154,14 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		case OPT_FLAMEGRAPH:
 			o->flamegraph = optarg;
 			o->an.stacks = 1;
+			break;
+		case OPT_FOLDED_OFFCPU:
+			o->folded_offcpu = optarg;
+			o->an.offcpu_stacks = 1;
+			break;
+		case OPT_FLAMEGRAPH_OFFCPU:
+			o->flamegraph_offcpu = optarg;
+			o->an.offcpu_stacks = 1;
 			break;
 		case OPT_TIME:
 			if (parse_time_spec(optarg, &o->time)) {

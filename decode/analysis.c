@@ -88,6 +88,11 @@ static int ptrs_push(struct array *a, void *p)
 	return 0;
 }
 
+int analysis__push_ptr(struct array *a, void *p)
+{
+	return ptrs_push(a, p);
+}
+
 /* the string value interned in the pool (stable for the analysis' life) */
 static const char *intern(struct analysis *a, const char *s)
 {
@@ -105,6 +110,11 @@ static const char *intern(struct analysis *a, const char *s)
 			*slot = (void *)UNKNOWN;	/* never freed: values are pool memory */
 	}
 	return *slot;
+}
+
+const char *analysis__intern(struct analysis *a, const char *s)
+{
+	return intern(a, s);
 }
 
 static struct evstat *get_event(struct analysis *a, const struct perf_evattr *ev)
@@ -459,7 +469,7 @@ static int push_frame(struct analysis *a, const struct fstat *f, unsigned cpumod
 {
 	uintptr_t *slot;
 
-	if (!a->opts.stacks)
+	if (!a->want_frames)
 		return 0;
 	slot = array__push(&a->frames);
 	if (!slot)
@@ -766,6 +776,11 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	}
 	if (a->opts.stacks && stacks__add(a, es->idx, th, period))
 		return -ENOMEM;
+	if (a->opts.reports & (REPORT_THREADS | REPORT_OFFCPU) || a->opts.offcpu_stacks) {
+		err = threads__sample(a, es->idx, th, rec, period);
+		if (err)
+			return err;
+	}
 	if (a->overview_open)
 		overview__sample(a, rec, es->name, period, e->f);
 	return 0;
@@ -776,7 +791,7 @@ filtered:
 }
 
 /* pid/tid of a non-sample record: from its body, else from its sample_id_all trailer */
-static int record_pid_tid(const struct perf_record *rec, uint32_t *pid, uint32_t *tid)
+int analysis__record_pid_tid(const struct perf_record *rec, uint32_t *pid, uint32_t *tid)
 {
 	switch (rec->type) {
 	case PERF_RECORD_MMAP:
@@ -822,6 +837,8 @@ int analysis__process(struct analysis *a, struct perf_record *rec)
 		has_time = 1;
 	}
 	err = machine__process(a->m, rec, time);
+	if (!err && (a->opts.reports & (REPORT_THREADS | REPORT_OFFCPU) || a->opts.offcpu_stacks))
+		err = threads__record(a, rec, time, has_time);
 	if (err)
 		return err;
 	if (rec->type == PERF_RECORD_HEADER_BUILD_ID && rec->u.build_id.build_id &&
@@ -834,7 +851,7 @@ int analysis__process(struct analysis *a, struct perf_record *rec)
 
 		if (a->opts.has_time && has_time && !pass_time(a, time))
 			return 0;
-		if (record_pid_tid(rec, &pid, &tid)) {
+		if (analysis__record_pid_tid(rec, &pid, &tid)) {
 			const struct analysis_opts *o = &a->opts;
 
 			if ((o->nr_pids || o->nr_tids || o->nr_comms) &&
@@ -872,6 +889,26 @@ static int wants_unwinding(const struct perf_file *f)
 	return 0;
 }
 
+/* samples at context switches, with the blocking stacks: sched:sched_switch or context-switches */
+static int has_switch_events(const struct perf_file *f)
+{
+	const struct perf_evlist *el = f ? perf_file__evlist(f) : NULL;
+	const struct perf_features *ft = f ? perf_file__features(f) : NULL;
+	size_t i;
+
+	for (i = 0; el && i < el->nr; i++) {
+		const struct perf_event_attr *at = &el->attrs[i].attr;
+		const struct tp_format *fmt;
+
+		if (at->type == PERF_TYPE_SOFTWARE && at->config == PERF_COUNT_SW_CONTEXT_SWITCHES)
+			return 1;
+		fmt = at->type == PERF_TYPE_TRACEPOINT ? tp_formats__find(&ft->tp_formats, at->config) : NULL;
+		if (fmt && !strcmp(fmt->name, "sched_switch"))
+			return 1;
+	}
+	return 0;
+}
+
 int analysis__new(struct analysis **out, const struct perf_file *f, const struct analysis_opts *opts)
 {
 	struct analysis *a = calloc(1, sizeof(*a));
@@ -893,7 +930,12 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 	hashmap__init(&a->estats);
 	hashmap__init(&a->ipcache);
 	hashmap__init(&a->stacks);
+	hashmap__init(&a->tstats);
+	hashmap__init(&a->offstacks);
+	array__init(&a->tstat_list, sizeof(void *));
 	array__init(&a->frames, sizeof(uintptr_t));
+	a->want_frames = opts->stacks ||
+			 ((opts->reports & REPORT_OFFCPU || opts->offcpu_stacks) && has_switch_events(f));
 	array__init(&a->fstat_list, sizeof(void *));
 	array__init(&a->lstat_list, sizeof(void *));
 	array__init(&a->estat_list, sizeof(void *));
@@ -967,6 +1009,9 @@ void analysis__delete(struct analysis *a)
 	hashmap__release(&a->ipcache, NULL);
 	stacks__release(a);
 	array__release(&a->frames);
+	hashmap__release(&a->tstats, NULL);	/* tstats and stacks' counters are pool memory */
+	hashmap__release(&a->offstacks, NULL);
+	array__release(&a->tstat_list);
 	array__release(&a->fstat_list);
 	array__release(&a->lstat_list);
 	array__release(&a->estat_list);

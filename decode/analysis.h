@@ -44,6 +44,8 @@ enum report_id {
 	REPORT_RESULTS = 1 << 2,
 	REPORT_LINES = 1 << 3,
 	REPORT_CALLERS = 1 << 4,
+	REPORT_THREADS = 1 << 5,
+	REPORT_OFFCPU = 1 << 6,
 };
 
 struct analysis_opts {
@@ -64,6 +66,7 @@ struct analysis_opts {
 	int stacks;                        /* aggregate call stacks for analysis__write_folded/_flamegraph */
 	int fold_period;                   /* --weight period: --folded counts the period, not samples */
 	int inline_frames;                 /* --inline: stacks and callers.csv expand inlined functions */
+	int offcpu_stacks;                 /* --folded-offcpu / --flamegraph-offcpu: keep the off-CPU stacks */
 	unsigned fg_minwidth;              /* --minwidth: flame graph frames narrower than this (1/100 px) left out */
 	int fg_minwidth_set;               /* else flamegraph.pl's 0.1 px */
 };
@@ -108,6 +111,15 @@ int analysis__write_folded(struct analysis *a, const char *path);
  * input.  0, -ENOMEM or -errno.
  */
 int analysis__write_flamegraph(struct analysis *a, const char *path);
+/*
+ * The off-CPU stacks (opts.offcpu_stacks): blocked nanoseconds per blocking
+ * stack (decode/threads.c), folded as Brendan Gregg's off-CPU flame graphs
+ * take them, and their flame graph in a blue palette.
+ */
+/* context switches seen: switch records or sched_switch samples */
+int analysis__has_switch_data(const struct analysis *a);
+int analysis__write_folded_offcpu(struct analysis *a, const char *path);
+int analysis__write_flamegraph_offcpu(struct analysis *a, const char *path);
 
 /* the (event, dso, function) aggregates of results.csv, for decode/diff.c */
 struct analysis_function {

@@ -86,6 +86,26 @@ struct ipfast {
 /* how --inline names an inlined function's frame, as perf marks it */
 #define INLINED_SUFFIX " (inlined)"
 
+/* a thread (one lifetime) for threads.csv and the off-CPU analysis (decode/threads.c) */
+struct tstat {
+	struct mthread *th;
+	uint32_t pid, tid;
+	const char *comm;		/* the last, interned */
+	const char *comms;		/* every comm it had, '|'-separated, interned */
+	int has_time;
+	uint64_t first, last;		/* when it was seen */
+	uint64_t *ev;			/* samples, period per event index */
+	uint32_t nr_ev;
+	uint64_t oncpu_ns;		/* period of its cpu-clock/task-clock samples */
+	uint64_t offcpu_ns, intervals, switches, voluntary, preempted;
+	int is_out;
+	uint64_t out_time, in_time;	/* last switch out, last switch in */
+	int has_cand;			/* the blocking-stack candidate: a switch sample's frames */
+	uint64_t cand_time;
+	uintptr_t *cand;
+	uint32_t nr_cand, cap_cand;
+};
+
 struct evstat {
 	const char *name;		/* interned */
 	uint32_t idx;
@@ -121,6 +141,13 @@ struct analysis {
 	struct hashmap stacks;		/* struct stack_key + frames -> uint64_t samples */
 	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */
 	int stacks_warned;
+	/* threads.csv and off-CPU (decode/threads.c) */
+	struct hashmap tstats;		/* struct mthread * -> struct tstat */
+	struct array tstat_list;	/* struct tstat *, creation order */
+	struct hashmap offstacks;	/* struct stack_key + frames + struct tstat * -> uint64_t[3] */
+	int want_frames;		/* a->frames filled for every sample (stacks or off-CPU) */
+	int switch_data;		/* context switches seen (records or sched_switch samples) */
+	int switch_samples;		/* samples at switches (blocking stacks) */
 	/* overview.csv, streamed */
 	int overview_open;
 	struct csv ov;
@@ -132,6 +159,17 @@ void overview__close(struct analysis *a);
 void overview__sample(struct analysis *a, const struct perf_record *rec, const char *event,
 		      uint64_t period, const struct fstat *f);
 void overview__record(struct analysis *a, const struct perf_record *rec);
+
+const char *analysis__intern(struct analysis *a, const char *s);	/* NULL on ENOMEM */
+int analysis__push_ptr(struct array *a, void *p);
+int analysis__record_pid_tid(const struct perf_record *rec, uint32_t *pid, uint32_t *tid);
+
+/* decode/threads.c */
+int threads__record(struct analysis *a, const struct perf_record *rec, uint64_t time, int has_time);
+int threads__sample(struct analysis *a, uint32_t event, struct mthread *th, const struct perf_record *rec,
+		    uint64_t period);
+int threads__write(struct analysis *a, const char *dir);
+int offcpu__write(struct analysis *a, const char *dir);
 
 /* decode/stacks.c: count the stack in a->frames for one sample; 0 or -ENOMEM */
 int stacks__add(struct analysis *a, uint32_t event, const struct mthread *th, uint64_t period);

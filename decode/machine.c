@@ -281,15 +281,20 @@ struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_
 	return new_thread(m, p, tid);
 }
 
-static struct mthread *find_thread(struct machine *m, uint32_t pid, uint32_t tid)
+struct mthread *machine__find_thread(const struct machine *m, uint32_t tid)
 {
 	void **slot = hashmap__find(&m->threads, &tid, sizeof(tid));
 	struct mthread *t = slot ? *slot : NULL;
 
-	(void)pid;	/* by tid, as machine__find_thread() */
 	if (t && !t->proc->retired)
 		return t;
 	return NULL;
+}
+
+static struct mthread *find_thread(struct machine *m, uint32_t pid, uint32_t tid)
+{
+	(void)pid;	/* by tid, as perf's machine__find_thread() */
+	return machine__find_thread(m, tid);
 }
 
 static void set_comm(struct mthread *t, const char *comm)

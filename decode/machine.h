@@ -90,6 +90,9 @@ int machine__process(struct machine *m, const struct perf_record *rec, uint64_t 
  */
 struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t tid);
 
+/* the live thread tid, or NULL when unknown (nothing is created) */
+struct mthread *machine__find_thread(const struct machine *m, uint32_t tid);
+
 /* the map of the thread's process holding ip, or NULL */
 const struct map_entry *machine__find_map(const struct mthread *t, uint64_t ip);
 /* the kernel map holding ip, or NULL */

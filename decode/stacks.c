@@ -205,31 +205,29 @@ static const struct evstat *stacks_event(struct analysis *a)
 	return first;
 }
 
-/* the stacks of one event as sorted, merged folded lines */
-static int collapse(struct analysis *a, struct folded *fd, int by_period)
+/*
+ * The stacks of map (keys: struct stack_key, then the frames; values: counters, the
+ * weight at index weight) of one event (UINT32_MAX: every key) as sorted, merged
+ * folded lines; fd->nr_samples sums counter 0
+ */
+static int collapse_map(const struct hashmap *map, uint32_t event, unsigned weight, struct folded *fd)
 {
-	const struct evstat *es = stacks_event(a);
 	const struct hashmap_entry *e;
 	struct array offs;
 	size_t it = 0, i, n;
 	int err = -ENOMEM;
 
-	memset(fd, 0, sizeof(*fd));
-	fd->by_period = by_period;
 	strbuf__init(&fd->arena);
 	array__init(&offs, sizeof(struct fold));
-	if (!es)
-		return 0;
-	fd->event = es->name;
 	/* offsets first (the arena moves as it grows), pointers after */
-	while ((e = hashmap__next(&a->stacks, &it))) {
+	while ((e = hashmap__next(map, &it))) {
 		struct stack_key key;
 		const uintptr_t *frames = (const uintptr_t *)((const char *)e->key + sizeof(key));
 		struct fold *fo;
 		size_t start = fd->arena.len;
 
 		memcpy(&key, e->key, sizeof(key));
-		if (key.event != es->idx)
+		if (event != UINT32_MAX && key.event != event)
 			continue;
 		if (add_comm(&fd->arena, key.comm))
 			goto out;
@@ -245,7 +243,7 @@ static int collapse(struct analysis *a, struct folded *fd, int by_period)
 			goto out;
 		fo->s = (const char *)(uintptr_t)start;
 		fo->len = fd->arena.len - start;
-		fo->samples = ((const uint64_t *)e->value)[by_period];
+		fo->samples = ((const uint64_t *)e->value)[weight];
 		fd->nr_samples += ((const uint64_t *)e->value)[0];
 	}
 	fd->v = array__detach(&offs, &n);
@@ -271,6 +269,30 @@ out:
 	return err;
 }
 
+/* the on-CPU stacks of one event */
+static int collapse(struct analysis *a, struct folded *fd, int by_period)
+{
+	const struct evstat *es = stacks_event(a);
+
+	memset(fd, 0, sizeof(*fd));
+	fd->by_period = by_period;
+	if (!es) {
+		strbuf__init(&fd->arena);
+		return 0;
+	}
+	fd->event = es->name;
+	return collapse_map(&a->stacks, es->idx, by_period ? 1 : 0, fd);
+}
+
+/* the off-CPU stacks: counters intervals, ns, longest; weighted by ns */
+static int collapse_offcpu(struct analysis *a, struct folded *fd)
+{
+	memset(fd, 0, sizeof(*fd));
+	fd->by_period = 1;
+	fd->event = "off-CPU";
+	return collapse_map(&a->offstacks, UINT32_MAX, 1, fd);
+}
+
 /* csv__open's atomic temporary file + rename for any path; "-" is standard output */
 static int open_atomic(struct csv *c, const char *path)
 {
@@ -294,16 +316,32 @@ static int open_atomic(struct csv *c, const char *path)
 	return err;
 }
 
+static int write_folded(struct folded *fd, const char *path);
+
 int analysis__write_folded(struct analysis *a, const char *path)
 {
 	struct folded fd;
+	int err = collapse(a, &fd, a->opts.fold_period);
+
+	return err ? err : write_folded(&fd, path);
+}
+
+int analysis__write_folded_offcpu(struct analysis *a, const char *path)
+{
+	struct folded fd;
+	int err = collapse_offcpu(a, &fd);
+
+	return err ? err : write_folded(&fd, path);
+}
+
+/* fd's lines into path; fd is released */
+static int write_folded(struct folded *fdp, const char *path)
+{
+	struct folded fd = *fdp;
 	struct csv c;
 	size_t i;
 	int err;
 
-	err = collapse(a, &fd, a->opts.fold_period);
-	if (err)
-		return err;
 	err = open_atomic(&c, path);
 	if (err) {
 		folded_release(&fd);
@@ -335,6 +373,7 @@ struct flame {
 	uint64_t total;
 	unsigned height;
 	unsigned min_cpx;
+	int offcpu;		/* blocked time: blue, "off-CPU N ns" */
 	struct strbuf esc;	/* scratch */
 };
 
@@ -437,14 +476,20 @@ static int has_suffix(const char *s, size_t n, const char *sfx)
 /*
  * Colours from the name, so that they are stable: flamegraph.pl's "hot"
  * palette for user frames, "aqua" for kernel frames ("_[k]") and "yellow"
- * for inlined ones ("_[i]"), so the three families do not overlap in hue.
+ * for inlined ones ("_[i]"), so the three families do not overlap in hue;
+ * an off-CPU graph is all "blue".
  */
-static void fg_colour(const char *name, size_t n, unsigned rgb[3])
+static void fg_colour(const char *name, size_t n, int offcpu, unsigned rgb[3])
 {
 	uint64_t h = hash_bytes(name, n);
 	unsigned v1 = (unsigned)(h & 0xff), v2 = (unsigned)((h >> 8) & 0xff), v3 = (unsigned)((h >> 16) & 0xff);
 
-	if (has_suffix(name, n, "_[k]")) {
+	if (offcpu) {
+		/* flamegraph.pl's "blue" (--colors=io), as Brendan Gregg's off-CPU graphs */
+		rgb[0] = 80 + v1 * 60 / 255;
+		rgb[1] = rgb[0];
+		rgb[2] = 190 + v2 * 55 / 255;
+	} else if (has_suffix(name, n, "_[k]")) {
 		rgb[0] = 50 + v1 * 60 / 255;
 		rgb[1] = 165 + v2 * 55 / 255;
 		rgb[2] = 165 + v2 * 55 / 255;
@@ -472,11 +517,12 @@ static int fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
 
 	if (x2 - x1 < fl->min_cpx || x2 == x1)
 		return 0;
-	fg_colour(name, n, rgb);
+	fg_colour(name, n, fl->offcpu, rgb);
 	if (xml_text(fl, name, n, SIZE_MAX))
 		return -ENOMEM;
-	fprintf(fl->fp, "<g>\n<title>%s (period %" PRIu64 ", %" PRIu64 ".%02" PRIu64 "%%)</title>\n",
-		fl->esc.buf, samples, pct / 100, pct % 100);
+	fprintf(fl->fp, "<g>\n<title>%s (%s %" PRIu64 "%s, %" PRIu64 ".%02" PRIu64 "%%)</title>\n",
+		fl->esc.buf, fl->offcpu ? "off-CPU" : "period", samples, fl->offcpu ? " ns" : "",
+		pct / 100, pct % 100);
 	fputs("<rect x=\"", fl->fp);
 	put_cpx(fl->fp, x1);
 	fprintf(fl->fp, "\" y=\"%u\" width=\"", y);
@@ -571,7 +617,7 @@ static const char fg_script[] =
 	"\tfg.width = +svg.getAttribute('width');\n"
 	"\tfor (var i = 0; i < list.length; i++) {\n"
 	"\t\tvar g = list[i], r = g.querySelector('rect'), t = g.querySelector('text');\n"
-	"\t\tvar title = g.querySelector('title').textContent, cut = title.lastIndexOf(' (period ');\n"
+	"\t\tvar title = g.querySelector('title').textContent, cut = title.search(/ \\((period|off-CPU) [0-9]+( ns)?, [0-9.]+%\\)$/);\n"
 	"\t\tvar f = { g: g, rect: r, text: t, title: title, name: cut < 0 ? title : title.slice(0, cut),\n"
 	"\t\t\tx: +r.getAttribute('x'), w: +r.getAttribute('width'), y: +r.getAttribute('y'),\n"
 	"\t\t\tfill: r.getAttribute('fill') };\n"
@@ -655,18 +701,34 @@ static const char fg_script[] =
 	"}\n"
 	"]]></script>\n";
 
+static int write_svg(struct analysis *a, struct folded *fdp, const char *path, int offcpu);
+
 int analysis__write_flamegraph(struct analysis *a, const char *path)
 {
-	struct flame fl;
 	struct folded fd;
+	int err = collapse(a, &fd, 1);	/* widths and shares by period, as results.csv's percent */
+
+	return err ? err : write_svg(a, &fd, path, 0);
+}
+
+int analysis__write_flamegraph_offcpu(struct analysis *a, const char *path)
+{
+	struct folded fd;
+	int err = collapse_offcpu(a, &fd);
+
+	return err ? err : write_svg(a, &fd, path, 1);
+}
+
+/* the flame graph of fd (released here) into path */
+static int write_svg(struct analysis *a, struct folded *fdp, const char *path, int offcpu)
+{
+	struct folded fd = *fdp;
+	struct flame fl;
 	struct fg_open *open = NULL;
 	size_t i, depth = 1;
 	struct csv c;
 	int err;
 
-	err = collapse(a, &fd, 1);	/* widths and shares by period, as results.csv's percent */
-	if (err)
-		return err;
 	for (i = 0; i < fd.nr; i++) {
 		size_t parts = 1;
 		const char *p;
@@ -688,6 +750,7 @@ int analysis__write_flamegraph(struct analysis *a, const char *path)
 	fl.fp = c.fp;
 	fl.total = fd.total;
 	fl.min_cpx = a->opts.fg_minwidth_set ? a->opts.fg_minwidth : FG_MIN_CPX;
+	fl.offcpu = offcpu;
 	fl.height = FG_TOP + (unsigned)(depth + 1) * FG_FRAME + FG_BOTTOM;
 	strbuf__init(&fl.esc);
 	fprintf(c.fp,
@@ -712,19 +775,24 @@ int analysis__write_flamegraph(struct analysis *a, const char *path)
 	fputs(fg_script, c.fp);
 	fprintf(c.fp,
 		"<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"url(#background)\"/>\n"
-		"<text class=\"title\" x=\"%u\" y=\"24\">Flame Graph</text>\n"
+		"<text class=\"title\" x=\"%u\" y=\"24\">%s</text>\n"
 		"<text id=\"reset\" class=\"hidden\" x=\"%u\" y=\"24\">Reset Zoom</text>\n"
 		"<text id=\"search\" class=\"button\" x=\"%u\" y=\"24\" text-anchor=\"end\">Search</text>\n"
 		"<text id=\"details\" x=\"%u\" y=\"%u\"> </text>\n"
 		"<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n",
-		FG_WIDTH, fl.height, FG_WIDTH / 2, FG_XPAD, FG_WIDTH - FG_XPAD, FG_XPAD, fl.height - 17,
+		FG_WIDTH, fl.height, FG_WIDTH / 2, offcpu ? "Off-CPU Flame Graph" : "Flame Graph", FG_XPAD,
+		FG_WIDTH - FG_XPAD, FG_XPAD, fl.height - 17,
 		FG_WIDTH - FG_XPAD, fl.height - 17);
 	if (!fd.event) {
-		fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">no samples</text>\n<g id=\"frames\">\n",
-			FG_WIDTH / 2);
+		fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s</text>\n<g id=\"frames\">\n",
+			FG_WIDTH / 2, offcpu ? "no time off the CPU (no context-switch data)" : "no samples");
 	} else {
 		err = xml_text(&fl, fd.event, strlen(fd.event), SIZE_MAX);
-		if (!err)
+		if (!err && offcpu)
+			fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">time off the CPU: %" PRIu64
+				" interval%s, %" PRIu64 " ns</text>\n<g id=\"frames\">\n", FG_WIDTH / 2, fd.nr_samples,
+				fd.nr_samples == 1 ? "" : "s", fd.total);
+		else if (!err)
 			fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s: %" PRIu64 " sample%s, period %" PRIu64
 				"</text>\n<g id=\"frames\">\n", FG_WIDTH / 2, fl.esc.buf, fd.nr_samples,
 				fd.nr_samples == 1 ? "" : "s", fd.total);

@@ -158,6 +158,7 @@ void perf_features__release(struct perf_features *ft)
 	free_build_ids(&ft->build_ids);
 	free_event_descs(&ft->event_descs);
 	free_pmu_mappings(&ft->pmu_mappings);
+	tp_formats__release(&ft->tp_formats);
 	free_groups(&ft->groups);
 	array__release(&ft->auxtrace_index);
 	for (i = 0; i < ft->facts.len; i++)
@@ -211,7 +212,10 @@ static void clear_feature(struct perf_features *ft, unsigned feat)
 	size_t i, j;
 
 	switch (feat) {
-	case PERF_FEAT_TRACING_DATA: ft->tracing_data_size = 0; break;
+	case PERF_FEAT_TRACING_DATA:
+		ft->tracing_data_size = 0;
+		tp_formats__release(&ft->tp_formats);
+		break;
 	case PERF_FEAT_BUILD_ID: free_build_ids(&ft->build_ids); break;
 	case PERF_FEAT_HOSTNAME: free(ft->hostname); ft->hostname = NULL; break;
 	case PERF_FEAT_OSRELEASE: free(ft->osrelease); ft->osrelease = NULL; break;
@@ -405,8 +409,21 @@ static int check_count(struct cursor *c, uint64_t nr, uint64_t min_entry, const 
 
 static int decode_tracing_data(struct cursor *c)
 {
+	size_t bad = 0;
+	int err;
+
 	c->ft->tracing_data_size = c->left;
-	return fact(c, "size", "%" PRIu64, c->left);
+	err = fact(c, "size", "%" PRIu64, c->left);
+	if (err)
+		return err;
+	/* the formats a tracepoint sample's fields are read by; what does not parse is left out */
+	err = c->left > SIZE_MAX ? -EINVAL : tp_formats__parse(&c->ft->tp_formats, c->p, (size_t)c->left, &bad);
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return fact(c, "formats", "%zu (the rest malformed at byte %zu of the section)",
+			    c->ft->tp_formats.nr, bad);
+	return 0;
 }
 
 static int decode_string_feature(struct cursor *c, char **field)

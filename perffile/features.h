@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+#include "perffile/tracing.h"
 #include "util/array.h"
 #include "util/log.h"
 
@@ -113,6 +114,7 @@ struct perf_features {
 	uint32_t comp_ver, comp_type, comp_level, comp_ratio, comp_mmap_len;	/* COMPRESSED */
 	struct array facts;		/* struct perf_fact, in the order decoded */
 	uint64_t tracing_data_size;	/* TRACING_DATA: bytes of the section */
+	struct tp_formats tp_formats;	/* TRACING_DATA: the tracepoint formats in it */
 	struct array pmu_mappings;	/* struct perf_pmu_mapping, file order */
 	struct array groups;		/* struct perf_group_desc, file order */
 	struct array auxtrace_index;	/* struct perf_auxtrace_index_entry */

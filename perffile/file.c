@@ -769,7 +769,7 @@ static int read_features(struct perf_file *f)
 		err = check_section(f, perf_feature__name(feat) ? perf_feature__name(feat) : "feature", i, off, size);
 		if (err)
 			goto out_deferred;
-		if (feat == PERF_FEAT_TRACING_DATA || size > FEATURE_MAX) {
+		if (size > FEATURE_MAX) {
 			err = perf_features__add_fact(&f->ft, perf_feature__name(feat), "size", "%" PRIu64, size);
 			if (err)
 				return err;
