@@ -48,7 +48,8 @@ PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/reco
 	perffile/capture.c perffile/ringbuf.c perffile/selfmon.c perffile/synth.c perffile/recorder.c
 DECODE_SRCS = decode/filestat.c decode/symbols.c decode/dso.c decode/kallsyms.c decode/perfmap.c \
 	decode/machine.c decode/analysis.c decode/report.c decode/stacks.c decode/diff.c decode/schema.c \
-	decode/group.c decode/unwind.c decode/threads.c
+	decode/group.c decode/unwind.c decode/threads.c decode/timeline.c \
+	decode/speedscope.c
 GEN_SRCS = tests/gen/gen-perf.c
 UNIT_TESTS = test-util test-record test-features test-writer test-capture test-selfmon test-symbols \
 	test-ordered test-machine test-analysis test-unwind test-tracing

@@ -86,7 +86,7 @@ static void usage(FILE *fp)
 	      "  -o DIR              output directory (default .; created if missing)\n"
 	      "  --reports LIST      reports to write, comma-separated (default all):\n"
 	      "                      stat,events,header,overview,processes,results,lines,callers,\n"
-	      "                      threads,offcpu;\n"
+	      "                      threads,offcpu,timeline;\n"
 	      "                      'default' is all of them, 'none' none (with --folded, --flamegraph)\n"
 	      "  --symfs DIR         look for binaries under DIR first\n"
 	      "  --kallsyms FILE     kernel symbols from FILE (default /proc/kallsyms when the\n"
@@ -117,6 +117,10 @@ static void usage(FILE *fp)
 	      "                      of their own ('NAME (inlined)'; '_[i]' in folded stacks), from the\n"
 	      "                      debug info; results.csv and the rest stay as perf report --no-inline\n"
 	      "  --minwidth PX       flame graph: leave out frames narrower than PX pixels (default 0.1)\n"
+	      "  --interval DURATION timeline.csv's interval (10ms, 0.5s, ...); default the recording's\n"
+	      "                      span / 100, rounded up to 1, 2 or 5 x 10^n ns\n"
+	      "  --timeline FILE     the timeline as a stacked-area SVG (top 10 functions of the first event)\n"
+	      "  --speedscope FILE   the samples as speedscope's JSON (a profile per thread, in time order)\n"
 	      "  --folded-offcpu FILE  time off the CPU per blocking stack (ns), folded, into FILE\n"
 	      "                      (needs perf record --switch-events with -e context-switches -g,\n"
 	      "                      or -e sched:sched_switch -g)\n"
@@ -153,7 +157,8 @@ enum report_bit {
 	R_CALLERS = REPORT_CALLERS,
 	R_THREADS = REPORT_THREADS,
 	R_OFFCPU = REPORT_OFFCPU,
-	R_ANALYSIS = R_OVERVIEW | R_PROCESSES | R_RESULTS | R_LINES | R_CALLERS | R_THREADS | R_OFFCPU,
+	R_TIMELINE = REPORT_TIMELINE,
+	R_ANALYSIS = R_OVERVIEW | R_PROCESSES | R_RESULTS | R_LINES | R_CALLERS | R_THREADS | R_OFFCPU | R_TIMELINE,
 	R_STAT = 1 << 8,
 	R_EVENTS = 1 << 9,
 	R_HEADER = 1 << 10,
@@ -173,6 +178,7 @@ static const struct {
 	{ "callers", R_CALLERS },
 	{ "threads", R_THREADS },
 	{ "offcpu", R_OFFCPU },
+	{ "timeline", R_TIMELINE },
 };
 
 #define NR_REPORTS (sizeof(report_names) / sizeof(report_names[0]))
@@ -355,6 +361,8 @@ struct analyse_opts {
 	const char *input_opt;			/* -i FILE */
 	const char *folded, *flamegraph;	/* --folded, --flamegraph paths */
 	const char *folded_offcpu, *flamegraph_offcpu;	/* --folded-offcpu, --flamegraph-offcpu */
+	const char *timeline;			/* --timeline FILE.svg */
+	const char *speedscope;			/* --speedscope FILE.json */
 	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
 	struct time_spec time;			/* --time as given; resolved per file */
 	/* many files (batch mode) */
@@ -570,6 +578,18 @@ static int write_stacks(const struct analyse_opts *o, struct analysis *an, const
 			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->flamegraph, strerror(-e));
 		err = err ? err : e;
 	}
+	if (o->speedscope) {
+		e = speedscope__write(an, o->speedscope, o->input);
+		if (e)
+			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->speedscope, strerror(-e));
+		err = err ? err : e;
+	}
+	if (o->timeline) {
+		e = timeline__write_svg(an, o->timeline);
+		if (e)
+			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->timeline, strerror(-e));
+		err = err ? err : e;
+	}
 	if ((o->folded_offcpu || o->flamegraph_offcpu) && !analysis__has_switch_data(an)) {
 		log_msg(log, LOG_WARN, "%s: no context switches in the file (perf record --switch-events, or "
 			"-e sched:sched_switch): no off-CPU time, %s not written", o->input,
@@ -741,7 +761,8 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	if (err)
 		goto out_close;
 	filestat__set_profile(fs, o->an.profile);
-	if ((o->reports & R_ANALYSIS) || o->an.stacks || o->an.offcpu_stacks) {
+	if ((o->reports & R_ANALYSIS) || o->an.stacks || o->an.offcpu_stacks || o->an.timeline ||
+	    o->an.speedscope) {
 		if (o->event_arg && find_event(f, o->event_arg, &o->an.event, log)) {
 			filestat__delete(fs);
 			perf_file__delete(f);
@@ -799,6 +820,34 @@ out_close:
 		return 128 + stop_signal;
 	}
 	return exit_for(err);
+}
+
+/* "10ms", "0.5s", "250us", "100ns", "2m" -> ns, more than 0; 0 or -EINVAL */
+static int parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 }, { "min", 60e9 } };
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v > 0))
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].unit)) {
+			double r = v * units[i].ns + 0.5;
+
+			if (r < 1 || r > 1e19)
+				return -EINVAL;
+			*ns = (uint64_t)r;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 /* "1,2,3" -> numbers; 0 or -EINVAL */
@@ -960,7 +1009,7 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	       OPT_DSOS, OPT_SYMBOLS, OPT_PERCENT_LIMIT, OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE,
 	       OPT_FILES_FROM, OPT_PROFILE_COL, OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR, OPT_WEIGHT,
 	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN, OPT_INLINE, OPT_MINWIDTH,
-	       OPT_FOLDED_OFFCPU, OPT_FLAMEGRAPH_OFFCPU };
+	       OPT_FOLDED_OFFCPU, OPT_FLAMEGRAPH_OFFCPU, OPT_INTERVAL, OPT_TIMELINE, OPT_SPEEDSCOPE };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "reports", required_argument, NULL, OPT_REPORTS },
@@ -992,6 +1041,9 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "folded", required_argument, NULL, OPT_FOLDED },
 		{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
 		{ "folded-offcpu", required_argument, NULL, OPT_FOLDED_OFFCPU },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "timeline", required_argument, NULL, OPT_TIMELINE },
+		{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 		{ "flamegraph-offcpu", required_argument, NULL, OPT_FLAMEGRAPH_OFFCPU },
 		{ "sort", required_argument, NULL, OPT_SORT },
 		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
@@ -1154,6 +1206,21 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		case OPT_FLAMEGRAPH:
 			o->flamegraph = optarg;
 			o->an.stacks = 1;
+			break;
+		case OPT_INTERVAL:
+			if (parse_duration(optarg, &o->an.interval_ns)) {
+				fprintf(stderr, "readperf: --interval wants a duration (10ms, 0.5s, 250us, 1000000ns), "
+					"not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_SPEEDSCOPE:
+			o->speedscope = optarg;
+			o->an.speedscope = 1;
+			break;
+		case OPT_TIMELINE:
+			o->timeline = optarg;
+			o->an.timeline = 1;
 			break;
 		case OPT_FOLDED_OFFCPU:
 			o->folded_offcpu = optarg;

@@ -140,6 +140,8 @@ static struct evstat *get_event(struct analysis *a, const struct perf_evattr *ev
 		if (!es->name)
 			return NULL;
 		es->idx = (uint32_t)i;
+		es->time_unit = ev->attr.type == PERF_TYPE_SOFTWARE &&
+				(ev->attr.config == PERF_COUNT_SW_CPU_CLOCK || ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
 	}
 	return es;
 }
@@ -781,6 +783,16 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 		if (err)
 			return err;
 	}
+	if (a->opts.speedscope) {
+		err = speedscope__sample(a, th, es->idx, period);
+		if (err)
+			return err;
+	}
+	if ((a->opts.reports & REPORT_TIMELINE || a->opts.timeline) && (s->sample_type & PERF_SAMPLE_TIME)) {
+		err = timeline__sample(a, e->f, time, period);
+		if (err)
+			return err;
+	}
 	if (a->overview_open)
 		overview__sample(a, rec, es->name, period, e->f);
 	return 0;
@@ -931,10 +943,16 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 	hashmap__init(&a->ipcache);
 	hashmap__init(&a->stacks);
 	hashmap__init(&a->tstats);
+	hashmap__init(&a->timeline);
+	a->tl_width = opts->interval_ns ? opts->interval_ns : timeline__default_interval(f);
 	hashmap__init(&a->offstacks);
 	array__init(&a->tstat_list, sizeof(void *));
 	array__init(&a->frames, sizeof(uintptr_t));
-	a->want_frames = opts->stacks ||
+	hashmap__init(&a->ss_profiles);
+	hashmap__init(&a->ss_frames);
+	array__init(&a->ss_list, sizeof(void *));
+	array__init(&a->ss_frame_list, sizeof(void *));
+	a->want_frames = opts->stacks || opts->speedscope ||
 			 ((opts->reports & REPORT_OFFCPU || opts->offcpu_stacks) && has_switch_events(f));
 	array__init(&a->fstat_list, sizeof(void *));
 	array__init(&a->lstat_list, sizeof(void *));
@@ -1010,6 +1028,8 @@ void analysis__delete(struct analysis *a)
 	stacks__release(a);
 	array__release(&a->frames);
 	hashmap__release(&a->tstats, NULL);	/* tstats and stacks' counters are pool memory */
+	hashmap__release(&a->timeline, NULL);
+	speedscope__release(a);
 	hashmap__release(&a->offstacks, NULL);
 	array__release(&a->tstat_list);
 	array__release(&a->fstat_list);

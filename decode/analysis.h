@@ -46,6 +46,7 @@ enum report_id {
 	REPORT_CALLERS = 1 << 4,
 	REPORT_THREADS = 1 << 5,
 	REPORT_OFFCPU = 1 << 6,
+	REPORT_TIMELINE = 1 << 7,
 };
 
 struct analysis_opts {
@@ -67,6 +68,9 @@ struct analysis_opts {
 	int fold_period;                   /* --weight period: --folded counts the period, not samples */
 	int inline_frames;                 /* --inline: stacks and callers.csv expand inlined functions */
 	int offcpu_stacks;                 /* --folded-offcpu / --flamegraph-offcpu: keep the off-CPU stacks */
+	uint64_t interval_ns;              /* --interval: timeline.csv's interval, 0: the span / 100, readable */
+	int timeline;                      /* --timeline: keep the timeline without timeline.csv */
+	int speedscope;                    /* --speedscope: keep every sample's stack for speedscope__write */
 	unsigned fg_minwidth;              /* --minwidth: flame graph frames narrower than this (1/100 px) left out */
 	int fg_minwidth_set;               /* else flamegraph.pl's 0.1 px */
 };
@@ -111,6 +115,10 @@ int analysis__write_folded(struct analysis *a, const char *path);
  * input.  0, -ENOMEM or -errno.
  */
 int analysis__write_flamegraph(struct analysis *a, const char *path);
+/* the samples (opts.speedscope) in speedscope's JSON format into path; name: the profile's */
+int speedscope__write(struct analysis *a, const char *path, const char *name);
+/* the timeline (opts.timeline or REPORT_TIMELINE) as a stacked-area SVG into path */
+int timeline__write_svg(struct analysis *a, const char *path);
 /*
  * The off-CPU stacks (opts.offcpu_stacks): blocked nanoseconds per blocking
  * stack (decode/threads.c), folded as Brendan Gregg's off-CPU flame graphs

@@ -109,6 +109,7 @@ struct tstat {
 struct evstat {
 	const char *name;		/* interned */
 	uint32_t idx;
+	int time_unit;			/* cpu-clock or task-clock: the period is nanoseconds */
 	uint64_t samples, period;
 	struct ipent *unknown;		/* addresses in no map */
 };
@@ -148,6 +149,14 @@ struct analysis {
 	int want_frames;		/* a->frames filled for every sample (stacks or off-CPU) */
 	int switch_data;		/* context switches seen (records or sched_switch samples) */
 	int switch_samples;		/* samples at switches (blocking stacks) */
+	/* timeline.csv, --timeline (decode/timeline.c) */
+	struct hashmap timeline;	/* struct tl_key -> uint64_t[2] samples, period */
+	int tl_started;
+	uint64_t tl_start, tl_width, tl_last;	/* first sample time, interval, last interval */
+	/* --speedscope (decode/speedscope.c) */
+	struct hashmap ss_profiles;	/* (thread, event) -> struct ss_profile */
+	struct hashmap ss_frames;	/* struct fstat * -> frame index */
+	struct array ss_list, ss_frame_list;	/* profiles, frames (struct fstat *) in creation order */
 	/* overview.csv, streamed */
 	int overview_open;
 	struct csv ov;
@@ -163,6 +172,18 @@ void overview__record(struct analysis *a, const struct perf_record *rec);
 const char *analysis__intern(struct analysis *a, const char *s);	/* NULL on ENOMEM */
 int analysis__push_ptr(struct array *a, void *p);
 int analysis__record_pid_tid(const struct perf_record *rec, uint32_t *pid, uint32_t *tid);
+
+/* decode/timeline.c */
+uint64_t timeline__default_interval(const struct perf_file *f);
+int timeline__sample(struct analysis *a, const struct fstat *f, uint64_t time, uint64_t period);
+int timeline__write(struct analysis *a, const char *dir);
+
+/* csv__open's atomic temporary file + rename for any path; "-" is standard output (stacks.c) */
+int analysis__open_path(struct csv *c, const char *path);
+
+/* decode/speedscope.c */
+int speedscope__sample(struct analysis *a, const struct mthread *th, uint32_t event, uint64_t period);
+void speedscope__release(struct analysis *a);
 
 /* decode/threads.c */
 int threads__record(struct analysis *a, const struct perf_record *rec, uint64_t time, int has_time);

@@ -595,6 +595,11 @@ int analysis__write(struct analysis *a, const char *dir)
 		if (err && !first)
 			first = err;
 	}
+	if (r & REPORT_TIMELINE) {
+		err = timeline__write(a, dir);
+		if (err && !first)
+			first = err;
+	}
 	/* header only without context-switch data */
 	if (r & REPORT_OFFCPU) {
 		err = offcpu__write(a, dir);

@@ -47,6 +47,8 @@ static const struct report_schema {
 		       { "offcpu_ns", I }, { "switches", I }, { "voluntary", I }, { "preempted", I } } },
 	{ "offcpu", { { "pid", I }, { "tid", I }, { "comm", T }, { "dso", T }, { "function", T },
 		      { "count", I }, { "offcpu_ns", I }, { "max_ns", I } } },
+	{ "timeline", { { "interval_start", I }, { "time", I }, { "event", T }, { "dso", T }, { "function", T },
+			{ "samples", I }, { "period", I }, { "percent", F } } },
 	{ "diff", { { "event", T }, { "dso", T }, { "function", T }, { "old_samples", I }, { "new_samples", I },
 		    { "old_period", I }, { "new_period", I }, { "old_percent", F }, { "new_percent", F },
 		    { "delta_percent", F }, { "ratio", F }, { "old_children_percent", F },

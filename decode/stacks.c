@@ -293,8 +293,7 @@ static int collapse_offcpu(struct analysis *a, struct folded *fd)
 	return collapse_map(&a->offstacks, UINT32_MAX, 1, fd);
 }
 
-/* csv__open's atomic temporary file + rename for any path; "-" is standard output */
-static int open_atomic(struct csv *c, const char *path)
+int analysis__open_path(struct csv *c, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir;
@@ -342,7 +341,7 @@ static int write_folded(struct folded *fdp, const char *path)
 	size_t i;
 	int err;
 
-	err = open_atomic(&c, path);
+	err = analysis__open_path(&c, path);
 	if (err) {
 		folded_release(&fd);
 		return err;
@@ -743,7 +742,7 @@ static int write_svg(struct analysis *a, struct folded *fdp, const char *path, i
 		folded_release(&fd);
 		return -ENOMEM;
 	}
-	err = open_atomic(&c, path);
+	err = analysis__open_path(&c, path);
 	if (err)
 		goto out;
 	memset(&fl, 0, sizeof(fl));

@@ -11,26 +11,13 @@
 #   both always_inline): each sample's inline chain is addr2line -i's for its
 #   address; callers.csv gains the inlined edges; results.csv is unchanged.
 . "$(dirname "$0")/testlib.sh"
-jsdir=$root/tests/js
 
 # --- in a real browser
 "$PROG" -q -o "$tmp/ra" --reports results --symfs "$td/symfs" --kallsyms "$td/regress-after.kallsyms" \
 	--flamegraph "$tmp/ra.svg" "$td/regress-after.data"
 pct=$(awk -F, '$3 == "compute_b" { print $11 }' "$tmp/ra/results.csv")
 check "regress-after: compute_b has a children_percent ($pct)" test -n "$pct"
-if command -v node > /dev/null; then
-	node "$jsdir/flamegraph-check.mjs" "$tmp/ra.svg" compute_b '^compute_b$' "$pct" > "$tmp/browser.out" 2>&1
-	rc=$?
-	if [ $rc -eq 77 ]; then
-		echo "skip - flame graph in chromium: $(head -1 "$tmp/browser.out")"
-	else
-		sed 's/^\(not \)\{0,1\}ok - /&chromium: /' "$tmp/browser.out" | grep -E '^(not )?ok - '
-		check "chromium: the driver ran to its end (exit $rc$(grep -v -E '^(not )?ok - ' "$tmp/browser.out" | head -c 300))" \
-			test $rc -eq 0 -o "$(grep -c '^not ok - ' "$tmp/browser.out")" -gt 0
-	fi
-else
-	echo "skip - flame graph in chromium: no node"
-fi
+node_check chromium flamegraph-check.mjs "$tmp/ra.svg" compute_b '^compute_b$' "$pct"
 
 # --- colour families: kernel frames aqua (r <= 110, g and b >= 165), user frames hot (r >= 205, b <= 55)
 "$PROG" -q -o "$tmp/sw" --reports none --symfs "$td/symfs" --kallsyms "$td/systemwide-g.kallsyms" \

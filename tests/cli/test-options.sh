@@ -80,7 +80,7 @@ done
 check "--reports none --folded: exit 0, no report, the folded file" \
 	test $? -eq 0 -a "$(ls "$tmp/rn" 2> /dev/null | wc -l)" -eq 0 -a -s "$tmp/rn.folded"
 "$PROG" -q -o "$tmp/rd" --reports default "${sym[@]}" "$f"
-check "--reports default: all eight reports" diff -r "$tmp/all" "$tmp/rd"
+check "--reports default: all the reports" diff -r "$tmp/all" "$tmp/rd"
 "$PROG" -q -o "$tmp/rf" --reports foo "$f" 2> "$tmp/err"
 check "--reports foo: exit 1 listing the reports" test $? -eq 1 -a "$(grep -c 'none, default (all), stat, events' "$tmp/err")" -eq 1
 
@@ -96,7 +96,7 @@ check "--flamegraph -: the SVG on stdout" test ! -e "$tmp/-" -a "$(grep -c '</sv
 # the summary: where the reports went and the top functions; -q: nothing
 "$PROG" -o "$tmp/sum" "${sym[@]}" "$f" > "$tmp/sum.out" 2> "$tmp/sum.err"
 check "summary: names the output directory and every report" \
-	grep -q "^readperf: .*work.data: reports in $tmp/sum/: stat.csv events.csv header.csv overview.csv processes.csv results.csv lines.csv callers.csv threads.csv offcpu.csv$" "$tmp/sum.out"
+	grep -q "^readperf: .*work.data: reports in $tmp/sum/: stat.csv events.csv header.csv overview.csv processes.csv results.csv lines.csv callers.csv threads.csv offcpu.csv timeline.csv$" "$tmp/sum.out"
 top=$(awk -F, 'NR == 2 { printf "%.2f%%  %-24s %s", $8, $2, $3 }' "$tmp/all/results.csv")
 check "summary: the top function with results.csv's percent ($top)" grep -qF "$top" "$tmp/sum.out"
 check "summary: at most 10 functions per event" test "$(grep -c '%  ' "$tmp/sum.out")" -le 10

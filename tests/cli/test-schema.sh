@@ -13,7 +13,7 @@ out=$tmp/out
 "$PROG" schema "$out" > "$tmp/schema.sql" 2> "$tmp/err"
 rc=$?
 check "schema DIR: exit 0, no message (exit $rc)" test $rc -eq 0 -a ! -s "$tmp/err"
-check "schema DIR: one table per report (11)" test "$(grep -c '^CREATE TABLE ' "$tmp/schema.sql")" -eq 11
+check "schema DIR: one table per report (12)" test "$(grep -c '^CREATE TABLE ' "$tmp/schema.sql")" -eq 12
 "$PROG" schema > "$tmp/all.sql"
 check "schema: results with the children columns" grep -q '^CREATE TABLE results (.*children_percent DOUBLE);$' "$tmp/all.sql"
 "$PROG" schema "$tmp/nothing-here" > /dev/null 2> "$tmp/err"

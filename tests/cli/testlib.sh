@@ -38,6 +38,24 @@ csv2tsv() {
 	}' "$@"
 }
 
+node_check() {	# NAME SCRIPT ARGS...: a tests/js script's ok/not ok lines, prefixed; skip on exit 77
+	local name=$1 script=$2 rc
+	shift 2
+	if ! command -v node > /dev/null; then
+		echo "skip - $name: no node"
+		return
+	fi
+	node "$root/tests/js/$script" "$@" > "$tmp/node.out" 2>&1
+	rc=$?
+	if [ $rc -eq 77 ]; then
+		echo "skip - $name: $(head -1 "$tmp/node.out")"
+		return
+	fi
+	sed "s/^\(not \)\{0,1\}ok - /&$name: /" "$tmp/node.out" | grep -E '^(not )?ok - '
+	check "$name: the driver ran to its end (exit $rc$(grep -v -E '^(not )?ok - ' "$tmp/node.out" | head -c 300))" \
+		test $rc -eq 0 -o "$(grep -c '^not ok - ' "$tmp/node.out")" -gt 0
+}
+
 check() {	# DESCRIPTION, then a command that must succeed
 	local what=$1
 	shift

@@ -24,7 +24,7 @@ const frames = () => page.evaluate(() => [...document.querySelectorAll('#frames 
 	const r = g.querySelector('rect'), t = g.querySelector('title').textContent;
 	const box = r.getBoundingClientRect();
 	return {
-		name: t.slice(0, t.lastIndexOf(' (period ')), w: +r.getAttribute('width'),
+		name: t.slice(0, t.search(/ \((period|off-CPU) [0-9]+( ns)?, [0-9.]+%\)$/)), w: +r.getAttribute('width'),
 		x: +r.getAttribute('x'), y: +r.getAttribute('y'), cls: g.getAttribute('class') || '',
 		fill: r.getAttribute('fill'), label: g.querySelector('text').textContent,
 		shown: box.width > 0, cx: box.x + box.width / 2, cy: box.y + box.height / 2,

@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * When it happened: timeline.csv and --timeline FILE.svg.
+ *
+ * The recording is cut into intervals of opts.interval_ns (--interval), by
+ * default its span (the file's HEADER_SAMPLE_TIME, else 10 s) divided into
+ * 100 and rounded up to a readable 1, 2 or 5 x 10^n ns.  Intervals start at
+ * the first sample.  Each sample adds its period to (interval, function) —
+ * the function as results.csv names it, (event, dso, function) — so memory
+ * grows with the intervals that hold samples times the functions in each,
+ * not with the samples.
+ *
+ * timeline.csv: for every interval from the first to the last sample and
+ * every event with samples, one row per top function of the event (the
+ * TIMELINE_TOP with the most period over the whole recording, results.csv's
+ * order) and one "[other]" row for the rest: samples, period and the share
+ * of the interval's period of the event (0 in an interval without samples),
+ * so a spreadsheet plots it as a stacked area chart.  The SVG draws that
+ * chart for the first event with samples.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/analysis_internal.h"
+#include "perffile/features.h"
+
+#define TIMELINE_TOP 10
+#define DEFAULT_SPAN 10000000000ULL	/* 10 s when the file does not say */
+
+struct tl_key {
+	uint64_t bucket;
+	const struct fstat *f;
+};
+
+/* 1, 2 or 5 x 10^n, the smallest at least ns */
+static uint64_t readable(uint64_t ns)
+{
+	uint64_t p = 1;
+
+	for (;;) {
+		if (p >= ns)
+			return p;
+		if (2 * p >= ns)
+			return 2 * p;
+		if (5 * p >= ns)
+			return 5 * p;
+		if (p > UINT64_MAX / 100)
+			return p * 10;
+		p *= 10;
+	}
+}
+
+uint64_t timeline__default_interval(const struct perf_file *f)
+{
+	const struct perf_features *ft = f ? perf_file__features(f) : NULL;
+	uint64_t span = DEFAULT_SPAN;
+
+	if (ft && ft->last_sample_time > ft->first_sample_time)
+		span = ft->last_sample_time - ft->first_sample_time;
+	return readable(span / 100 ? span / 100 : 1);
+}
+
+int timeline__sample(struct analysis *a, const struct fstat *f, uint64_t time, uint64_t period)
+{
+	struct tl_key key;
+	uint64_t *v;
+	void **slot;
+	int ret;
+
+	if (!a->tl_started) {
+		a->tl_started = 1;
+		a->tl_start = time;
+	}
+	if (time < a->tl_start)		/* out of order beyond the queue's window: the first interval */
+		time = a->tl_start;
+	memset(&key, 0, sizeof(key));
+	key.bucket = (time - a->tl_start) / a->tl_width;
+	key.f = f;
+	if (key.bucket > a->tl_last)
+		a->tl_last = key.bucket;
+	ret = hashmap__insert(&a->timeline, &key, sizeof(key), &slot);
+	if (ret < 0)
+		return -ENOMEM;
+	if (ret == 1)
+		*slot = pool__alloc(&a->pool, 2 * sizeof(uint64_t));
+	v = *slot;
+	if (!v)
+		return -ENOMEM;
+	v[0]++;
+	v[1] += period;
+	return 0;
+}
+
+/* ------------------------------------------------------------- the table */
+
+/* one event's rows: its top functions in results.csv's order, then [other] */
+struct tl_event {
+	uint32_t event;
+	const struct fstat *top[TIMELINE_TOP];
+	size_t nr_top;
+	uint64_t *cells;	/* (nr_top + 1) x 2 per interval: samples, period */
+};
+
+struct tl_table {
+	struct tl_event *ev;
+	size_t nr_ev;
+	uint64_t nr_buckets;
+};
+
+static void table_release(struct tl_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_ev; i++)
+		free(t->ev[i].cells);
+	free(t->ev);
+}
+
+static int top_cmp(const void *pa, const void *pb)
+{
+	const struct fstat *a = *(const struct fstat *const *)pa, *b = *(const struct fstat *const *)pb;
+	int r;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	r = strcmp(a->dso, b->dso);
+	return r ? r : strcmp(a->function, b->function);
+}
+
+/* the index of f's row in e: a top function, else the [other] row */
+static size_t row_of(const struct tl_event *e, const struct fstat *f)
+{
+	size_t i;
+
+	for (i = 0; i < e->nr_top; i++)
+		if (e->top[i] == f)
+			return i;
+	return e->nr_top;
+}
+
+static int build_table(struct analysis *a, struct tl_table *t)
+{
+	const struct fstat *const *fl = a->fstat_list.data;
+	const struct hashmap_entry *he;
+	size_t i, j, it = 0;
+	const struct fstat **sorted = NULL;
+
+	memset(t, 0, sizeof(*t));
+	if (!a->tl_started)
+		return 0;
+	t->nr_buckets = a->tl_last + 1;
+	t->ev = calloc(a->nr_events ? a->nr_events : 1, sizeof(*t->ev));
+	sorted = calloc(a->fstat_list.len + 1, sizeof(*sorted));
+	if (!t->ev || !sorted)
+		goto nomem;
+	if (a->fstat_list.len)
+		memcpy(sorted, fl, a->fstat_list.len * sizeof(*sorted));
+	if (a->fstat_list.len)
+		qsort(sorted, a->fstat_list.len, sizeof(*sorted), top_cmp);
+	for (i = 0; i < a->nr_events; i++) {
+		struct tl_event *e = &t->ev[t->nr_ev];
+
+		if (!a->events[i].samples)
+			continue;
+		e->event = (uint32_t)i;
+		for (j = 0; j < a->fstat_list.len && e->nr_top < TIMELINE_TOP; j++)
+			if (sorted[j]->event == i && sorted[j]->samples)
+				e->top[e->nr_top++] = sorted[j];
+		if (t->nr_buckets > SIZE_MAX / 2 / (e->nr_top + 1) / sizeof(uint64_t))
+			goto nomem;
+		e->cells = calloc((size_t)t->nr_buckets * (e->nr_top + 1) * 2, sizeof(uint64_t));
+		if (!e->cells)
+			goto nomem;
+		t->nr_ev++;
+	}
+	while ((he = hashmap__next(&a->timeline, &it))) {
+		struct tl_key key;
+		const uint64_t *v = he->value;
+
+		memcpy(&key, he->key, sizeof(key));
+		for (i = 0; i < t->nr_ev; i++) {
+			struct tl_event *e = &t->ev[i];
+			uint64_t *c;
+
+			if (e->event != key.f->event)
+				continue;
+			c = e->cells + ((size_t)key.bucket * (e->nr_top + 1) + row_of(e, key.f)) * 2;
+			c[0] += v[0];
+			c[1] += v[1];
+		}
+	}
+	free(sorted);
+	return 0;
+nomem:
+	free(sorted);
+	table_release(t);
+	return -ENOMEM;
+}
+
+/* the period of event e in interval b */
+static uint64_t bucket_total(const struct tl_event *e, uint64_t b)
+{
+	const uint64_t *c = e->cells + (size_t)b * (e->nr_top + 1) * 2;
+	uint64_t sum = 0;
+	size_t r;
+
+	for (r = 0; r <= e->nr_top; r++)
+		sum += c[2 * r + 1];
+	return sum;
+}
+
+int timeline__write(struct analysis *a, const char *dir)
+{
+	static const char *const cols[] = {
+		"interval_start", "time", "event", "dso", "function", "samples", "period", "percent", NULL
+	};
+	struct tl_table t;
+	uint64_t b;
+	size_t i, r;
+	struct csv c;
+	int err;
+
+	err = build_table(a, &t);
+	if (err)
+		return err;
+	err = csv__open(&c, dir, "timeline.csv");
+	if (err) {
+		table_release(&t);
+		return err;
+	}
+	csv__prefix(&c, "profile", a->opts.profile);
+	csv__row(&c, cols);
+	for (b = 0; b < t.nr_buckets; b++) {
+		for (i = 0; i < t.nr_ev; i++) {
+			const struct tl_event *e = &t.ev[i];
+			const uint64_t *cell = e->cells + (size_t)b * (e->nr_top + 1) * 2;
+			uint64_t total = bucket_total(e, b);
+
+			for (r = 0; r <= e->nr_top; r++) {
+				csv__u64(&c, b * a->tl_width);
+				csv__u64(&c, a->tl_start + b * a->tl_width);
+				csv__str(&c, a->events[e->event].name);
+				csv__str(&c, r < e->nr_top ? e->top[r]->dso : "[other]");
+				csv__str(&c, r < e->nr_top ? e->top[r]->function : "[other]");
+				csv__u64(&c, cell[2 * r]);
+				csv__u64(&c, cell[2 * r + 1]);
+				csv__pct(&c, cell[2 * r + 1], total);
+				csv__end_row(&c);
+			}
+		}
+	}
+	table_release(&t);
+	return csv__commit(&c);
+}
+
+/* ------------------------------------------------------------- the SVG */
+
+#define TL_W 1200
+#define TL_H 600
+#define TL_LEFT 70
+#define TL_RIGHT 330		/* the legend */
+#define TL_TOP 50
+#define TL_BOTTOM 60
+
+/* a colour per layer, well apart (Tableau 10), grey for [other] */
+static const char *const tl_colours[] = {
+	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+};
+
+/* XML character data of s, at most max characters (cut with "..") */
+static void xml_put(FILE *fp, const char *s, size_t max)
+{
+	size_t n = 0;
+
+	for (; *s; s++, n++) {
+		if (n + 2 == max && strlen(s) > 2) {
+			fputs("..", fp);
+			return;
+		}
+		if (*s == '&')
+			fputs("&amp;", fp);
+		else if (*s == '<')
+			fputs("&lt;", fp);
+		else if (*s == '>')
+			fputs("&gt;", fp);
+		else if (*s == '"')
+			fputs("&quot;", fp);
+		else if ((unsigned char)*s < 0x20)
+			fputc('?', fp);
+		else
+			fputc(*s, fp);
+	}
+}
+
+/* hundredths of a pixel as "x.yy" */
+static void put_c(FILE *fp, uint64_t v)
+{
+	fprintf(fp, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
+}
+
+/* a time in ns as a short label: 1.5s, 250ms, 40us, 800ns */
+static void time_label(char *buf, size_t n, uint64_t ns)
+{
+	if (ns >= 1000000000ULL)
+		snprintf(buf, n, "%" PRIu64 ".%03" PRIu64 "s", (uint64_t)(ns / 1000000000ULL), (uint64_t)(ns / 1000000ULL % 1000));
+	else if (ns >= 1000000ULL)
+		snprintf(buf, n, "%" PRIu64 "ms", (uint64_t)(ns / 1000000ULL));
+	else if (ns >= 1000ULL)
+		snprintf(buf, n, "%" PRIu64 "us", (uint64_t)(ns / 1000ULL));
+	else
+		snprintf(buf, n, "%" PRIu64 "ns", ns);
+}
+
+/* the top of the rows up to r (r + 1 rows; r = -1: none) in interval b, as a y in 1/100 px */
+static uint64_t layer_y(const struct tl_event *e, uint64_t b, size_t rows)
+{
+	const uint64_t ph = (TL_H - TL_TOP - TL_BOTTOM) * 100, y0 = (TL_H - TL_BOTTOM) * 100;
+	const uint64_t *c = e->cells + (size_t)b * (e->nr_top + 1) * 2;
+	uint64_t total = bucket_total(e, b), below = 0;
+	size_t k;
+
+	for (k = 0; k < rows; k++)
+		below += c[2 * k + 1];
+	return y0 - (total ? (uint64_t)((unsigned __int128)ph * below / total) : 0);
+}
+
+static void put_point(FILE *fp, uint64_t x, uint64_t y, char sep)
+{
+	put_c(fp, x);
+	fputc(',', fp);
+	put_c(fp, y);
+	fputc(sep, fp);
+}
+
+/*
+ * Layer r, stacked on the rows below it: a step per interval (the share is
+ * the interval's, flat across it), the top edge left to right, then the
+ * bottom edge back.
+ */
+static void draw_layers(FILE *fp, const struct tl_event *e, uint64_t nb)
+{
+	const uint64_t pw = (TL_W - TL_LEFT - TL_RIGHT) * 100, x0 = TL_LEFT * 100;
+	size_t r;
+	uint64_t b;
+
+	for (r = 0; r <= e->nr_top; r++) {
+		fprintf(fp, "<polygon class=\"layer\" data-layer=\"%zu\" fill=\"%s\" points=\"", r,
+			r < e->nr_top ? tl_colours[r % 10] : "#d3d3d3");
+		for (b = 0; b < nb; b++) {
+			uint64_t y = layer_y(e, b, r + 1);
+
+			put_point(fp, x0 + pw * b / nb, y, ' ');
+			put_point(fp, x0 + pw * (b + 1) / nb, y, ' ');
+		}
+		for (b = nb; b-- > 0;) {
+			uint64_t y = layer_y(e, b, r);
+
+			put_point(fp, x0 + pw * (b + 1) / nb, y, ' ');
+			put_point(fp, x0 + pw * b / nb, y, b ? ' ' : '"');
+		}
+		fputs("/>\n", fp);
+	}
+}
+
+int timeline__write_svg(struct analysis *a, const char *path)
+{
+	struct tl_table t;
+	const struct tl_event *e;
+	struct csv c;
+	char lab[32];
+	uint64_t b, nb, step;
+	size_t r, k;
+	int err;
+
+	err = build_table(a, &t);
+	if (err)
+		return err;
+	err = analysis__open_path(&c, path);
+	if (err) {
+		table_release(&t);
+		return err;
+	}
+	fprintf(c.fp,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
+		"<desc>Timeline written by readperf: the share of each interval's period per function (top %u, the rest grey), "
+		"as timeline.csv</desc>\n"
+		"<style type=\"text/css\">\n"
+		"text { font-family: Verdana, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
+		".title { font-size: 17px; text-anchor: middle; }\n"
+		".axis { stroke: rgb(0,0,0); stroke-width: 1; }\n"
+		".grid { stroke: rgb(220,220,220); stroke-width: 1; }\n"
+		"</style>\n"
+		"<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"rgb(255,255,255)\"/>\n",
+		TL_W, TL_H, TL_W, TL_H, TIMELINE_TOP, TL_W, TL_H);
+	e = t.nr_ev ? &t.ev[0] : NULL;
+	fprintf(c.fp, "<text class=\"title\" x=\"%u\" y=\"24\">", (TL_W - TL_RIGHT + TL_LEFT) / 2);
+	if (e) {
+		xml_put(c.fp, a->events[e->event].name, 60);
+		time_label(lab, sizeof(lab), a->tl_width);
+		fprintf(c.fp, ": share of each %s interval</text>\n", lab);
+	} else {
+		fputs("no samples</text>\n", c.fp);
+	}
+	/* y axis: 0, 25, 50, 75, 100 % */
+	for (k = 0; k <= 4; k++) {
+		unsigned y = TL_H - TL_BOTTOM - (unsigned)k * (TL_H - TL_TOP - TL_BOTTOM) / 4;
+
+		fprintf(c.fp, "<line class=\"grid\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n"
+			"<text x=\"%u\" y=\"%u\" text-anchor=\"end\">%zu%%</text>\n",
+			TL_LEFT, y, TL_W - TL_RIGHT, y, TL_LEFT - 6, y + 4, k * 25);
+	}
+	nb = e ? t.nr_buckets : 0;
+	if (e)
+		draw_layers(c.fp, e, nb);
+	fprintf(c.fp, "<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n"
+		"<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n",
+		TL_LEFT, TL_TOP, TL_LEFT, TL_H - TL_BOTTOM, TL_LEFT, TL_H - TL_BOTTOM, TL_W - TL_RIGHT, TL_H - TL_BOTTOM);
+	/* x axis: at most 10 labels, time since the first sample */
+	step = nb > 10 ? (nb + 9) / 10 : 1;
+	for (b = 0; b <= nb && nb; b += step) {
+		uint64_t x = TL_LEFT * 100 + (uint64_t)(TL_W - TL_LEFT - TL_RIGHT) * 100 * b / nb;
+
+		time_label(lab, sizeof(lab), b * a->tl_width);
+		fputs("<text x=\"", c.fp);
+		put_c(c.fp, x);
+		fprintf(c.fp, "\" y=\"%u\" text-anchor=\"middle\">%s</text>\n", TL_H - TL_BOTTOM + 18, lab);
+	}
+	fprintf(c.fp, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">time since the first sample</text>\n",
+		(TL_W - TL_RIGHT + TL_LEFT) / 2, TL_H - 14);
+	/* the legend: top function first */
+	for (r = 0; e && r <= e->nr_top; r++) {
+		unsigned y = TL_TOP + (unsigned)r * 22;
+
+		fprintf(c.fp, "<g class=\"legend\" data-layer=\"%zu\"><rect x=\"%u\" y=\"%u\" width=\"14\" height=\"14\" "
+			"fill=\"%s\"/><text x=\"%u\" y=\"%u\">", r, TL_W - TL_RIGHT + 20, y,
+			r < e->nr_top ? tl_colours[r % 10] : "#d3d3d3", TL_W - TL_RIGHT + 40, y + 12);
+		xml_put(c.fp, r < e->nr_top ? e->top[r]->function : "[other]", 38);
+		fputs("</text></g>\n", c.fp);
+	}
+	fputs("</svg>\n", c.fp);
+	table_release(&t);
+	return csv__commit(&c);
+}
