@@ -942,7 +942,6 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 	hashmap__init(&a->estats);
 	hashmap__init(&a->ipcache);
 	hashmap__init(&a->stacks);
-	hashmap__init(&a->tstats);
 	hashmap__init(&a->timeline);
 	a->tl_width = opts->interval_ns ? opts->interval_ns : timeline__default_interval(f);
 	hashmap__init(&a->offstacks);
@@ -1027,7 +1026,7 @@ void analysis__delete(struct analysis *a)
 	hashmap__release(&a->ipcache, NULL);
 	stacks__release(a);
 	array__release(&a->frames);
-	hashmap__release(&a->tstats, NULL);	/* tstats and stacks' counters are pool memory */
+	/* tstats (mthread->priv) and the stacks' counters are pool memory */
 	hashmap__release(&a->timeline, NULL);
 	speedscope__release(a);
 	hashmap__release(&a->offstacks, NULL);

@@ -86,6 +86,17 @@ struct ipfast {
 /* how --inline names an inlined function's frame, as perf marks it */
 #define INLINED_SUFFIX " (inlined)"
 
+/* a thread's context switches (decode/threads.c) */
+struct tswitch {
+	uint64_t offcpu_ns, intervals, switches, voluntary, preempted;
+	int is_out;
+	uint64_t out_time, in_time;	/* last switch out, last switch in */
+	int has_cand;			/* the blocking-stack candidate: a switch sample's frames */
+	uint64_t cand_time;
+	uintptr_t *cand;
+	uint32_t nr_cand, cap_cand;
+};
+
 /* a thread (one lifetime) for threads.csv and the off-CPU analysis (decode/threads.c) */
 struct tstat {
 	struct mthread *th;
@@ -97,13 +108,7 @@ struct tstat {
 	uint64_t *ev;			/* samples, period per event index */
 	uint32_t nr_ev;
 	uint64_t oncpu_ns;		/* period of its cpu-clock/task-clock samples */
-	uint64_t offcpu_ns, intervals, switches, voluntary, preempted;
-	int is_out;
-	uint64_t out_time, in_time;	/* last switch out, last switch in */
-	int has_cand;			/* the blocking-stack candidate: a switch sample's frames */
-	uint64_t cand_time;
-	uintptr_t *cand;
-	uint32_t nr_cand, cap_cand;
+	struct tswitch *sw;		/* NULL until its first switch */
 };
 
 struct evstat {
@@ -143,7 +148,6 @@ struct analysis {
 	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */
 	int stacks_warned;
 	/* threads.csv and off-CPU (decode/threads.c) */
-	struct hashmap tstats;		/* struct mthread * -> struct tstat */
 	struct array tstat_list;	/* struct tstat *, creation order */
 	struct hashmap offstacks;	/* struct stack_key + frames + struct tstat * -> uint64_t[3] */
 	int want_frames;		/* a->frames filled for every sample (stacks or off-CPU) */

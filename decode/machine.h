@@ -55,6 +55,7 @@ struct mthread {
 	struct process *proc;
 	const char *comm;		/* interned; NULL until known */
 	int exited;
+	void *priv;			/* the analysis' per-thread data (decode/threads.c), NULL */
 };
 
 struct process {

@@ -42,17 +42,12 @@ struct off_key {
 
 static struct tstat *get_tstat(struct analysis *a, struct mthread *th)
 {
-	struct tstat *t;
-	void **slot;
-	int ret;
+	struct tstat *t = th->priv;
 
-	ret = hashmap__insert(&a->tstats, &th, sizeof(th), &slot);
-	if (ret < 0)
-		return NULL;
-	if (ret == 0)
-		return *slot;
+	if (t)
+		return t;
 	t = pool__alloc(&a->pool, sizeof(*t));
-	*slot = t;
+	th->priv = t;
 	if (!t || analysis__push_ptr(&a->tstat_list, t))
 		return NULL;
 	t->th = th;
@@ -91,15 +86,25 @@ static int touch(struct analysis *a, struct tstat *t, uint64_t time, int has_tim
 	return 0;
 }
 
-static int switch_out(struct tstat *t, uint64_t time, int preempted)
+/* the switch state of t, made on its first switch; NULL on ENOMEM */
+static struct tswitch *get_sw(struct analysis *a, struct tstat *t)
 {
-	t->switches++;
+	if (!t->sw)
+		t->sw = pool__alloc(&a->pool, sizeof(*t->sw));
+	return t->sw;
+}
+
+static int switch_out(struct analysis *a, struct tstat *t, uint64_t time, int preempted)
+{
+	if (!get_sw(a, t))
+		return -ENOMEM;
+	t->sw->switches++;
 	if (preempted)
-		t->preempted++;
+		t->sw->preempted++;
 	else
-		t->voluntary++;
-	t->is_out = 1;
-	t->out_time = time;
+		t->sw->voluntary++;
+	t->sw->is_out = 1;
+	t->sw->out_time = time;
 	return 0;
 }
 
@@ -110,14 +115,14 @@ static int add_off_stack(struct analysis *a, struct tstat *t, uint64_t ns, uint6
 	struct off_key key;
 	uint64_t *v;
 	void **slot;
-	int ret, use = t->has_cand && t->cand_time >= t->in_time && t->cand_time <= time;
+	int ret, use = t->sw->has_cand && t->sw->cand_time >= t->sw->in_time && t->sw->cand_time <= time;
 
 	memset(&key, 0, sizeof(key));
-	key.nr = use ? t->nr_cand : 0;
+	key.nr = use ? t->sw->nr_cand : 0;
 	key.comm = t->comm ? t->comm : UNKNOWN;
 	strbuf__reset(k);
 	if (strbuf__add(k, &key, sizeof(key)) ||
-	    (key.nr && strbuf__add(k, t->cand, key.nr * sizeof(uintptr_t))))
+	    (key.nr && strbuf__add(k, t->sw->cand, key.nr * sizeof(uintptr_t))))
 		return -ENOMEM;
 	/* the thread too, for offcpu.csv: after the stack part stacks.c reads */
 	if (strbuf__add(k, &t, sizeof(t)))
@@ -141,15 +146,17 @@ static int switch_in(struct analysis *a, struct tstat *t, uint64_t time)
 {
 	int err = 0;
 
-	if (t->is_out && time >= t->out_time) {
-		uint64_t ns = time - t->out_time;
+	if (!get_sw(a, t))
+		return -ENOMEM;
+	if (t->sw->is_out && time >= t->sw->out_time) {
+		uint64_t ns = time - t->sw->out_time;
 
-		t->offcpu_ns += ns;
-		t->intervals++;
+		t->sw->offcpu_ns += ns;
+		t->sw->intervals++;
 		err = add_off_stack(a, t, ns, time);
 	}
-	t->is_out = 0;
-	t->in_time = time;
+	t->sw->is_out = 0;
+	t->sw->in_time = time;
 	return err;
 }
 
@@ -178,7 +185,7 @@ int threads__record(struct analysis *a, const struct perf_record *rec, uint64_t 
 		return err;
 	a->switch_data = 1;
 	if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT)
-		return switch_out(t, time, !!(rec->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT));
+		return switch_out(a, t, time, !!(rec->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT));
 	return switch_in(a, t, time);
 }
 
@@ -200,19 +207,21 @@ static int set_candidate(struct analysis *a, struct tstat *t, uint64_t time)
 {
 	size_t n = a->frames.len;
 
-	if (n > t->cap_cand) {
+	if (!get_sw(a, t))
+		return -ENOMEM;
+	if (n > t->sw->cap_cand) {
 		uintptr_t *c = pool__alloc(&a->pool, n * sizeof(*c));
 
 		if (!c)
 			return -ENOMEM;
-		t->cand = c;
-		t->cap_cand = (uint32_t)n;
+		t->sw->cand = c;
+		t->sw->cap_cand = (uint32_t)n;
 	}
 	if (n)
-		memcpy(t->cand, a->frames.data, n * sizeof(uintptr_t));
-	t->nr_cand = (uint32_t)n;
-	t->cand_time = time;
-	t->has_cand = 1;
+		memcpy(t->sw->cand, a->frames.data, n * sizeof(uintptr_t));
+	t->sw->nr_cand = (uint32_t)n;
+	t->sw->cand_time = time;
+	t->sw->has_cand = 1;
 	return 0;
 }
 
@@ -286,7 +295,7 @@ switches:
 		if (prev) {
 			err = set_candidate(a, prev, s->time);
 			if (!err)
-				err = switch_out(prev, s->time, (prev_state & 0x7f) == 0);
+				err = switch_out(a, prev, s->time, (prev_state & 0x7f) == 0);
 			if (err)
 				return err;
 		}
@@ -328,10 +337,12 @@ static void thread_columns(struct csv *c, const struct analysis *a, const struct
 {
 	csv__u64(c, t->oncpu_ns);
 	if (a->switch_data) {
-		csv__u64(c, t->offcpu_ns);
-		csv__u64(c, t->switches);
-		csv__u64(c, t->voluntary);
-		csv__u64(c, t->preempted);
+		const struct tswitch none = { 0 }, *sw = t->sw ? t->sw : &none;
+
+		csv__u64(c, sw->offcpu_ns);
+		csv__u64(c, sw->switches);
+		csv__u64(c, sw->voluntary);
+		csv__u64(c, sw->preempted);
 	} else {
 		csv__i64(c, -1);
 		csv__i64(c, -1);

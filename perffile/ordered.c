@@ -9,6 +9,16 @@
  * drops to zero.  The index is an array of (time, nr, copy) kept sorted on
  * its first `sorted` entries; a flush sorts the entries added since the last
  * flush (usually already sorted: a cheap check) and merges them in.
+ *
+ * Memory is bounded: a file without FINISHED_ROUND (or with rounds larger
+ * than the bound) would queue everything, so when the copies reach
+ * OQ_MAX_BLOCKS blocks or the index OQ_MAX_ENTS entries the earlier half of
+ * the queue by time is delivered, as perf's OE_FLUSH__HALF does when
+ * ordered_events reaches its max_alloc_size.  Order is kept within what is
+ * queued; a record that arrives later with an older time than the last one
+ * delivered is delivered at the next flush (counted in nr_unordered, as
+ * perf warns "Timestamp below last timeslice flush").  About 64 MiB of
+ * copies and 48 MiB of index at most.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +27,8 @@
 #include "perffile/ordered.h"
 
 #define OQ_BLOCK_SIZE (1u << 20)
+#define OQ_MAX_BLOCKS 64		/* 64 MiB of record copies */
+#define OQ_MAX_ENTS (1u << 20)		/* 24 MiB of index, twice (the merge's) */
 
 struct oq_block {
 	struct oq_block *next;
@@ -51,6 +63,7 @@ struct ordered_queue {
 	uint64_t next_flush;		/* OE_FLUSH__ROUND limit */
 	uint64_t last_flush;		/* time of the last delivered queued record */
 	uint64_t nr_unordered;
+	uint64_t nr_half_flushes;	/* flushes at the memory bound */
 	size_t max_queued;
 	size_t nr_blocks;
 	struct oq_block **blocks;	/* every block, for delete */
@@ -140,15 +153,52 @@ static int ent_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
+static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all);
+static void sort_all(struct ordered_queue *q);
+
+/*
+ * At the memory bound: deliver the earlier half of the queue by time (more
+ * while no block comes free), as perf's OE_FLUSH__HALF.  0 or the callback's value.
+ */
+static int flush_half(struct ordered_queue *q, int need_block)
+{
+	int ret;
+
+	do {
+		uint64_t limit;
+
+		if (!q->nr_ents)
+			return 0;
+		sort_all(q);
+		limit = q->ents[(q->nr_ents - 1) / 2].time;
+		ret = deliver_upto(q, limit, 0);
+		if (ret)
+			return ret;
+		q->nr_half_flushes++;
+	} while (need_block && !q->free_blocks);
+	return 0;
+}
+
 static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uint64_t time)
 {
 	size_t need = (sizeof(struct oq_rec) + (size_t)rec->size + 7) & ~(size_t)7;
 	struct oq_block *b = q->cur;
 	struct oq_rec *r;
 	struct oq_ent *e;
+	int ret;
 
 	if (need > OQ_BLOCK_SIZE)
 		return -EINVAL;
+	if (q->nr_ents >= OQ_MAX_ENTS) {
+		ret = flush_half(q, 0);
+		if (ret)
+			return ret;
+	}
+	if ((!b || b->used + need > OQ_BLOCK_SIZE) && !q->free_blocks && q->nr_blocks >= OQ_MAX_BLOCKS) {
+		ret = flush_half(q, 1);
+		if (ret)
+			return ret;
+	}
 	if (!b || b->used + need > OQ_BLOCK_SIZE) {
 		struct oq_block *nb = new_block(q);
 
@@ -315,5 +365,6 @@ void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_st
 	st->queued = q->nr_ents;
 	st->max_queued = q->max_queued;
 	st->nr_unordered = q->nr_unordered;
+	st->half_flushes = q->nr_half_flushes;
 	st->bytes_allocated = q->nr_blocks * (sizeof(struct oq_block) + OQ_BLOCK_SIZE);
 }

@@ -186,12 +186,44 @@ static void test_many_rounds(void **state)
 	pe_release(&e);
 }
 
+/*
+ * No FINISHED_ROUND at all: 2.5M samples, each pair of times swapped
+ * (1000001, 1000000, 1000003, 1000002, ...).  Without a bound the queue held
+ * the whole file; at its bound (1M entries) it delivers the earlier half by
+ * time, so it never holds more than 1M, the bytes stay under 64 MiB of copies
+ * plus a block, and as a swapped pair never straddles a half (the half
+ * delivered ends at an even time's partner) the order is still right.
+ */
+static void test_memory_bound(void **state)
+{
+	struct pe e = { 0 };
+	struct seen s = { 0 };
+	struct ordered_queue_stats st;
+	uint8_t *buf;
+	size_t len, i, n = 2500000;
+
+	(void)state;
+	pe_attr(&e, ST, 1000);
+	for (i = 0; i < n; i++)
+		pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 1000000 + (i ^ 1), 1, NULL, 0);
+	buf = pe_file(&e, &len);
+	replay(buf, len, &s, &st);
+	assert_int_equal(s.count, n);
+	assert_false(s.out_of_order);
+	assert_true(st.max_queued <= 1u << 20);
+	assert_true(st.half_flushes >= 2);
+	assert_true(st.bytes_allocated <= 65u << 20);
+	free(buf);
+	pe_release(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_no_time),
 		cmocka_unit_test(test_many_rounds),
+		cmocka_unit_test(test_memory_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
