@@ -389,24 +389,26 @@ static int open_input(const char *input, const struct log *log, struct perf_file
 	return perf_file__open(f, input, &fo);
 }
 
-static int write_reports(const struct analyse_opts *o, const struct filestat *fs, const struct log *log)
+/* stat, events, header into dir (the staging directory of o->outdir) */
+static int write_reports(const struct analyse_opts *o, const struct filestat *fs, const char *dir,
+			 const struct log *log)
 {
 	int err = 0, e;
 
 	if (o->reports & R_STAT) {
-		e = filestat__write_stat(fs, o->outdir);
+		e = filestat__write_stat(fs, dir);
 		if (e)
 			log_msg(log, LOG_ERR, "%s/stat.csv: %s", o->outdir, strerror(-e));
 		err = err ? err : e;
 	}
 	if (o->reports & R_EVENTS) {
-		e = filestat__write_events(fs, o->outdir);
+		e = filestat__write_events(fs, dir);
 		if (e)
 			log_msg(log, LOG_ERR, "%s/events.csv: %s", o->outdir, strerror(-e));
 		err = err ? err : e;
 	}
 	if (o->reports & R_HEADER) {
-		e = filestat__write_header(fs, o->outdir);
+		e = filestat__write_header(fs, dir);
 		if (e)
 			log_msg(log, LOG_ERR, "%s/header.csv: %s", o->outdir, strerror(-e));
 		err = err ? err : e;
@@ -744,17 +746,24 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	struct filestat *fs = NULL;
 	struct analysis *an = NULL;
 	struct ordered_queue *q = NULL;
+	struct csv_txn txn = { 0 };
 	int err, read_err = 0;
 
 	err = fs__mkdir_p(o->outdir);
+	if (!err) {
+		csv__remove_stale(o->outdir);
+		/* every report goes to a staging directory first, moved in when all are whole */
+		err = csv_txn__begin(&txn, o->outdir);
+	}
 	if (err) {
 		log_msg(log, LOG_ERR, "%s: cannot create: %s", o->outdir, strerror(-err));
 		return EXIT_SYSTEM;
 	}
-	csv__remove_stale(o->outdir);
 	err = open_input(o->input, log, &f);
-	if (err)
+	if (err) {
+		csv_txn__abort(&txn);
 		return exit_for(err);
+	}
 	err = resolve_time(&o->time, f, &o->an, log);
 	if (!err)
 		err = filestat__new(&fs, f);
@@ -774,7 +783,8 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		o->an.symbols = &o->sym;
 		o->an.log = log;
 		o->an.reports = o->reports & R_ANALYSIS;
-		o->an.out_dir = o->outdir;
+		o->an.out_dir = txn.stage;
+		o->an.report_dir = o->outdir;
 		err = analysis__new(&an, f, &o->an);
 		if (err && err != -ENOMEM)
 			log_msg(log, LOG_ERR, "%s: cannot write the reports: %s", o->outdir, strerror(-err));
@@ -787,13 +797,19 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	err = replay(f, fs, q, o->quiet, &read_err);
 	warn_losses(f, fs, log);
 	if (!err)
-		err = write_reports(o, fs, log);
+		err = write_reports(o, fs, txn.stage, log);
 	if (an)
 		analysis__warn_unresolved(an);
-	if (!err && an) {
-		err = analysis__write(an, o->outdir);
+	if (!err && an)
+		err = analysis__write(an, txn.stage);	/* it names the report that failed */
+	if (err || stop_signal) {
+		csv_txn__abort(&txn);
+		if (err && err != -EINTR && err != -ENOMEM)
+			log_msg(log, LOG_ERR, "%s: no report written, the previous ones are as they were", o->outdir);
+	} else {
+		err = csv_txn__commit(&txn);
 		if (err)
-			log_msg(log, LOG_ERR, "%s: cannot write the reports: %s", o->outdir, strerror(-err));
+			log_msg(log, LOG_ERR, "%s: cannot move the reports in: %s", o->outdir, strerror(-err));
 	}
 	if (!err && an)
 		err = write_stacks(o, an, log);
@@ -811,6 +827,7 @@ out_delete:
 	filestat__delete(fs);
 out_close:
 	perf_file__delete(f);
+	csv_txn__abort(&txn);
 	if (err == -ENOMEM)
 		log_msg(log, LOG_ERR, "out of memory");
 	if (stop_signal) {

@@ -71,6 +71,7 @@ struct analysis_opts {
 	uint64_t interval_ns;              /* --interval: timeline.csv's interval, 0: the span / 100, readable */
 	int timeline;                      /* --timeline: keep the timeline without timeline.csv */
 	int speedscope;                    /* --speedscope: keep every sample's stack for speedscope__write */
+	const char *report_dir;            /* where the reports end up, for messages (out_dir may stage them) */
 	unsigned fg_minwidth;              /* --minwidth: flame graph frames narrower than this (1/100 px) left out */
 	int fg_minwidth_set;               /* else flamegraph.pl's 0.1 px */
 };

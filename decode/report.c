@@ -558,53 +558,44 @@ static int callers_write(struct analysis *a, const char *dir)
 	return csv__commit(&c);
 }
 
+static int results_write_cc(struct analysis *a, const char *dir)
+{
+	return results_write(a, dir, have_callchains(a));
+}
+
+/* the reports of the analysis, in the order they are written */
+static const struct {
+	unsigned bit;
+	const char *file;
+	int (*write)(struct analysis *a, const char *dir);
+} writers[] = {
+	{ REPORT_OVERVIEW, "overview.csv", overview_write },
+	{ REPORT_PROCESSES, "processes.csv", processes_write },
+	{ REPORT_RESULTS, "results.csv", results_write_cc },
+	{ REPORT_LINES, "lines.csv", lines_write },
+	/* always written, so scripts find every report: header only without callchains */
+	{ REPORT_CALLERS, "callers.csv", callers_write },
+	{ REPORT_THREADS, "threads.csv", threads__write },
+	{ REPORT_TIMELINE, "timeline.csv", timeline__write },
+	/* header only without context-switch data */
+	{ REPORT_OFFCPU, "offcpu.csv", offcpu__write },
+};
+
 int analysis__write(struct analysis *a, const char *dir)
 {
-	unsigned r = a->opts.reports;
-	int children = have_callchains(a);
-	int err, first = 0;
+	size_t i;
+	int err;
 
-	if (r & REPORT_OVERVIEW) {
-		err = overview_write(a, dir);
-		if (err && !first)
-			first = err;
+	for (i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
+		if (!(a->opts.reports & writers[i].bit))
+			continue;
+		err = writers[i].write(a, dir);
+		if (err) {
+			/* the first failure ends it: the reports are one transaction */
+			log_msg(a->log, LOG_ERR, "%s/%s: cannot write: %s",
+				a->opts.report_dir ? a->opts.report_dir : dir, writers[i].file, strerror(-err));
+			return err;
+		}
 	}
-	if (r & REPORT_PROCESSES) {
-		err = processes_write(a, dir);
-		if (err && !first)
-			first = err;
-	}
-	if (r & REPORT_RESULTS) {
-		err = results_write(a, dir, children);
-		if (err && !first)
-			first = err;
-	}
-	if (r & REPORT_LINES) {
-		err = lines_write(a, dir);
-		if (err && !first)
-			first = err;
-	}
-	/* always written, so scripts find every report: header only without callchains */
-	if (r & REPORT_CALLERS) {
-		err = callers_write(a, dir);
-		if (err && !first)
-			first = err;
-	}
-	if (r & REPORT_THREADS) {
-		err = threads__write(a, dir);
-		if (err && !first)
-			first = err;
-	}
-	if (r & REPORT_TIMELINE) {
-		err = timeline__write(a, dir);
-		if (err && !first)
-			first = err;
-	}
-	/* header only without context-switch data */
-	if (r & REPORT_OFFCPU) {
-		err = offcpu__write(a, dir);
-		if (err && !first)
-			first = err;
-	}
-	return first;
+	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "csv.h"
@@ -62,7 +63,7 @@ void csv__open_stream(struct csv *c, FILE *fp)
 static void flush_buf(struct csv *c)
 {
 	if (c->len && fwrite(c->buf, 1, c->len, c->fp) != c->len && !c->err)
-		c->err = -EIO;
+		c->err = errno ? -errno : -EIO;	/* ENOSPC, EDQUOT, ... as the kernel said */
 	c->len = 0;
 }
 
@@ -81,7 +82,7 @@ static void put(struct csv *c, const char *p, size_t n)
 		flush_buf(c);
 		if (n > sizeof(c->buf)) {
 			if (fwrite(p, 1, n, c->fp) != n && !c->err)
-				c->err = -EIO;
+				c->err = errno ? -errno : -EIO;
 			return;
 		}
 	}
@@ -316,6 +317,86 @@ void csv__abort(struct csv *c)
 	c->tmp_path = c->path = NULL;
 }
 
+/* a staging directory's files, then the directory; 0 or -errno */
+static int remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		char *p;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		p = path_join(path, "", e->d_name, "");
+		if (!p || unlink(p))
+			err = p ? -errno : -ENOMEM;
+		free(p);
+	}
+	closedir(d);
+	if (rmdir(path) && !err)
+		err = -errno;
+	return err;
+}
+
+int csv_txn__begin(struct csv_txn *t, const char *dir)
+{
+	char suffix[32];
+
+	t->dir = dir;
+	snprintf(suffix, sizeof(suffix), ".tmp.%ld", (long)getpid());
+	t->stage = path_join(dir, ".", "readperf-reports", suffix);
+	if (!t->stage)
+		return -ENOMEM;
+	if (mkdir(t->stage, 0777) && errno != EEXIST) {
+		int err = -errno;
+
+		free(t->stage);
+		t->stage = NULL;
+		return err;
+	}
+	return 0;
+}
+
+int csv_txn__commit(struct csv_txn *t)
+{
+	DIR *d = opendir(t->stage);
+	struct dirent *e;
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	/* renames need no space: once every report is whole, they all go in */
+	while (!err && (e = readdir(d))) {
+		char *from, *to;
+
+		if (e->d_name[0] == '.')
+			continue;
+		from = path_join(t->stage, "", e->d_name, "");
+		to = path_join(t->dir, "", e->d_name, "");
+		if (!from || !to)
+			err = -ENOMEM;
+		else if (rename(from, to))
+			err = -errno;
+		free(from);
+		free(to);
+	}
+	closedir(d);
+	csv_txn__abort(t);
+	return err;
+}
+
+void csv_txn__abort(struct csv_txn *t)
+{
+	if (t->stage)
+		remove_tree(t->stage);
+	free(t->stage);
+	t->stage = NULL;
+}
+
 int csv__remove_stale(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -335,7 +416,8 @@ int csv__remove_stale(const char *dir)
 		if (*end || pid <= 0 || pid == (long)getpid() || !(kill((pid_t)pid, 0) && errno == ESRCH))
 			continue;
 		path = path_join(dir, "", e->d_name, "");
-		if (path && !unlink(path))
+		/* a temporary report, or a staging directory of reports (csv_txn) */
+		if (path && (!unlink(path) || ((errno == EISDIR || errno == EPERM) && !remove_tree(path))))
 			n++;
 		free(path);
 	}

@@ -59,6 +59,22 @@ void csv__end_row(struct csv *c);
  */
 int csv__remove_stale(const char *dir);
 
+/*
+ * Reports as one transaction: they are written into a staging directory
+ * (DIR/.readperf-reports.tmp.PID, so that csv__remove_stale finds it after a
+ * killed run) and moved into DIR only when every one is complete, so a
+ * failure (ENOSPC, a signal) leaves the previous reports whole and no
+ * temporary file.  begin: 0 or -errno; commit: renames every file of the
+ * stage into dir and removes the stage (0 or -errno); abort: removes it.
+ */
+struct csv_txn {
+	const char *dir;	/* borrowed */
+	char *stage;
+};
+int csv_txn__begin(struct csv_txn *t, const char *dir);
+int csv_txn__commit(struct csv_txn *t);
+void csv_txn__abort(struct csv_txn *t);
+
 /* flush, close, rename into place; returns the first error */
 int csv__commit(struct csv *c);
 void csv__abort(struct csv *c);
