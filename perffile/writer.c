@@ -47,6 +47,7 @@ struct perf_writer {
 	const struct log *log;
 	const char *name;	/* for messages */
 	int started, finished;
+	int finishing;		/* writing what follows the data: the header is left alone */
 	int error;		/* sticky negative errno */
 	struct writer_attr *attrs;
 	size_t nr_attrs;
@@ -110,6 +111,32 @@ static int pwrite_all(int fd, const void *data, size_t size, uint64_t off)
 	return 0;
 }
 
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+/* struct perf_file_header for data_size bytes of data and the features bitmap */
+static void file_header(const struct perf_writer *w, uint8_t hdr[FILE_HEADER_SIZE], uint64_t data_size,
+			const uint64_t features[4])
+{
+	uint64_t nids = 0;
+	size_t j;
+
+	for (j = 0; j < w->nr_attrs; j++)
+		nids += w->attrs[j].nr_ids;
+	memset(hdr, 0, FILE_HEADER_SIZE);
+	put_u64(hdr + 0, PERF_MAGIC2);
+	put_u64(hdr + 8, FILE_HEADER_SIZE);
+	put_u64(hdr + 16, sizeof(struct perf_event_attr) + 16);
+	put_u64(hdr + 24, FILE_HEADER_SIZE + nids * 8);		/* attrs after the ids */
+	put_u64(hdr + 32, w->nr_attrs * (sizeof(struct perf_event_attr) + 16));
+	put_u64(hdr + 40, w->data_offset);
+	put_u64(hdr + 48, data_size);
+	/* event_types (56, 64) stays zero, as perf writes it */
+	memcpy(hdr + 72, features, 4 * sizeof(uint64_t));
+}
+
 static int flush(struct perf_writer *w)
 {
 	int err;
@@ -124,6 +151,22 @@ static int flush(struct perf_writer *w)
 		return fail(w, err, "write");
 	w->pos += w->buf_len;
 	w->buf_len = 0;
+	/*
+	 * While the data grows the header says how much of it is whole records
+	 * on disk (perf writes its header at the start too and rewrites it at
+	 * the end): a capture killed here leaves a file perf and readperf read
+	 * up to its last complete record, without feature sections.
+	 */
+	if (!w->pipe && w->started && !w->finishing) {
+		static const uint64_t no_features[4];
+		uint8_t hdr[FILE_HEADER_SIZE];
+		uint64_t on_disk = w->pos > w->data_offset ? w->pos - w->data_offset : 0;
+
+		file_header(w, hdr, w->data_size < on_disk ? w->data_size : on_disk, no_features);
+		err = pwrite_all(w->fd, hdr, sizeof(hdr), 0);
+		if (err)
+			return fail(w, err, "write header");
+	}
 	return 0;
 }
 
@@ -525,16 +568,21 @@ static int start_pipe(struct perf_writer *w)
 	return err;
 }
 
-/* file mode: header placeholder, ids, attrs; data starts after them */
+/* file mode: a header without data or features yet, ids, attrs; data starts after them */
 static int start_file(struct perf_writer *w)
 {
-	uint8_t zero[FILE_HEADER_SIZE] = { 0 };
-	uint64_t off;
+	static const uint64_t no_features[4];
+	uint8_t hdr[FILE_HEADER_SIZE];
+	uint64_t off, nids = 0;
 	size_t i;
 	int err;
 
+	for (i = 0; i < w->nr_attrs; i++)
+		nids += w->attrs[i].nr_ids;
+	w->data_offset = FILE_HEADER_SIZE + nids * 8 + w->nr_attrs * (sizeof(struct perf_event_attr) + 16);
+	file_header(w, hdr, 0, no_features);
 	w->pos = 0;
-	err = emit(w, zero, sizeof(zero));
+	err = emit(w, hdr, sizeof(hdr));
 	off = FILE_HEADER_SIZE;
 	for (i = 0; !err && i < w->nr_attrs; i++) {
 		err = emit(w, w->attrs[i].ids, w->attrs[i].nr_ids * 8);
@@ -596,10 +644,6 @@ uint64_t perf_writer__data_size(const struct perf_writer *w)
 	return w->data_size;
 }
 
-static void put_u64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
 
 /* perf_header__adds_write(): section table right after the data, then the sections */
 static int finish_file(struct perf_writer *w)
@@ -615,6 +659,10 @@ static int finish_file(struct perf_writer *w)
 	err = build_event_desc(w);
 	if (err)
 		return err;
+	err = flush(w);		/* the data, the header following it */
+	if (err)
+		return err;
+	w->finishing = 1;
 	if (w->build_ids.len) {
 		bid->len = 0;
 		err = array__append(bid, w->build_ids.data, w->build_ids.len);
@@ -655,25 +703,8 @@ static int finish_file(struct perf_writer *w)
 	if (err)
 		return fail(w, err, "write feature sections");
 
-	/* struct perf_file_header */
-	memset(hdr, 0, sizeof(hdr));
-	put_u64(hdr + 0, PERF_MAGIC2);
-	put_u64(hdr + 8, FILE_HEADER_SIZE);
-	put_u64(hdr + 16, sizeof(struct perf_event_attr) + 16);
-	put_u64(hdr + 24, FILE_HEADER_SIZE + 0);	/* attrs.offset: fixed below */
-	put_u64(hdr + 32, w->nr_attrs * (sizeof(struct perf_event_attr) + 16));
-	put_u64(hdr + 40, w->data_offset);
-	put_u64(hdr + 48, w->data_size);
-	/* event_types (56, 64) stays zero, as perf writes it */
-	memcpy(hdr + 72, features, sizeof(features));
-	{
-		uint64_t nids = 0;
-		size_t j;
-
-		for (j = 0; j < w->nr_attrs; j++)
-			nids += w->attrs[j].nr_ids;
-		put_u64(hdr + 24, FILE_HEADER_SIZE + nids * 8);
-	}
+	/* struct perf_file_header, complete */
+	file_header(w, hdr, w->data_size, features);
 	if (fstat(w->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > off) {
 		if (ftruncate(w->fd, (off_t)off) < 0)
 			return fail(w, -errno, "truncate");

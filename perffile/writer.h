@@ -6,15 +6,18 @@
  * for pipe mode).
  *
  * File mode (PERFILE2, seekable fd):
- *   0            struct perf_file_header (104 bytes), written LAST by finish()
+ *   0            struct perf_file_header (104 bytes), complete at finish()
  *   104          the ids of every attr (u64 each)
  *   ...          the attrs section: per attr { struct perf_event_attr (host
  *                size, 128 with 6.1 headers); struct perf_file_section ids }
  *   data_offset  the records given to perf_writer__write()
  *   data end     feature section table (one {offset,size} per set bit), then
  *                the feature sections themselves
- * Until finish() succeeds the first 104 bytes are zero, so an interrupted
- * capture never looks like a complete perf.data file.
+ * From start() the header is valid without feature sections, its data size
+ * the whole records on disk (rewritten at each flush of the 256 KiB buffer),
+ * so a capture killed before finish() leaves a file perf and readperf read
+ * up to its last flushed record; finish() writes the features and the
+ * complete header.
  *
  * Pipe mode: the 16-byte header {PERFILE2, 16}, then at start() one
  * PERF_RECORD_HEADER_ATTR per attr, one PERF_RECORD_HEADER_FEATURE per
