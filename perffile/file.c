@@ -69,6 +69,9 @@ struct perf_file {
 	size_t win_cap, win_len;
 	uint64_t win_off;
 	uint64_t pos;		/* offset of the next outer record */
+	uint64_t payload_from;	/* where the last record's skipped (unread) payload began, or 0 */
+	uint64_t payload_rec;	/* and that record's offset */
+	size_t attrs_cap;	/* evlist.attrs allocated */
 	uint64_t end;		/* end of the data, UINT64_MAX when unknown */
 	int at_eof;		/* the input returned a short read */
 
@@ -296,11 +299,35 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 	if (f->kind == INPUT_ZST)
 		return zst_read_at(f, off, buf, len);
 	if (f->kind == INPUT_GZ) {
+		/* past what gzseek's signed offset can say: beyond any real input, so its end */
+		if (off > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - off)
+			return 0;
 		if (off < f->in_pos && f->seekable) {
 			int err = gz_reopen(f);
 
 			if (err)
 				return err;
+		}
+		/*
+		 * forward on a stream that cannot seek (a pipe, also an uncompressed
+		 * one: zlib's transparent mode would lseek it): read and drop
+		 */
+		while (off > f->in_pos && !f->seekable) {
+			char skip[65536];
+			uint64_t want = off - f->in_pos;
+			int n = gzread(f->gz, skip, want < sizeof(skip) ? (unsigned)want : (unsigned)sizeof(skip));
+
+			if (n <= 0) {
+				int zerr = Z_OK;
+				const char *msg = gz_message(f->gz, &zerr);
+
+				if (n == 0 && zerr == Z_OK)
+					return 0;	/* the end, before off */
+				if (zerr == Z_ERRNO)
+					return -EIO;
+				return fault(f, "gzip stream", f->in_pos, "%s (offset in the uncompressed data)", msg);
+			}
+			f->in_pos += (uint64_t)n;
 		}
 		if (off != f->in_pos) {
 			if (gzseek(f->gz, (z_off_t)off, SEEK_SET) < 0) {
@@ -484,10 +511,16 @@ static int evlist_add(struct perf_file *f, const struct perf_event_attr *attr,
 
 	if (el->nr >= MAX_ATTRS)
 		return -EINVAL;
-	attrs = realloc(el->attrs, (el->nr + 1) * sizeof(*attrs));
-	if (!attrs)
-		return -ENOMEM;
-	el->attrs = attrs;
+	if (el->nr == f->attrs_cap) {	/* doubling: pipe mode adds them one record at a time */
+		size_t cap = f->attrs_cap ? f->attrs_cap * 2 : 8;
+
+		attrs = realloc(el->attrs, cap * sizeof(*attrs));
+		if (!attrs)
+			return -ENOMEM;
+		el->attrs = attrs;
+		f->attrs_cap = cap;
+	}
+	attrs = el->attrs;
 	/* the id map stores indexes, so moved attrs stay reachable */
 	a = &attrs[el->nr];
 	memset(a, 0, sizeof(*a));
@@ -513,7 +546,7 @@ static int evlist_add(struct perf_file *f, const struct perf_event_attr *attr,
 		a->nr_ids = nr_ids;
 	}
 	el->nr++;
-	perf_evlist__prepare(el);
+	perf_evlist__prepare_last(el);
 	return 0;
 }
 
@@ -568,6 +601,28 @@ static int apply_event_type(struct perf_file *f, uint64_t event_id, const char *
 			return err;
 	}
 	return 0;
+}
+
+/* attr i's name: from EVENT_DESC when it has one, else made from its type and config */
+static int name_attr(struct perf_file *f, size_t i)
+{
+	struct perf_evattr *a = &f->evlist.attrs[i];
+	struct strbuf sb = STRBUF_INIT;
+
+	if (i < f->ft.event_descs.len) {
+		const struct perf_event_desc *d = &ARRAY_AT(&f->ft.event_descs, struct perf_event_desc, i);
+
+		if (d->name)
+			return set_name(a, d->name, strlen(d->name));
+	}
+	if (a->name)
+		return 0;
+	if (perf_attr__name(&a->attr, &sb)) {
+		strbuf__release(&sb);
+		return -ENOMEM;
+	}
+	a->name = strbuf__detach(&sb, NULL);
+	return a->name ? 0 : -ENOMEM;
 }
 
 static int default_names(struct perf_file *f)
@@ -706,8 +761,11 @@ static int read_event_types(struct perf_file *f)
 
 	if (!size || !f->evlist.nr)
 		return 0;
-	if (check_section(f, "event_types", 56, off, size))
-		return 0;	/* the section is informational: ignore it when broken */
+	if (check_section(f, "event_types", 56, off, size)) {
+		/* the section only names events: read the records, exit 2 at the end */
+		f->deferred = -EINVAL;
+		return 0;
+	}
 	for (i = 0; i + EVENT_TYPE_SIZE <= size && i < 1024 * EVENT_TYPE_SIZE; i += EVENT_TYPE_SIZE) {
 		err = input_read_full(f, off + i, ent, sizeof(ent));
 		if (err)
@@ -1332,6 +1390,10 @@ static int next_outer(struct perf_file *f, struct perf_record *rec)
 	if (n < 0)
 		return (int)n;
 	if (n == 0) {
+		/* a stream that ended inside the payload skipped after the last record */
+		if (f->payload_from && f->kind != INPUT_MEM && !f->seekable && f->in_pos < f->pos)
+			return fault(f, "record", f->payload_rec, "the stream ends %" PRIu64 " bytes into its "
+				     "payload of %" PRIu64 " bytes", f->in_pos - f->payload_from, f->pos - f->payload_from);
 		if (pipe || f->end == UINT64_MAX)
 			return 0;
 		return fault(f, "data section", f->pos, "the file ends %" PRIu64 " bytes early",
@@ -1373,7 +1435,8 @@ static int next_outer(struct perf_file *f, struct perf_record *rec)
 		uint64_t total = rec->size + psize;
 
 		if (psize > UINT64_MAX - rec->size ||
-		    (f->end != UINT64_MAX && total > f->end - f->pos))
+		    (f->end != UINT64_MAX && total > f->end - f->pos) ||
+		    (f->info.file_size && (f->pos > f->info.file_size || total > f->info.file_size - f->pos)))
 			return fault(f, "record", f->pos, "payload of %" PRIu64 " bytes runs past the end of the data",
 				     psize);
 		rec->payload_size = psize;
@@ -1390,6 +1453,8 @@ static int next_outer(struct perf_file *f, struct perf_record *rec)
 	rec->data = own_copy(f, p, rec->size);
 	if (!rec->data)
 		return -ENOMEM;
+	f->payload_from = psize > PAYLOAD_INLINE_MAX ? f->pos + rec->size : 0;
+	f->payload_rec = f->pos;
 	f->pos += rec->size + psize;
 	return 1;
 }
@@ -1408,10 +1473,9 @@ static int apply_user_record(struct perf_file *f, const struct perf_record *rec)
 		err = evlist_add(f, &attr, rec->u.header_attr.ids, (size_t)rec->u.header_attr.nr_ids, 0);
 		if (err == -EINVAL)
 			return fault(f, "record", rec->offset, "too many attrs");
+		/* only the new attr: each HEADER_ATTR naming them all was quadratic */
 		if (!err)
-			err = apply_event_desc(f);
-		if (!err)
-			err = default_names(f);
+			err = name_attr(f, f->evlist.nr - 1);
 		return err;
 	case PERF_RECORD_HEADER_FEATURE:
 		if (rec->u.feature.feat_id >= PERF_FEAT_LAST || rec->u.feature.feat_id == PERF_FEAT_RESERVED)

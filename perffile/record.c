@@ -197,6 +197,32 @@ static int calc_is_pos(uint64_t t)
 	return idx;
 }
 
+static void prepare_attr(struct perf_evattr *a)
+{
+	uint64_t t = a->attr.sample_type;
+
+	a->id_pos = calc_id_pos(t);
+	a->is_pos = calc_is_pos(t);
+	a->trailer_size = a->attr.sample_id_all ? 8 * (size_t)__builtin_popcountll(t & TRAILER_MASK) : 0;
+}
+
+void perf_evlist__prepare_last(struct perf_evlist *evlist)
+{
+	struct perf_evattr *a;
+
+	if (evlist->nr <= 1) {
+		perf_evlist__prepare(evlist);
+		return;
+	}
+	/* the others are as they were: only the new one can make a position differ */
+	a = &evlist->attrs[evlist->nr - 1];
+	prepare_attr(a);
+	if (a->id_pos != evlist->id_pos)
+		evlist->id_pos = -1;
+	if (a->is_pos != evlist->is_pos)
+		evlist->is_pos = -1;
+}
+
 void perf_evlist__prepare(struct perf_evlist *evlist)
 {
 	size_t i;
@@ -204,15 +230,8 @@ void perf_evlist__prepare(struct perf_evlist *evlist)
 	evlist->id_pos = -1;
 	evlist->is_pos = -1;
 	evlist->sample_id_all = 0;
-	for (i = 0; i < evlist->nr; i++) {
-		struct perf_evattr *a = &evlist->attrs[i];
-		uint64_t t = a->attr.sample_type;
-
-		a->id_pos = calc_id_pos(t);
-		a->is_pos = calc_is_pos(t);
-		a->trailer_size = a->attr.sample_id_all ?
-			8 * (size_t)__builtin_popcountll(t & TRAILER_MASK) : 0;
-	}
+	for (i = 0; i < evlist->nr; i++)
+		prepare_attr(&evlist->attrs[i]);
 	if (!evlist->nr)
 		return;
 	evlist->id_pos = evlist->attrs[0].id_pos;

@@ -402,6 +402,8 @@ const struct perf_evattr *perf_evlist__find(const struct perf_evlist *evlist, ui
 
 /* compute id_pos/is_pos/trailer_size of every attr and of the list; call after attrs change */
 void perf_evlist__prepare(struct perf_evlist *evlist);
+/* the same after one attr was appended (pipe mode's HEADER_ATTR): O(1) */
+void perf_evlist__prepare_last(struct perf_evlist *evlist);
 
 /*
  * sample_type as perf prints it: "IP|TID|TIME|CALLCHAIN|PERIOD", names in the

@@ -3,7 +3,17 @@
 # Hostile inputs built by scripts in tests/cli (no binaries committed):
 #  - an empty PERF_RECORD_COMPRESSED as the first compressed record
 #    (gen-compressed-empty.py): read with exit 0, no sanitizer report (the
-#    reader called memcpy(NULL, p, 0); `make check SANITIZE=...` catches it).
+#    reader called memcpy(NULL, p, 0); `make check SANITIZE=...` catches it);
+#  - pipe-mode AUXTRACE payloads (gen-pipe-aux.py): 17 MiB through a real
+#    pipe, skipped by reading (it failed with "Illegal seek", exit 3); a size
+#    of 2^63 by name and through a pipe: exit 2 naming the record's offset
+#    (exit 2 without a message before);
+#  - gzip input whose header puts the attrs or the data at 2^63: exit 2 with
+#    the offset, as the uncompressed file (exit 3 "Illegal seek" before);
+#  - an event_types section past the end of the file: exit 2 (it was 0 after
+#    the message), the records still counted;
+#  - 65,536 pipe-mode HEADER_ATTR records (gen-pipe-attrs.py): linear, under
+#    10 s (31 s before).
 . "$(dirname "$0")/testlib.sh"
 
 py=$(command -v python3)
@@ -18,4 +28,55 @@ check "empty COMPRESSED record: exit 0 (exit $rc)" test $rc -eq 0
 check "empty COMPRESSED record: no sanitizer report" test "$(grep -c 'runtime error\|Sanitizer' "$tmp/ce.err")" -eq 0
 check "empty COMPRESSED record: counted, and the COMM after it" \
 	test "$(grep -c '^COMPRESSED,1,8$\|^COMM,1,40$' "$tmp/ce/stat.csv")" -eq 2
+
+# --- pipe-mode AUXTRACE
+"$py" "$root/tests/cli/gen-pipe-aux.py" "$tmp/aux17.data" $((17 * 1024 * 1024))
+cat "$tmp/aux17.data" | "$PROG" -q -o "$tmp/aux17" --reports stat - 2> "$tmp/aux17.err"
+rc=$?
+check "AUXTRACE payload of 17 MiB through a pipe: exit 0, no message (exit $rc)" \
+	test $rc -eq 0 -a "$(grep -c '^readperf:' "$tmp/aux17.err")" -eq 0
+check "AUXTRACE 17 MiB through a pipe: both COMMs, the round after it" \
+	test "$(grep -c '^COMM,2,80$\|^FINISHED_ROUND,1,8$' "$tmp/aux17/stat.csv")" -eq 2
+"$PROG" -q -o "$tmp/aux17f" --reports stat "$tmp/aux17.data"
+check "AUXTRACE 17 MiB: the same read by name" cmp -s "$tmp/aux17/stat.csv" "$tmp/aux17f/stat.csv"
+"$py" "$root/tests/cli/gen-pipe-aux.py" "$tmp/auxh.data" 9223372036854775808
+"$PROG" -q -o "$tmp/auxh" --reports stat "$tmp/auxh.data" 2> "$tmp/auxh.err"
+rc=$?
+check "AUXTRACE size 2^63 by name: exit 2, the record's offset ($(head -c 150 "$tmp/auxh.err"))" \
+	test $rc -eq 2 -a "$(grep -c 'auxh.data: record at offset 0xc8 (200): payload of 9223372036854775808 bytes' "$tmp/auxh.err")" -eq 1
+cat "$tmp/auxh.data" | "$PROG" -q -o "$tmp/auxh2" --reports stat - 2> "$tmp/auxh2.err"
+rc=$?
+check "AUXTRACE size 2^63 through a pipe: exit 2, the payload's offset ($(head -c 150 "$tmp/auxh2.err"))" \
+	test $rc -eq 2 -a "$(grep -c 'stdin: record at offset 0xc8 (200): the stream ends 48 bytes into its payload' "$tmp/auxh2.err")" -eq 1
+
+# --- gzip input with offsets at 2^63; an event_types section past the end
+"$py" - "$td/work.data" "$tmp" << 'PY'
+import gzip, struct, sys
+d = open(sys.argv[1], 'rb').read()
+for name, off in (('attrs', 24), ('data', 40)):
+    e = bytearray(d)
+    struct.pack_into('<Q', e, off, 1 << 63)
+    open('%s/big-%s.data.gz' % (sys.argv[2], name), 'wb').write(gzip.compress(bytes(e)))
+e = bytearray(d)
+struct.pack_into('<QQ', e, 56, 1 << 40, 64)
+open('%s/evtypes.data' % sys.argv[2], 'wb').write(e)
+PY
+for n in attrs data; do
+	"$PROG" -q -o "$tmp/bg" --reports stat "$tmp/big-$n.data.gz" 2> "$tmp/bg.err"
+	rc=$?
+	check "gzip input, $n at 2^63: exit 2 with the offset ($(head -1 "$tmp/bg.err" | head -c 150))" \
+		test $rc -eq 2 -a "$(grep -c 'at offset 0x8000000000' "$tmp/bg.err")" -ge 1 -a "$(grep -c 'Illegal seek' "$tmp/bg.err")" -eq 0
+done
+"$PROG" -q -o "$tmp/et" --reports stat "$tmp/evtypes.data" 2> "$tmp/et.err"
+rc=$?
+check "event_types past the end of the file: exit 2 with the offset (exit $rc)" \
+	test $rc -eq 2 -a "$(grep -c 'header at offset 0x38 (56): event_types section' "$tmp/et.err")" -eq 1
+check "event_types past the end: the samples still counted" grep -q '^SAMPLE,' "$tmp/et/stat.csv"
+
+# --- 65,536 pipe-mode attrs
+"$py" "$root/tests/cli/gen-pipe-attrs.py" "$tmp/attrs.data" 65536
+timeout 30 "$PROG" -q -o "$tmp/attrs" --reports stat,events "$tmp/attrs.data"
+rc=$?
+check "65,536 pipe-mode attrs: done, exit 0 (exit $rc; 124 = over 30 s, a hang guard)" test $rc -eq 0
+check "65,536 pipe-mode attrs: an events.csv row each" test "$(($(wc -l < "$tmp/attrs/events.csv") - 1))" -eq 65536
 exit 0
