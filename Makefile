@@ -45,7 +45,8 @@ UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util
 # the file format; then, behind the boundary, capture (perf_event_open, ring buffer, synthesized records)
 PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/record.c perffile/features.c \
 	perffile/ordered.c perffile/writer.c perffile/tracing.c \
-	perffile/capture.c perffile/ringbuf.c perffile/selfmon.c perffile/synth.c perffile/recorder.c
+	perffile/capture/capture.c perffile/capture/ringbuf.c perffile/capture/selfmon.c \
+	perffile/capture/synth.c perffile/capture/recorder.c
 DECODE_SRCS = decode/filestat.c decode/symbols.c decode/dso.c decode/kallsyms.c decode/perfmap.c \
 	decode/machine.c decode/analysis.c decode/report.c decode/stacks.c decode/diff.c decode/schema.c \
 	decode/group.c decode/unwind.c decode/threads.c decode/timeline.c \

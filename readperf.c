@@ -26,7 +26,7 @@
 #include "decode/symbols.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
-#include "perffile/recorder.h"
+#include "perffile/capture/recorder.h"
 #include "util/array.h"
 #include "util/csv.h"
 #include "util/fs.h"
@@ -615,6 +615,19 @@ static int write_stacks(const struct analyse_opts *o, struct analysis *an, const
 
 /* ---------------------------------------------------------------- after the analysis */
 
+/* one of the extra outputs goes to standard output ('-'): the summary goes to stderr then */
+static int to_stdout(const struct analyse_opts *o)
+{
+	const char *const outs[] = { o->folded, o->flamegraph, o->folded_offcpu, o->flamegraph_offcpu,
+				     o->timeline, o->speedscope };
+	size_t i;
+
+	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
+		if (outs[i] && !strcmp(outs[i], "-"))
+			return 1;
+	return 0;
+}
+
 static int filters_given(const struct analyse_opts *o)
 {
 	const struct analysis_opts *an = &o->an;
@@ -684,8 +697,7 @@ static void print_top(FILE *fp, const struct analysis *an)
 static void print_summary(const struct analyse_opts *o, const struct filestat *fs, const struct analysis *an,
 			  const struct log *log)
 {
-	FILE *fp = (o->folded && !strcmp(o->folded, "-")) || (o->flamegraph && !strcmp(o->flamegraph, "-")) ?
-		   stderr : stdout;
+	FILE *fp = to_stdout(o) ? stderr : stdout;
 	struct analysis_stats st;
 	struct stat sb;
 	char path[4096];

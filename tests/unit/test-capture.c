@@ -18,8 +18,9 @@
 #include <cmocka.h>
 
 #include "perffile/buildid.h"
-#include "perffile/capture.h"
-#include "perffile/ringbuf.h"
+#include "perffile/capture/capture.h"
+#include "perffile/capture/synth.h"
+#include "perffile/capture/ringbuf.h"
 
 static struct capture_evlist parse_ok(const char *spec)
 {

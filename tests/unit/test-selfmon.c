@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "perffile/selfmon.h"
+#include "perffile/capture/selfmon.h"
 
 static void test_snapshot_memory(void **state)
 {

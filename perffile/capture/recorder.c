@@ -35,10 +35,11 @@
 #include "util/fs.h"
 #include "util/hashmap.h"
 #include "util/log.h"
-#include "perffile/capture.h"
+#include "perffile/capture/capture.h"
+#include "perffile/capture/synth.h"
 #include "perffile/features.h"
 #include "perffile/record.h"
-#include "perffile/recorder.h"
+#include "perffile/capture/recorder.h"
 #include "perffile/writer.h"
 
 /* ---- the workload: forked, held on a pipe until the events are open ---- */

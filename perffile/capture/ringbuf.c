@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "perffile/ringbuf.h"
+#include "perffile/capture/ringbuf.h"
 
 #define RINGBUF_COPY_SIZE 65536	/* header.size is a u16 */
 

@@ -193,31 +193,4 @@ int capture__parse_sample(const struct capture_evlist *el, const void *rec, size
 /* time of any kernel record from its sample_id_all trailer (0 when none) */
 uint64_t capture__record_time(const struct capture_evlist *el, const void *rec, size_t size);
 
-/* ---- synth.c: records from /proc for tasks that already run ---- */
-
-struct synth_ctx {
-	capture_record_fn emit;		/* gets each synthesized record (with a zeroed id trailer) */
-	void *ctx;
-	size_t id_hdr_size;
-	const struct log *log;
-};
-
-/* COMM, FORK (for every thread), MMAP2 (executable maps) of process pid */
-int synth__process(const struct synth_ctx *sc, pid_t pid);
-/* every process in /proc */
-int synth__all(const struct synth_ctx *sc);
-/* MMAP of [kernel.kallsyms]_text (pid -1) as perf synthesizes it; no-op when _text is not readable */
-int synth__kernel_mmap(const struct synth_ctx *sc);
-
-/* NT_GNU_BUILD_ID of an ELF file (perffile/buildid.h parses the notes); 0, -ENOENT (no note), -errno */
-int synth__file_build_id(const char *path, uint8_t id[20], size_t *size);
-/* build id of the running kernel (/sys/kernel/notes) and of the vdso (in this process) */
-int synth__kernel_build_id(uint8_t id[20], size_t *size);
-int synth__vdso_build_id(uint8_t id[20], size_t *size);
-
-/* facts for the feature sections; each returns a malloc'd string or NULL */
-char *synth__cpudesc(void);	/* "AMD EPYC" */
-char *synth__cpuid(void);	/* perf's x86 form "AuthenticAMD,25,17,1" */
-uint64_t synth__total_mem_kb(void);
-
 #endif

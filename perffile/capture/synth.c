@@ -26,7 +26,8 @@
 #include <unistd.h>
 
 #include "perffile/buildid.h"
-#include "perffile/capture.h"
+#include "perffile/capture/capture.h"
+#include "perffile/capture/synth.h"
 
 #define SYNTH_MAX_RECORD 65528	/* header.size is a u16; keep 8-byte alignment */
 

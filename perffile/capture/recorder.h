@@ -28,7 +28,7 @@
 #include <sys/time.h>
 
 #include "util/log.h"
-#include "perffile/capture.h"
+#include "perffile/capture/capture.h"
 
 struct record_opts {
 	/*

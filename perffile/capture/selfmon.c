@@ -11,7 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "perffile/selfmon.h"
+#include "perffile/capture/selfmon.h"
 
 int selfmon__open(struct selfmon *sm, uint32_t type, uint64_t config)
 {

@@ -24,8 +24,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "perffile/capture.h"
-#include "perffile/ringbuf.h"
+#include "perffile/capture/capture.h"
+#include "perffile/capture/ringbuf.h"
 
 /*
  * perf's PERF_REGS_MASK for x86_64 (arch/x86/include/perf_regs.h): every user
