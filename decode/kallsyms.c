@@ -175,17 +175,9 @@ static int kallsyms_parse(struct symbols *s, const char *path)
 /* the build id of the running kernel from /sys/kernel/notes; size or 0 */
 static size_t running_kernel_build_id(uint8_t *id)
 {
-	unsigned char buf[4096];
-	size_t len, n;
-	FILE *f = fopen("/sys/kernel/notes", "re");
+	size_t n;
 
-	if (!f)
-		return 0;
-	len = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	if (build_id__from_notes(buf, len, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, id, &n))
-		return 0;
-	return n;
+	return build_id__running_kernel(id, &n) ? 0 : n;
 }
 
 static void kallsyms_load(struct symbols *s)

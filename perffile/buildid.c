@@ -2,7 +2,9 @@
 /* NT_GNU_BUILD_ID from ELF notes (elf(5): Elf_Nhdr, name and desc 4-aligned). */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perffile/buildid.h"
 
@@ -40,4 +42,21 @@ int build_id__from_notes(const void *notes, size_t len, int big_endian,
 		off = desc_end;
 	}
 	return -ENOENT;
+}
+
+int build_id__running_kernel(uint8_t id[BUILD_ID_SIZE_MAX], size_t *size)
+{
+	unsigned char buf[4096];
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -ENOENT;
+	return build_id__from_notes(buf, (size_t)n, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, id, size);
 }

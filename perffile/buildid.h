@@ -21,4 +21,10 @@
 int build_id__from_notes(const void *notes, size_t len, int big_endian,
 			 uint8_t id[BUILD_ID_SIZE_MAX], size_t *size);
 
+/*
+ * The running kernel's build id, from /sys/kernel/notes (in the host's byte
+ * order): 0; -ENOENT when there is none; -errno when it cannot be read.
+ */
+int build_id__running_kernel(uint8_t id[BUILD_ID_SIZE_MAX], size_t *size);
+
 #endif

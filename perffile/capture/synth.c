@@ -496,17 +496,7 @@ int synth__file_build_id(const char *path, uint8_t id[20], size_t *size)
 
 int synth__kernel_build_id(uint8_t id[20], size_t *size)
 {
-	char buf[4096];
-	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n <= 0)
-		return -ENOENT;
-	return build_id__from_notes(buf, (size_t)n, 0, id, size);
+	return build_id__running_kernel(id, size);
 }
 
 int synth__vdso_build_id(uint8_t id[20], size_t *size)
