@@ -46,6 +46,8 @@ struct maps {
 	struct map_entry *v;		/* sorted by start, no overlaps */
 	size_t n, cap;
 	uint64_t gen;			/* changes with every insert (the unwinder's cache key) */
+	size_t *refs;			/* v shared by *refs processes (a fork's child and its parent) until
+					 * one of them changes its maps; NULL: v is this one's alone */
 };
 
 struct process;
@@ -108,5 +110,7 @@ struct process *const *machine__processes(const struct machine *m, size_t *nr);
 const struct map_entry *maps__find(const struct maps *maps, uint64_t ip);
 /* insert a map, cutting what it overlaps out of older maps; 0 or -ENOMEM */
 int maps__insert(struct maps *maps, const struct map_entry *e);
+/* let go of the maps (shared ones are freed with their last user) */
+void maps__release(struct maps *maps);
 
 #endif

@@ -5,6 +5,9 @@
 # made the ordered queue hold the whole file (264 MB peak before the bound).
 # With the queue bounded the default analysis stays under 256 MiB, counts
 # every sample and delivers them in time order.
+# And 40,000 forks of a process with 2000 maps (tests/cli/gen-forks.py): each
+# child copied its parent's map list (3.2 GB, 7.7 s); shared until one side
+# changes, it takes tens of MB.
 . "$(dirname "$0")/testlib.sh"
 
 py=$(command -v python3)
@@ -12,13 +15,15 @@ if [ -z "$py" ]; then
 	echo "skip - memory bound: no python3"
 	exit 0
 fi
-"$py" "$root/tests/cli/gen-noround.py" "$tmp/nr.data.gz" 3000000
-# the child's peak RSS in KiB and its exit status
-read -r rc kib < <("$py" -c '
+peak() {	# CMD...: its exit status and peak RSS in KiB
+	"$py" -c '
 import resource, subprocess, sys
 r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
-	"$PROG" -q -o "$tmp/nr" --reports stat,events,processes,results "$tmp/nr.data.gz")
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}
+
+"$py" "$root/tests/cli/gen-noround.py" "$tmp/nr.data.gz" 3000000
+read -r rc kib < <(peak "$PROG" -q -o "$tmp/nr" --reports stat,events,processes,results "$tmp/nr.data.gz")
 check "no FINISHED_ROUND, 3M samples gzipped: exit 0 (exit $rc)" test "$rc" -eq 0
 case $PROG in
 *build-san*) echo "skip - peak RSS: a sanitizer build ($kib KiB) has its own overhead" ;;
@@ -27,3 +32,14 @@ esac
 check "every sample counted" grep -q '^SAMPLE,3000000,' "$tmp/nr/stat.csv"
 check "results.csv: the 3,000,000 samples" \
 	test "$(csv2tsv "$tmp/nr/results.csv" | awk -F'\t' 'NR > 1 { s += $6 } END { printf "%.0f", s }')" = 3000000
+
+"$py" "$root/tests/cli/gen-forks.py" "$tmp/forks.data" 2000 40000
+read -r rc kib < <(peak timeout 60 "$PROG" -q -o "$tmp/fk" "$tmp/forks.data")
+check "40,000 forks of 2000 maps: exit 0 (exit $rc; 124 = over 60 s)" test "$rc" -eq 0
+case $PROG in
+*build-san*) echo "skip - forks peak RSS: a sanitizer build ($kib KiB) has its own overhead" ;;
+*) check "40,000 forks of 2000 maps: peak RSS $kib KiB under 256 MiB" test "$kib" -lt 262144 ;;
+esac
+check "40,000 forks: every child's sample in the parent's last map" \
+	grep -q '^cpu-clock[^,]*,m01999.so,\[unknown\],,0,40000,' "$tmp/fk/results.csv"
+check "40,000 forks: a processes.csv row each, and the parent's" test "$(($(wc -l < "$tmp/fk/processes.csv") - 1))" -eq 40001

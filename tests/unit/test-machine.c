@@ -140,9 +140,25 @@ static void test_threads_and_fork(void **state)
 	feed(m, mmap_rec(100, 100, 0x600000, 0x1000, 0, "/lib/liby.so"));
 	assert_non_null(find(m, 100, 100, 0x600000));
 	assert_null(find(m, 200, 200, 0x600000));
+	/*
+	 * the lists are shared until one side changes (copy on write): a child of
+	 * 200 (and its child) change theirs, 200's and 100's stay as they were
+	 */
+	feed(m, fork_rec(PERF_RECORD_FORK, 300, 200, 300, 200, 20));
+	feed(m, fork_rec(PERF_RECORD_FORK, 400, 300, 400, 300, 21));
+	feed(m, mmap_rec(300, 300, 0x400000, 0x1000, 0, "/bin/other"));
+	assert_string_equal(find(m, 300, 300, 0x400010)->filename, "/bin/other");
+	assert_string_equal(find(m, 400, 400, 0x400010)->filename, "/bin/app");
+	assert_string_equal(find(m, 200, 200, 0x400010)->filename, "/bin/app");
+	assert_string_equal(find(m, 100, 100, 0x400010)->filename, "/bin/app");
+	feed(m, mmap_rec(200, 200, 0x700000, 0x1000, 0, "/lib/libz.so"));
+	assert_non_null(find(m, 200, 200, 0x700000));
+	assert_null(find(m, 400, 400, 0x700000));
+	assert_null(find(m, 300, 300, 0x700000));
+	feed(m, fork_rec(PERF_RECORD_EXIT, 400, 300, 400, 300, 30));
 
 	procs = machine__processes(m, &nr);
-	assert_int_equal(nr, 2);
+	assert_int_equal(nr, 4);
 	assert_int_equal(procs[0]->pid, 100);
 	assert_int_equal(procs[0]->nr_threads, 2);
 	assert_int_equal(procs[0]->nr_mmaps, 3);
