@@ -124,23 +124,48 @@ static int maps_reserve(struct maps *maps, size_t extra)
 	cap = maps->cap ? maps->cap : 16;
 	while (cap < maps->n + extra)
 		cap *= 2;
-	nv = realloc(maps->v, cap * sizeof(*nv));
+	nv = realloc(maps->v ? maps->v - maps->front : NULL, (maps->front + cap) * sizeof(*nv));
 	if (!nv)
 		return -ENOMEM;
-	maps->v = nv;
+	maps->v = nv + maps->front;
 	maps->cap = cap;
+	return 0;
+}
+
+/*
+ * At least extra free slots before v: a new allocation with as many free
+ * slots in front as there are maps (doubling, so maps arriving at
+ * descending addresses cost O(1) each, not a memmove of all the others).
+ */
+static int maps_reserve_front(struct maps *maps, size_t extra)
+{
+	size_t front = maps->n > 16 ? maps->n : 16;
+	struct map_entry *nb;
+
+	if (maps->front >= extra)
+		return 0;
+	if (front < extra)
+		front = extra;
+	nb = malloc((front + maps->cap) * sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	if (maps->n)
+		memcpy(nb + front, maps->v, maps->n * sizeof(*nb));
+	free(maps->v ? maps->v - maps->front : NULL);
+	maps->v = nb + front;
+	maps->front = front;
 	return 0;
 }
 
 void maps__release(struct maps *maps)
 {
 	if (!maps->refs || !--*maps->refs) {
-		free(maps->v);
+		free(maps->v ? maps->v - maps->front : NULL);
 		free(maps->refs);
 	}
 	maps->v = NULL;
 	maps->refs = NULL;
-	maps->n = maps->cap = 0;
+	maps->n = maps->cap = maps->front = 0;
 }
 
 /* make v this process's own before it changes (copy on write); 0 or -ENOMEM */
@@ -164,6 +189,7 @@ static int maps_unshare(struct maps *maps)
 	maps->refs = NULL;
 	maps->v = own;
 	maps->cap = maps->n ? maps->n : 1;
+	maps->front = 0;
 	return 0;
 }
 
@@ -207,6 +233,21 @@ int maps__insert(struct maps *maps, const struct map_entry *e)
 		repl[nr_new].pgoff = old->pgoff + (e->end - old->start);
 		nr_new++;
 	}
+	if (nr_new > last - first && first < maps->n - last) {
+		/* growing nearer the front: the maps before it move one slot left */
+		size_t g = nr_new - (last - first);
+
+		err = maps_reserve_front(maps, g);
+		if (err)
+			return err;
+		memmove(maps->v - g, maps->v, first * sizeof(*maps->v));
+		maps->v -= g;
+		maps->front -= g;
+		maps->cap += g;
+		memcpy(&maps->v[first], repl, nr_new * sizeof(*repl));
+		maps->n += g;
+		return 0;
+	}
 	if (nr_new > last - first) {
 		err = maps_reserve(maps, nr_new - (last - first));
 		if (err)
@@ -238,6 +279,7 @@ static int maps_copy(struct maps *dst, struct maps *src)
 	dst->v = src->v;
 	dst->n = src->n;
 	dst->cap = src->cap;
+	dst->front = src->front;
 	dst->gen++;
 	return 0;
 }

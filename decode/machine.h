@@ -44,7 +44,8 @@ struct map_entry {
 
 struct maps {
 	struct map_entry *v;		/* sorted by start, no overlaps */
-	size_t n, cap;
+	size_t n, cap;			/* cap: slots from v on */
+	size_t front;			/* free slots before v (the allocation starts at v - front) */
 	uint64_t gen;			/* changes with every insert (the unwinder's cache key) */
 	size_t *refs;			/* v shared by *refs processes (a fork's child and its parent) until
 					 * one of them changes its maps; NULL: v is this one's alone */

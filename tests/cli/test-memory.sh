@@ -41,5 +41,5 @@ case $PROG in
 *) check "40,000 forks of 2000 maps: peak RSS $kib KiB under 256 MiB" test "$kib" -lt 262144 ;;
 esac
 check "40,000 forks: every child's sample in the parent's last map" \
-	grep -q '^cpu-clock[^,]*,m01999.so,\[unknown\],,0,40000,' "$tmp/fk/results.csv"
+	grep -q '^cpu-clock[^,]*,m001999.so,\[unknown\],,0,40000,' "$tmp/fk/results.csv"
 check "40,000 forks: a processes.csv row each, and the parent's" test "$(($(wc -l < "$tmp/fk/processes.csv") - 1))" -eq 40001

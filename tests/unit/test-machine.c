@@ -117,6 +117,54 @@ static void test_overlap(void **state)
 	free(maps.v);
 }
 
+/*
+ * Maps arriving at descending addresses go in front (into free slots before
+ * the array, not by moving all the others), ascending ones at the back, the
+ * rest in the middle: every one found again, in order, after each kind.
+ */
+static void test_insert_orders(void **state)
+{
+	struct maps maps;
+	struct map_entry e;
+	const struct map_entry *f;
+	size_t i, n = 5000;
+
+	(void)state;
+	memset(&maps, 0, sizeof(maps));
+	memset(&e, 0, sizeof(e));
+	e.filename = "x";
+	for (i = 0; i < n; i++) {	/* descending: 0x10000000 - 0x1000 * (i + 1) */
+		e.start = 0x10000000 - 0x1000 * (i + 1);
+		e.end = e.start + 0x1000;
+		assert_int_equal(maps__insert(&maps, &e), 0);
+	}
+	for (i = 0; i < n; i++) {	/* ascending, after them */
+		e.start = 0x10000000 + 0x1000 * i;
+		e.end = e.start + 0x1000;
+		assert_int_equal(maps__insert(&maps, &e), 0);
+	}
+	assert_int_equal(maps.n, 2 * n);
+	for (i = 1; i < maps.n; i++)
+		assert_true(maps.v[i - 1].end <= maps.v[i].start);
+	f = maps__find(&maps, 0x10000000 - 0x1000 * n + 5);
+	assert_non_null(f);
+	assert_int_equal(f->start, 0x10000000 - 0x1000 * n);
+	f = maps__find(&maps, 0x10000000 + 0x1000 * (n - 1) + 0xfff);
+	assert_non_null(f);
+	/* one in the middle splits a map in three */
+	e.start = 0x10000000 - 0x800;
+	e.end = 0x10000000 + 0x800;
+	e.filename = "mid";
+	assert_int_equal(maps__insert(&maps, &e), 0);
+	assert_int_equal(maps.n, 2 * n + 1);
+	assert_string_equal(maps__find(&maps, 0x10000000)->filename, "mid");
+	assert_int_equal(maps__find(&maps, 0x10000000 - 0x801)->end, 0x10000000 - 0x800);
+	assert_int_equal(maps__find(&maps, 0x10000800)->start, 0x10000800);
+	for (i = 1; i < maps.n; i++)
+		assert_true(maps.v[i - 1].end <= maps.v[i].start);
+	maps__release(&maps);
+}
+
 /* threads share maps; fork copies them; later maps of the parent stay its own */
 static void test_threads_and_fork(void **state)
 {
@@ -250,6 +298,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_overlap),
+		cmocka_unit_test(test_insert_orders),
 		cmocka_unit_test(test_threads_and_fork),
 		cmocka_unit_test(test_exec_and_pid_reuse),
 		cmocka_unit_test(test_kernel_maps),
