@@ -24,16 +24,14 @@
 
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "perffile/buildid.h"
+#include "perffile/elf.h"
 #include "symbols_internal.h"
 
 /* bfd's DMGL_NO_OPTS (include/demangle.h, not installed) */
@@ -59,12 +57,6 @@ struct elf_symbol_mirror {
 	struct elf_internal_sym_mirror internal;
 };
 
-struct load_seg {
-	uint64_t offset;
-	uint64_t vaddr;
-	uint64_t filesz;
-};
-
 struct sec_range {
 	uint64_t vma;
 	uint64_t size;
@@ -72,7 +64,7 @@ struct sec_range {
 };
 
 struct dso_elf {
-	struct load_seg *segs;	/* PT_LOAD headers */
+	struct elf_load_seg *segs;	/* PT_LOAD headers */
 	size_t nr_segs;
 	bfd *bfds[2];		/* main and debug file, either may be NULL */
 	asymbol **symtabs[2];	/* canonical tables, owned */
@@ -112,135 +104,28 @@ static uint64_t rd(const unsigned char *p, size_t n, int swap)
 	return v;
 }
 
-/*
- * The PT_LOAD program headers of an ELF file, read with plain I/O (bfd
- * does not export them without elf-bfd.h).  Every offset and count is
- * checked against the file size.  0 or a negative errno; no segments for
- * non-ELF input.
- */
-static int read_load_segs(const char *path, struct load_seg **out, size_t *nr)
+/* the PT_LOAD program headers of the ELF file at path; none for other files */
+static void read_load_segs(const char *path, struct elf_load_seg **segs, size_t *nr)
 {
-	unsigned char eh[64], ph[56];
-	struct stat st;
-	uint64_t phoff, fsize;
-	unsigned phentsize, phnum, i;
-	int fd, is64, swap, ret = 0;
-	struct load_seg *segs = NULL;
-	size_t n = 0;
+	struct elf_file *ef;
 
-	*out = NULL;
+	*segs = NULL;
 	*nr = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || pread(fd, eh, sizeof(eh), 0) < 52 ||
-	    memcmp(eh, ELFMAG, SELFMAG))
-		goto out;
-	fsize = (uint64_t)st.st_size;
-	is64 = eh[EI_CLASS] == ELFCLASS64;
-	if (!is64 && eh[EI_CLASS] != ELFCLASS32)
-		goto out;
-	swap = eh[EI_DATA] == ELFDATA2MSB;
-	if (is64) {
-		phoff = rd(eh + 32, 8, swap);
-		phentsize = rd(eh + 54, 2, swap);
-		phnum = rd(eh + 56, 2, swap);
-	} else {
-		phoff = rd(eh + 28, 4, swap);
-		phentsize = rd(eh + 42, 2, swap);
-		phnum = rd(eh + 44, 2, swap);
-	}
-	if (phentsize < (is64 ? 56u : 32u) || phoff > fsize ||
-	    (uint64_t)phnum * phentsize > fsize - phoff)
-		goto out;
-	segs = calloc(phnum ? phnum : 1, sizeof(*segs));
-	if (!segs) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < phnum; i++) {
-		uint64_t type;
-
-		if (pread(fd, ph, is64 ? 56 : 32, (off_t)(phoff + (uint64_t)i * phentsize)) != (is64 ? 56 : 32))
-			break;
-		type = rd(ph, 4, swap);
-		if (type != PT_LOAD)
-			continue;
-		if (is64) {
-			segs[n].offset = rd(ph + 8, 8, swap);
-			segs[n].vaddr = rd(ph + 16, 8, swap);
-			segs[n].filesz = rd(ph + 32, 8, swap);
-		} else {
-			segs[n].offset = rd(ph + 4, 4, swap);
-			segs[n].vaddr = rd(ph + 8, 4, swap);
-			segs[n].filesz = rd(ph + 16, 4, swap);
-		}
-		n++;
-	}
-	*out = segs;
-	*nr = n;
-	segs = NULL;
-out:
-	free(segs);
-	close(fd);
-	return ret;
+	if (!elf_file__open(&ef, path))
+		elf_file__load_segs(ef, segs, nr);
+	elf_file__delete(ef);
 }
 
-/*
- * sh_entsize of the section called name (bfd does not keep it), read with
- * plain I/O and checked against the file size.  0 when absent.
- */
+/* sh_entsize of the section called name (bfd does not keep it); 0 when absent */
 static uint64_t elf_section_entsize(const char *path, const char *name)
 {
-	unsigned char eh[64], sh[64];
-	char want[32];
-	struct stat st;
-	uint64_t shoff, fsize, stroff = 0, strsize = 0, result = 0;
-	unsigned shentsize, shnum, shstrndx, i;
-	size_t nlen = strlen(name);
-	int fd, is64, swap;
+	struct elf_file *ef;
+	uint64_t entsize = 0;
 
-	if (nlen >= sizeof(want))
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) || pread(fd, eh, sizeof(eh), 0) < 52 || memcmp(eh, ELFMAG, SELFMAG))
-		goto out;
-	fsize = (uint64_t)st.st_size;
-	is64 = eh[EI_CLASS] == ELFCLASS64;
-	swap = eh[EI_DATA] == ELFDATA2MSB;
-	shoff = is64 ? rd(eh + 40, 8, swap) : rd(eh + 32, 4, swap);
-	shentsize = rd(eh + (is64 ? 58 : 46), 2, swap);
-	shnum = rd(eh + (is64 ? 60 : 48), 2, swap);
-	shstrndx = rd(eh + (is64 ? 62 : 50), 2, swap);
-	if (shentsize < (is64 ? 64u : 40u) || shentsize > sizeof(sh) || shoff > fsize ||
-	    (uint64_t)shnum * shentsize > fsize - shoff || shstrndx >= shnum)
-		goto out;
-	if (pread(fd, sh, shentsize, (off_t)(shoff + (uint64_t)shstrndx * shentsize)) != (ssize_t)shentsize)
-		goto out;
-	stroff = is64 ? rd(sh + 24, 8, swap) : rd(sh + 16, 4, swap);
-	strsize = is64 ? rd(sh + 32, 8, swap) : rd(sh + 20, 4, swap);
-	if (stroff > fsize || strsize > fsize - stroff)
-		goto out;
-	for (i = 0; i < shnum; i++) {
-		uint64_t nameoff;
-
-		if (pread(fd, sh, shentsize, (off_t)(shoff + (uint64_t)i * shentsize)) != (ssize_t)shentsize)
-			break;
-		nameoff = rd(sh, 4, swap);
-		if (nameoff >= strsize || strsize - nameoff < nlen + 1)
-			continue;
-		if (pread(fd, want, nlen + 1, (off_t)(stroff + nameoff)) != (ssize_t)(nlen + 1))
-			continue;
-		if (!memcmp(want, name, nlen + 1)) {
-			result = is64 ? rd(sh + 56, 8, swap) : rd(sh + 36, 4, swap);
-			break;
-		}
-	}
-out:
-	close(fd);
-	return result;
+	if (!elf_file__open(&ef, path))
+		entsize = elf_file__section_entsize(ef, name);
+	elf_file__delete(ef);
+	return entsize;
 }
 
 uint64_t dso__file_vaddr(const struct dso *d, uint64_t off)
@@ -250,7 +135,7 @@ uint64_t dso__file_vaddr(const struct dso *d, uint64_t off)
 	if (!d->elf)
 		return off;
 	for (i = 0; i < d->elf->nr_segs; i++) {
-		const struct load_seg *g = &d->elf->segs[i];
+		const struct elf_load_seg *g = &d->elf->segs[i];
 
 		if (off >= g->offset && off - g->offset < g->filesz)
 			return off - g->offset + g->vaddr;
@@ -281,26 +166,15 @@ static bfd *open_bfd(struct symbols *s, struct dso *d, const char *path)
 	return NULL;
 }
 
-/*
- * The NT_GNU_BUILD_ID note of a bfd, from its .note.gnu.build-id section
- * (kept in separate debug files too).  Size or 0.
- */
+/* the NT_GNU_BUILD_ID note of a bfd's file (kept in separate debug files too); size or 0 */
 static size_t bfd_read_build_id(bfd *abfd, uint8_t *id)
 {
-	asection *sec = bfd_get_section_by_name(abfd, ".note.gnu.build-id");
-	bfd_byte buf[256];
-	uint64_t size;
-	size_t n;
+	struct elf_file *ef;
+	size_t n = 0;
 
-	if (!sec || !(bfd_section_flags(sec) & SEC_HAS_CONTENTS))
-		return 0;
-	size = bfd_section_size(sec);
-	if (size > sizeof(buf))
-		size = sizeof(buf);
-	if (size < 12 || !bfd_get_section_contents(abfd, sec, buf, 0, size))
-		return 0;
-	if (build_id__from_notes(buf, (size_t)size, bfd_big_endian(abfd), id, &n))
-		return 0;
+	if (!elf_file__open(&ef, bfd_get_filename(abfd)) && elf_file__build_id(ef, id, &n))
+		n = 0;
+	elf_file__delete(ef);
 	return n;
 }
 

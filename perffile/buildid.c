@@ -15,6 +15,19 @@ static uint32_t word(const unsigned char *p, int big_endian)
 	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+int build_id__from_note(uint32_t type, const void *name, uint32_t namesz, const void *desc, uint32_t descsz,
+			uint8_t id[BUILD_ID_SIZE_MAX], size_t *size)
+{
+	size_t n = descsz > BUILD_ID_SIZE_MAX ? BUILD_ID_SIZE_MAX : descsz;
+
+	if (type != NT_GNU_BUILD_ID || namesz != 4 || memcmp(name, "GNU", 4) || !descsz)
+		return -ENOENT;
+	memset(id, 0, BUILD_ID_SIZE_MAX);
+	memcpy(id, desc, n);
+	*size = n;
+	return 0;
+}
+
 int build_id__from_notes(const void *notes, size_t len, int big_endian,
 			 uint8_t id[BUILD_ID_SIZE_MAX], size_t *size)
 {
@@ -29,14 +42,8 @@ int build_id__from_notes(const void *notes, size_t len, int big_endian,
 
 		if (name_end > len || name_end + descsz > len)
 			return -EINVAL;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + off + 12, "GNU", 4) && descsz) {
-			size_t n = descsz > BUILD_ID_SIZE_MAX ? BUILD_ID_SIZE_MAX : descsz;
-
-			memset(id, 0, BUILD_ID_SIZE_MAX);
-			memcpy(id, p + name_end, n);
-			*size = n;
+		if (!build_id__from_note(type, p + off + 12, namesz, p + name_end, descsz, id, size))
 			return 0;
-		}
 		if (desc_end > len)
 			break;
 		off = desc_end;

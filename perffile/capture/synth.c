@@ -7,14 +7,13 @@
  * zeroed sample_id_all trailer (synthesized records carry id 0, which perf
  * maps to the first event).
  *
- * Also the NT_GNU_BUILD_ID reader (ELF program headers PT_NOTE, else
- * section headers SHT_NOTE; /sys/kernel/notes; the vdso in memory) and the
+ * Also the build ids of mapped files and of the vdso in memory (through
+ * perffile/elf.h), of the running kernel (/sys/kernel/notes), and the
  * system facts of the feature sections (header.c write_cpudesc, write_cpuid,
  * write_total_mem).
  */
 #include <ctype.h>
 #include <dirent.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 
 #include "perffile/buildid.h"
+#include "perffile/elf.h"
 #include "perffile/capture/capture.h"
 #include "perffile/capture/synth.h"
 
@@ -309,188 +309,18 @@ int synth__kernel_mmap(const struct synth_ctx *sc)
 
 /* ---- build ids ---- */
 
-/* read [off, off+len) of fd or of mem (bounded by mem_len) into a malloc'd buffer */
-static void *read_range(int fd, const unsigned char *mem, uint64_t mem_len, uint64_t off, uint64_t len)
-{
-	void *buf;
-
-	if (len == 0 || len > (64u << 20))
-		return NULL;
-	if (mem) {
-		if (off > mem_len || len > mem_len - off)
-			return NULL;
-		buf = malloc(len);
-		if (buf)
-			memcpy(buf, mem + off, len);
-		return buf;
-	}
-	buf = malloc(len);
-	if (buf && pread(fd, buf, len, (off_t)off) != (ssize_t)len) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-
-/* type, file offset and size of one program header (sections = 0) or section header (1) */
-static void table_entry(const unsigned char *e, int is64, int sections, uint64_t *type,
-			uint64_t *off, uint64_t *size)
-{
-	if (sections && is64) {
-		Elf64_Shdr h;
-
-		memcpy(&h, e, sizeof(h));
-		*type = h.sh_type, *off = h.sh_offset, *size = h.sh_size;
-	} else if (sections) {
-		Elf32_Shdr h;
-
-		memcpy(&h, e, sizeof(h));
-		*type = h.sh_type, *off = h.sh_offset, *size = h.sh_size;
-	} else if (is64) {
-		Elf64_Phdr h;
-
-		memcpy(&h, e, sizeof(h));
-		*type = h.p_type, *off = h.p_offset, *size = h.p_filesz;
-	} else {
-		Elf32_Phdr h;
-
-		memcpy(&h, e, sizeof(h));
-		*type = h.p_type, *off = h.p_offset, *size = h.p_filesz;
-	}
-}
-
-/* the build id in the note segments or sections listed by one header table; 0 or -ENOENT */
-static int notes_in_table(int fd, const unsigned char *mem, uint64_t mem_len, uint64_t tab_off,
-			  unsigned n, unsigned entsize, int is64, int sections, uint8_t id[20], size_t *size)
-{
-	size_t min = sections ? (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) :
-				(is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr));
-	uint64_t want = sections ? SHT_NOTE : PT_NOTE;
-	unsigned char *tab;
-	int err = -ENOENT;
-
-	if (!n || entsize < min)
-		return -ENOENT;
-	tab = read_range(fd, mem, mem_len, tab_off, (uint64_t)n * entsize);
-	for (unsigned i = 0; tab && i < n && err; i++) {
-		uint64_t type, off, sz;
-		void *notes;
-
-		table_entry(tab + (size_t)i * entsize, is64, sections, &type, &off, &sz);
-		if (type != want)
-			continue;
-		notes = read_range(fd, mem, mem_len, off, sz);
-		if (notes && build_id__from_notes(notes, sz, 0, id, size) == 0)
-			err = 0;
-		free(notes);
-	}
-	free(tab);
-	return err;
-}
-
-/* the ELF at fd (file) or mem (memory image, program header offsets used) */
-static int elf_build_id(int fd, const unsigned char *mem, uint64_t mem_len, uint8_t id[20], size_t *size)
-{
-	unsigned char ident[EI_NIDENT];
-	Elf64_Ehdr eh;
-	int is64;
-	uint64_t phoff, shoff;
-	unsigned phnum, shnum, phentsize, shentsize;
-	int err = -ENOENT;
-
-	if (mem) {
-		if (mem_len < sizeof(Elf64_Ehdr))
-			return -EINVAL;
-		memcpy(ident, mem, EI_NIDENT);
-	} else if (pread(fd, ident, EI_NIDENT, 0) != EI_NIDENT) {
-		return -EINVAL;
-	}
-	if (memcmp(ident, ELFMAG, SELFMAG) != 0)
-		return -EINVAL;
-	if (ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB))
-		return -ENOTSUP;	/* foreign byte order: not something this host maps */
-	is64 = ident[EI_CLASS] == ELFCLASS64;
-	if (is64) {
-		void *b = read_range(fd, mem, mem_len, 0, sizeof(Elf64_Ehdr));
-
-		if (!b)
-			return -EINVAL;
-		memcpy(&eh, b, sizeof(eh));
-		free(b);
-		phoff = eh.e_phoff;
-		shoff = eh.e_shoff;
-		phnum = eh.e_phnum;
-		shnum = eh.e_shnum;
-		phentsize = eh.e_phentsize;
-		shentsize = eh.e_shentsize;
-	} else if (ident[EI_CLASS] == ELFCLASS32) {
-		Elf32_Ehdr e32;
-		void *b = read_range(fd, mem, mem_len, 0, sizeof(Elf32_Ehdr));
-
-		if (!b)
-			return -EINVAL;
-		memcpy(&e32, b, sizeof(e32));
-		free(b);
-		phoff = e32.e_phoff;
-		shoff = e32.e_shoff;
-		phnum = e32.e_phnum;
-		shnum = e32.e_shnum;
-		phentsize = e32.e_phentsize;
-		shentsize = e32.e_shentsize;
-	} else {
-		return -EINVAL;
-	}
-	/* program headers: PT_NOTE segments; else section headers: SHT_NOTE (.debug files have no segments) */
-	err = notes_in_table(fd, mem, mem_len, phoff, phnum, phentsize, is64, 0, id, size);
-	if (!err || mem)
-		return err;
-	err = notes_in_table(fd, mem, mem_len, shoff, shnum, shentsize, is64, 1, id, size);
-	return err;
-	/* section headers: SHT_NOTE (files without program headers, e.g. .debug files) */
-	if (shnum && shentsize >= (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr))) {
-		unsigned char *sh = read_range(fd, mem, mem_len, shoff, (uint64_t)shnum * shentsize);
-
-		for (unsigned i = 0; sh && i < shnum && err; i++) {
-			uint64_t type, off, sz;
-			void *notes;
-
-			if (is64) {
-				Elf64_Shdr s;
-
-				memcpy(&s, sh + (size_t)i * shentsize, sizeof(s));
-				type = s.sh_type;
-				off = s.sh_offset;
-				sz = s.sh_size;
-			} else {
-				Elf32_Shdr s;
-
-				memcpy(&s, sh + (size_t)i * shentsize, sizeof(s));
-				type = s.sh_type;
-				off = s.sh_offset;
-				sz = s.sh_size;
-			}
-			if (type != SHT_NOTE)
-				continue;
-			notes = read_range(fd, mem, mem_len, off, sz);
-			if (notes && build_id__from_notes(notes, sz, 0, id, size) == 0)
-				err = 0;
-			free(notes);
-		}
-		free(sh);
-	}
-	return err;
-}
-
 int synth__file_build_id(const char *path, uint8_t id[20], size_t *size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int err;
+	struct elf_file *ef;
+	int err = elf_file__open(&ef, path);
 
-	if (fd < 0)
-		return -errno;
-	err = elf_build_id(fd, NULL, 0, id, size);
-	close(fd);
+	if (err)
+		return err;
+	if (elf_file__big_endian(ef) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		err = -ENOTSUP;	/* foreign byte order: not something this host maps */
+	else
+		err = elf_file__build_id(ef, id, size);
+	elf_file__delete(ef);
 	return err;
 }
 
@@ -502,6 +332,8 @@ int synth__kernel_build_id(uint8_t id[20], size_t *size)
 int synth__vdso_build_id(uint8_t id[20], size_t *size)
 {
 	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	struct elf_file *ef;
+	int err;
 	FILE *f;
 	char line[512];
 	uint64_t len = 0;
@@ -523,7 +355,11 @@ int synth__vdso_build_id(uint8_t id[20], size_t *size)
 	fclose(f);
 	if (!len)
 		return -ENOENT;
-	return elf_build_id(-1, (const unsigned char *)(uintptr_t)base, len, id, size);
+	err = elf_file__open_mem(&ef, (const void *)(uintptr_t)base, len);
+	if (!err)
+		err = elf_file__build_id(ef, id, size);
+	elf_file__delete(ef);
+	return err;
 }
 
 /* ---- system facts ---- */

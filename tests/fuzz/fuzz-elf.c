@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * libFuzzer target: the symbol code over an arbitrary file taken for a
- * mapped ELF binary: libbfd's symbol tables, readperf's PT_LOAD, build-id
- * and debug-link walks, the PLT synthesis, source lines and inline chains
- * for a spread of addresses.  The bytes are written to a temporary file (the
- * symbol code opens binaries by path).  Built and run by `make fuzz`.
+ * mapped ELF binary: libbfd's symbol tables, the PT_LOAD, build-id and
+ * sh_entsize reads of perffile/elf.h, the debug-link walk, the PLT
+ * synthesis, source lines and inline chains for a spread of addresses.  The
+ * bytes are written to a temporary file (the symbol code opens binaries by
+ * path); perffile/elf.h also reads them as an image in memory, as the
+ * recorder reads the vdso.  Built and run by `make fuzz`.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -14,10 +16,33 @@
 #include <unistd.h>
 
 #include "decode/symbols.h"
+#include "perffile/elf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[64], elf[96];
+
+/* the bytes as an image in memory (a copy: libFuzzer's input is read-only) */
+static void elf_image(const uint8_t *data, size_t size)
+{
+	uint8_t id[BUILD_ID_SIZE_MAX];
+	struct elf_load_seg *segs;
+	struct elf_file *ef;
+	size_t n;
+	void *copy = malloc(size ? size : 1);
+
+	if (!copy)
+		return;
+	memcpy(copy, data, size);
+	if (!elf_file__open_mem(&ef, copy, size)) {
+		if (!elf_file__load_segs(ef, &segs, &n))
+			free(segs);
+		elf_file__section_entsize(ef, ".plt");
+		elf_file__build_id(ef, id, &n);
+		elf_file__delete(ef);
+	}
+	free(copy);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -41,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && fwrite(data, 1, size, fp) != size)
 		abort();
 	fclose(fp);
+	elf_image(data, size);
 	if (symbols__new(&s, &so))
 		return 0;
 	d = symbols__dso_for_map(s, elf, 1, 0);

@@ -3,9 +3,12 @@
  * Unit tests for the capture core: event list -> perf_event_attr (values from
  * perf_event_open(2) and include/uapi/linux/perf_event.h), attr
  * configuration, cpu lists, counter scaling, sample parsing, the ring
- * buffer wrap logic on a buffer in memory, ELF note parsing and /proc
- * synthesis of this very process.
+ * buffer wrap logic on a buffer in memory, ELF note parsing, the libelf
+ * walker (perffile/elf.h) on this test's own binary, on every prefix of it
+ * and on a hand-made big-endian ELF32, and /proc synthesis of this very
+ * process.
  */
+#include <elf.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +21,7 @@
 #include <cmocka.h>
 
 #include "perffile/buildid.h"
+#include "perffile/elf.h"
 #include "perffile/capture/capture.h"
 #include "perffile/capture/synth.h"
 #include "perffile/capture/ringbuf.h"
@@ -510,6 +514,137 @@ static void test_file_build_id(void **state)
 	assert_int_equal(synth__file_build_id("/proc/self/status", id, &size), -EINVAL);
 }
 
+/* big-endian 16/32-bit words into b */
+static void put_be(unsigned char *b, uint32_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		b[i] = (unsigned char)(v >> (8 * (n - 1 - i)));
+}
+
+/* this test's binary, read whole; malloc'd */
+static unsigned char *read_self(size_t *len)
+{
+	FILE *f = fopen("/proc/self/exe", "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	assert_non_null(f);
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		if (!got)
+			break;
+		n += got;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static void test_elf_file(void **state)
+{
+	unsigned char be[152], *self;
+	uint8_t id[BUILD_ID_SIZE_MAX], id2[BUILD_ID_SIZE_MAX];
+	size_t size = 0, size2 = 0, len, nr, cut;
+	struct elf_load_seg *segs;
+	struct elf_file *ef;
+	char path[] = "/tmp/readperf-test-elf-XXXXXX";
+	int fd, err;
+
+	(void)state;
+	/* this binary: from the file and from a copy in memory, the same answers */
+	assert_int_equal(elf_file__open(&ef, "/proc/self/exe"), 0);
+	assert_int_equal(elf_file__load_segs(ef, &segs, &nr), 0);
+	assert_true(nr >= 1);
+	free(segs);
+	assert_int_equal(elf_file__section_entsize(ef, ".dynsym"), sizeof(void *) == 8 ? 24 : 16);
+	assert_int_equal(elf_file__section_entsize(ef, ".no-such-section"), 0);
+	err = elf_file__build_id(ef, id, &size);
+	elf_file__delete(ef);
+	self = read_self(&len);
+	assert_int_equal(elf_file__open_mem(&ef, self, len), 0);
+	assert_int_equal(elf_file__build_id(ef, id2, &size2), err);
+	if (!err)
+		assert_memory_equal(id, id2, size);
+	elf_file__delete(ef);
+	/* every prefix up to 4 KiB, then every 4093rd: refused or read within bounds */
+	for (cut = 0; cut < len; cut += cut < 4096 ? 1 : 4093) {
+		if (elf_file__open_mem(&ef, self, cut))
+			continue;
+		if (!elf_file__load_segs(ef, &segs, &nr))
+			free(segs);
+		elf_file__section_entsize(ef, ".plt");
+		elf_file__build_id(ef, id2, &size2);
+		elf_file__delete(ef);
+	}
+	/* the other byte order is not converted in memory */
+	self[EI_DATA] = self[EI_DATA] == ELFDATA2LSB ? ELFDATA2MSB : ELFDATA2LSB;
+	assert_int_equal(elf_file__open_mem(&ef, self, len), -ENOTSUP);
+	free(self);
+	assert_int_equal(elf_file__open_mem(&ef, "not elf", 8), -EINVAL);
+	assert_int_equal(elf_file__open(&ef, "/proc/self/status"), -EINVAL);
+	assert_int_equal(elf_file__open(&ef, "/nonexistent/file"), -ENOENT);
+	elf_file__delete(NULL);
+
+	/* big-endian ELF32: header, PT_LOAD and PT_NOTE at 52, the build-id note at 116 */
+	memset(be, 0, sizeof(be));
+	memcpy(be, ELFMAG, SELFMAG);
+	be[EI_CLASS] = ELFCLASS32;
+	be[EI_DATA] = ELFDATA2MSB;
+	be[EI_VERSION] = EV_CURRENT;
+	put_be(be + 16, ET_EXEC, 2);
+	put_be(be + 18, EM_MIPS, 2);
+	put_be(be + 20, EV_CURRENT, 4);
+	put_be(be + 28, 52, 4);		/* e_phoff */
+	put_be(be + 40, 52, 2);		/* e_ehsize */
+	put_be(be + 42, 32, 2);		/* e_phentsize */
+	put_be(be + 44, 2, 2);		/* e_phnum */
+	put_be(be + 46, 40, 2);		/* e_shentsize */
+	put_be(be + 52, PT_LOAD, 4);
+	put_be(be + 60, 0x10000, 4);	/* p_vaddr */
+	put_be(be + 68, 152, 4);	/* p_filesz */
+	put_be(be + 72, 152, 4);
+	put_be(be + 80, 0x1000, 4);
+	put_be(be + 84, PT_NOTE, 4);
+	put_be(be + 88, 116, 4);	/* p_offset */
+	put_be(be + 92, 0x10074, 4);
+	put_be(be + 100, 36, 4);	/* p_filesz */
+	put_be(be + 104, 36, 4);
+	put_be(be + 112, 4, 4);
+	put_be(be + 116, 4, 4);		/* namesz */
+	put_be(be + 120, 20, 4);	/* descsz */
+	put_be(be + 124, NT_GNU_BUILD_ID, 4);
+	memcpy(be + 128, "GNU", 4);
+	for (int i = 0; i < 20; i++)
+		be[132 + i] = (unsigned char)(0xa0 + i);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, be, sizeof(be)), sizeof(be));
+	close(fd);
+	assert_int_equal(elf_file__open(&ef, path), 0);
+	assert_int_equal(elf_file__big_endian(ef), 1);
+	assert_int_equal(elf_file__load_segs(ef, &segs, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_int_equal(segs[0].offset, 0);
+	assert_int_equal(segs[0].vaddr, 0x10000);
+	assert_int_equal(segs[0].filesz, 152);
+	free(segs);
+	assert_int_equal(elf_file__build_id(ef, id, &size), 0);
+	assert_int_equal(size, 20);
+	assert_int_equal(id[0], 0xa0);
+	assert_int_equal(id[19], 0xb3);
+	elf_file__delete(ef);
+	/* the recorder reads only files of this host's byte order */
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+		assert_int_equal(synth__file_build_id(path, id, &size), -ENOTSUP);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_notes_build_id),
 		cmocka_unit_test(test_synth_self),
 		cmocka_unit_test(test_file_build_id),
+		cmocka_unit_test(test_elf_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
