@@ -316,43 +316,38 @@ static int take(struct cursor *c, uint64_t n, const uint8_t **out, const char *w
 	return 0;
 }
 
-static int get_u16(struct cursor *c, uint16_t *v, const char *what)
+/* an n-byte word (2, 4 or 8) into *v, in host byte order */
+static int get_word(struct cursor *c, void *v, size_t n, const char *what)
 {
 	const uint8_t *p = NULL;
-	int err = take(c, sizeof(*v), &p, what);
+	uint8_t *b = v;
+	int err = take(c, n, &p, what);
 
 	if (err)
 		return err;
-	memcpy(v, p, sizeof(*v));
-	if (c->swapped)
-		*v = bswap_16(*v);
+	memcpy(v, p, n);
+	for (size_t i = 0; c->swapped && i < n / 2; i++) {
+		uint8_t t = b[i];
+
+		b[i] = b[n - 1 - i];
+		b[n - 1 - i] = t;
+	}
 	return 0;
+}
+
+static int get_u16(struct cursor *c, uint16_t *v, const char *what)
+{
+	return get_word(c, v, sizeof(*v), what);
 }
 
 static int get_u32(struct cursor *c, uint32_t *v, const char *what)
 {
-	const uint8_t *p = NULL;
-	int err = take(c, sizeof(*v), &p, what);
-
-	if (err)
-		return err;
-	memcpy(v, p, sizeof(*v));
-	if (c->swapped)
-		*v = bswap_32(*v);
-	return 0;
+	return get_word(c, v, sizeof(*v), what);
 }
 
 static int get_u64(struct cursor *c, uint64_t *v, const char *what)
 {
-	const uint8_t *p = NULL;
-	int err = take(c, sizeof(*v), &p, what);
-
-	if (err)
-		return err;
-	memcpy(v, p, sizeof(*v));
-	if (c->swapped)
-		*v = bswap_64(*v);
-	return 0;
+	return get_word(c, v, sizeof(*v), what);
 }
 
 /*

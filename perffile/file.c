@@ -280,6 +280,30 @@ static int64_t zst_read_at(struct perf_file *f, uint64_t off, void *buf, size_t 
 }
 
 /*
+ * Up to len bytes of fd at off (pread), or from its current position when
+ * off is -1 (read), retrying EINTR: fewer only at the end; -errno.
+ */
+static int64_t fd_read(int fd, void *buf, size_t len, int64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = off < 0 ? read(fd, (char *)buf + done, len - done) :
+				      pread(fd, (char *)buf + done, len - done, (off_t)(off + (int64_t)done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (int64_t)done;
+}
+
+/*
  * Read up to len bytes at off.  Returns the bytes read (short at EOF) or a
  * negative errno.  Sequential sources (pipes, gzip streams that cannot seek
  * back cheaply) read forward, discarding what lies before off.
@@ -287,6 +311,7 @@ static int64_t zst_read_at(struct perf_file *f, uint64_t off, void *buf, size_t 
 static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t len)
 {
 	size_t done = 0;
+	int64_t got;
 
 	if (f->kind == INPUT_MEM) {
 		if (off >= f->mem_len)
@@ -363,52 +388,24 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 		f->in_pos += done;
 		return (int64_t)done;
 	}
-	if (f->seekable) {
-		while (done < len) {
-			ssize_t n = pread(f->fd, (char *)buf + done, len - done, (off_t)(off + done));
-
-			if (n < 0) {
-				if (errno == EINTR)
-					continue;
-				return -errno;
-			}
-			if (n == 0)
-				break;
-			done += (size_t)n;
-		}
-		return (int64_t)done;
-	}
+	if (f->seekable)
+		return fd_read(f->fd, buf, len, (int64_t)off);
 	/* a pipe: forward only */
 	if (off < f->in_pos)
 		return -ESPIPE;
 	while (f->in_pos < off) {
 		char skip[4096];
 		uint64_t want = off - f->in_pos;
-		ssize_t n = read(f->fd, skip, want < sizeof(skip) ? (size_t)want : sizeof(skip));
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return 0;
-		f->in_pos += (uint64_t)n;
+		got = fd_read(f->fd, skip, want < sizeof(skip) ? (size_t)want : sizeof(skip), -1);
+		if (got <= 0)
+			return got;
+		f->in_pos += (uint64_t)got;
 	}
-	while (done < len) {
-		ssize_t n = read(f->fd, (char *)buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		done += (size_t)n;
-	}
-	f->in_pos += done;
-	return (int64_t)done;
+	got = fd_read(f->fd, buf, len, -1);
+	if (got > 0)
+		f->in_pos += (uint64_t)got;
+	return got;
 }
 
 /* read exactly len bytes at off: 0, -EIO on I/O error, 1 when the input ends first */

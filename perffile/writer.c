@@ -70,12 +70,13 @@ static int fail(struct perf_writer *w, int err, const char *what)
 	return w->error;
 }
 
-static int write_all(int fd, const void *data, size_t size)
+/* all size bytes to fd at off (pwrite), or at its position when off is -1 (write) */
+static int fd_write(int fd, const void *data, size_t size, int64_t off)
 {
 	const char *p = data;
 
 	while (size) {
-		ssize_t n = write(fd, p, size);
+		ssize_t n = off < 0 ? write(fd, p, size) : pwrite(fd, p, size, (off_t)off);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -86,30 +87,12 @@ static int write_all(int fd, const void *data, size_t size)
 			return -EIO;
 		p += n;
 		size -= (size_t)n;
+		if (off >= 0)
+			off += n;
 	}
 	return 0;
 }
 
-static int pwrite_all(int fd, const void *data, size_t size, uint64_t off)
-{
-	const char *p = data;
-
-	while (size) {
-		ssize_t n = pwrite(fd, p, size, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		size -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
 
 static void put_u64(uint8_t *p, uint64_t v)
 {
@@ -144,9 +127,9 @@ static int flush(struct perf_writer *w)
 	if (!w->buf_len)
 		return 0;
 	if (w->pipe)
-		err = write_all(w->fd, w->buf, w->buf_len);
+		err = fd_write(w->fd, w->buf, w->buf_len, -1);
 	else
-		err = pwrite_all(w->fd, w->buf, w->buf_len, w->pos);
+		err = fd_write(w->fd, w->buf, w->buf_len, (int64_t)w->pos);
 	if (err)
 		return fail(w, err, "write");
 	w->pos += w->buf_len;
@@ -163,7 +146,7 @@ static int flush(struct perf_writer *w)
 		uint64_t on_disk = w->pos > w->data_offset ? w->pos - w->data_offset : 0;
 
 		file_header(w, hdr, w->data_size < on_disk ? w->data_size : on_disk, no_features);
-		err = pwrite_all(w->fd, hdr, sizeof(hdr), 0);
+		err = fd_write(w->fd, hdr, sizeof(hdr), 0);
 		if (err)
 			return fail(w, err, "write header");
 	}
@@ -698,7 +681,7 @@ static int finish_file(struct perf_writer *w)
 	if (!err)
 		err = flush(w);
 	if (!err && nr)
-		err = pwrite_all(w->fd, table, (size_t)nr * 16, table_off);
+		err = fd_write(w->fd, table, (size_t)nr * 16, (int64_t)table_off);
 	free(table);
 	if (err)
 		return fail(w, err, "write feature sections");
@@ -709,7 +692,7 @@ static int finish_file(struct perf_writer *w)
 		if (ftruncate(w->fd, (off_t)off) < 0)
 			return fail(w, -errno, "truncate");
 	}
-	err = pwrite_all(w->fd, hdr, sizeof(hdr), 0);
+	err = fd_write(w->fd, hdr, sizeof(hdr), 0);
 	if (err)
 		return fail(w, err, "write header");
 	if (lseek(w->fd, (off_t)off, SEEK_SET) < 0)
