@@ -13,15 +13,23 @@
 . "$(dirname "$0")/testlib.sh"
 
 busy=(sh -c 'while :; do :; done')
-killed_run() {	# OUT CMD...: run CMD for 2 s, then SIGKILL it
-	local out=$1 p
+# OUT CMD...: run CMD for 2 s and until OUT holds 64 KiB (a loaded machine
+# samples the loop slowly; 30 s at most), then SIGKILL it; then its workload,
+# found by parent pid (a pattern would also match other users' runs)
+killed_run() {
+	local out=$1 p i kids
 	shift
 	"$@" > /dev/null 2>&1 &
 	p=$!
 	sleep 2
+	for ((i = 0; i < 280; i++)); do
+		[ "$(stat -c %s "$out" 2> /dev/null || echo 0)" -ge 65536 ] && break
+		sleep 0.1
+	done
+	kids=$(pgrep -P "$p")
 	kill -9 "$p"
 	wait "$p" 2> /dev/null
-	pkill -f 'while :; do :; done' 2> /dev/null
+	[ -z "$kids" ] || kill -9 $kids 2> /dev/null
 	true
 }
 
