@@ -2,7 +2,7 @@
 /*
  * Unit tests of decode/analysis.c and decode/report.c: a small program is
  * compiled at test time (skipped without cc), a perf.data file is built in
- * memory (perfemit.h) with a COMM, an MMAP of that program's text as the
+ * memory (tests/lib/perfemit.h) with a COMM, an MMAP of that program's text as the
  * loader maps it, samples of two events with callchains, and one sample in
  * no map; it is replayed through the ordered queue and the reports are
  * compared with sums worked out by hand (comments next to each).  The same
@@ -26,7 +26,7 @@
 #include "decode/diff.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
-#include "tests/unit/perfemit.h"
+#include "tests/lib/perfemit.h"
 
 /* alpha is defined on line 2, beta on line 3 */
 static const char prog_src[] =
@@ -187,21 +187,21 @@ static uint8_t *make_stream(const struct prog *p, size_t *len)
 	uint64_t chain_u[] = { PERF_CONTEXT_USER, 0x1234 };
 	uint8_t *buf;
 
-	pe_attr(&e, ST, 100);		/* cpu-clock */
-	pe_attr(&e, ST, 7);		/* task-clock */
-	pe_comm(&e, 0, 10, 10, "prog", 1, 1000);
-	pe_mmap(&e, 0, PERF_RECORD_MISC_USER, 10, 10, map_start,
+	pe__attr(&e, ST, 100);		/* cpu-clock */
+	pe__attr(&e, ST, 7);		/* task-clock */
+	pe__comm(&e, 0, 10, 10, "prog", 1, 1000);
+	pe__mmap(&e, 0, PERF_RECORD_MISC_USER, 10, 10, map_start,
 		(p->text_size + (p->text_vaddr & 0xfff) + 0xfff) & ~0xfffULL,
 		p->text_off & ~0xfffULL, p->path, 1001);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2003, 100, chain_a, 3);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2001, 100, chain_a, 3);
-	pe_sample(&e, 1, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2002, 7, NULL, 0);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2004, 100, chain_a, 3);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, b_ip, 10, 10, 2005, 200, chain_b, 2);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1234, 10, 10, 2006, 50, chain_u, 2);
-	pe_round(&e);
-	buf = pe_file(&e, len);
-	pe_release(&e);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2003, 100, chain_a, 3);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2001, 100, chain_a, 3);
+	pe__sample(&e, 1, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2002, 7, NULL, 0);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2004, 100, chain_a, 3);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, b_ip, 10, 10, 2005, 200, chain_b, 2);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1234, 10, 10, 2006, 50, chain_u, 2);
+	pe__round(&e);
+	buf = pe__file(&e, len);
+	pe__release(&e);
 	return buf;
 }
 
