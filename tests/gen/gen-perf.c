@@ -119,9 +119,7 @@ static size_t rec_begin(struct gen *g, uint32_t type, uint16_t misc)
 /* pad the open record to a multiple of 8 bytes (records may start unaligned) */
 static void rec_pad(struct gen *g)
 {
-	struct perfemit *o = cur(g);
-
-	perfemit__zero(o, (8 - (o->len - g->rec_start) % 8) % 8);
+	perfemit__pad(cur(g), g->rec_start, 8);
 }
 
 /* close a record: pad to 8 unless unpadded, set header.size, count it */

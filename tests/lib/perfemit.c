@@ -77,6 +77,11 @@ void perfemit__put(struct perfemit *o, size_t off, uint64_t v, unsigned n)
 	o->len = save;
 }
 
+void perfemit__pad(struct perfemit *o, size_t start, size_t align)
+{
+	perfemit__zero(o, (align - (o->len - start) % align) % align);
+}
+
 void perfemit__str(struct perfemit *o, const char *s, size_t align)
 {
 	size_t n = strlen(s) + 1;
@@ -183,7 +188,7 @@ size_t perfemit__rec_begin(struct perfemit *o, uint32_t type, uint16_t misc)
 size_t perfemit__rec_end(struct perfemit *o, size_t start, int pad)
 {
 	if (pad)
-		perfemit__zero(o, (8 - (o->len - start) % 8) % 8);
+		perfemit__pad(o, start, 8);
 	if (o->len - start > 0xffff) {
 		fputs("perfemit: record too large\n", stderr);
 		abort();

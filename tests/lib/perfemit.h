@@ -49,6 +49,8 @@ static inline void perfemit__u32x2(struct perfemit *o, uint64_t a, uint64_t b)
 	perfemit__u32(o, b);
 }
 
+/* NULs until the bytes from start on are a multiple of align */
+void perfemit__pad(struct perfemit *o, size_t start, size_t align);
 /* s with its NUL, then NULs up to a multiple of align bytes of string */
 void perfemit__str(struct perfemit *o, const char *s, size_t align);
 /* do_write_string() of header.c: u32 length (NUL included, aligned to 64), string, zeros */

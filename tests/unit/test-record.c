@@ -4,8 +4,8 @@
  * sample_id_all trailer, the typed view of every record type, byte swapping
  * and malformed records.
  *
- * Records are built byte by byte by a small emitter that writes either byte
- * order (em_*), from the layouts in include/uapi/linux/perf_event.h and
+ * Records are built byte by byte with tests/lib/perfemit in either byte
+ * order, from the layouts in include/uapi/linux/perf_event.h and
  * tools/lib/perf/include/perf/event.h, independent of the decoder.  Every
  * record is decoded from an exactly sized heap copy so that AddressSanitizer
  * sees any read past its end.
@@ -24,63 +24,28 @@
 #include "perffile/record.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
+#include "tests/lib/perfemit.h"
 
 /* ---------------------------------------------------------------- emitter */
 
-struct em {
-	uint8_t buf[8192];
-	size_t len;
-	int be;		/* write big-endian */
-};
-
-static void em_int(struct em *e, uint64_t v, unsigned n)
-{
-	unsigned i;
-
-	assert_true(e->len + n <= sizeof(e->buf));
-	for (i = 0; i < n; i++) {
-		unsigned shift = e->be ? 8 * (n - 1 - i) : 8 * i;
-
-		e->buf[e->len++] = (uint8_t)(v >> shift);
-	}
-}
-
-static void em8(struct em *e, uint8_t v) { em_int(e, v, 1); }
-static void em16(struct em *e, uint16_t v) { em_int(e, v, 2); }
-static void em32(struct em *e, uint32_t v) { em_int(e, v, 4); }
-static void em64(struct em *e, uint64_t v) { em_int(e, v, 8); }
-
-static void em_bytes(struct em *e, const void *p, size_t n)
-{
-	assert_true(e->len + n <= sizeof(e->buf));
-	memcpy(e->buf + e->len, p, n);
-	e->len += n;
-}
-
-/* a string with its NUL, zero-padded to a multiple of 8 of the record */
-static void em_str(struct em *e, const char *s)
-{
-	em_bytes(e, s, strlen(s) + 1);
-	while (e->len % 8)
-		em8(e, 0);
-}
-
-static void em_begin(struct em *e, int be, uint32_t type, uint16_t misc)
+/* one record at the start of e, in byte order be */
+static void em_begin(struct perfemit *e, int be, uint32_t type, uint16_t misc)
 {
 	e->len = 0;
 	e->be = be;
-	em32(e, type);
-	em16(e, misc);
-	em16(e, 0);	/* size, set by em_end() */
+	perfemit__rec_begin(e, type, misc);
 }
 
-static void em_end(struct em *e)
+static void em_end(struct perfemit *e)
 {
-	size_t len = e->len;
+	perfemit__rec_end(e, 0, 0);
+}
 
-	e->len = 6;
-	em16(e, (uint16_t)len);
-	e->len = len;
+/* a string with its NUL, zero-padded to a multiple of 8 of the record */
+static void em_str(struct perfemit *e, const char *s)
+{
+	perfemit__str(e, s, 1);
+	perfemit__pad(e, 0, 8);
 }
 
 /* ------------------------------------------------------------------ attrs */
@@ -146,7 +111,7 @@ struct decoded {
  * Decode the record in e: a heap copy of exactly its bytes, swapped first
  * when e was written big-endian.
  */
-static void dec(struct decoded *d, const struct em *e, const struct perf_evlist *el)
+static void dec(struct decoded *d, const struct perfemit *e, const struct perf_evlist *el)
 {
 	uint8_t *p;
 
@@ -154,7 +119,7 @@ static void dec(struct decoded *d, const struct em *e, const struct perf_evlist 
 	d->copy = malloc(e->len ? e->len : 1);
 	assert_non_null(d->copy);
 	p = (uint8_t *)d->copy;
-	memcpy(p, e->buf, e->len);
+	memcpy(p, e->p, e->len);
 	if (e->be) {
 		d->err = perf_record__swap(p, e->len, el, &d->why);
 		if (d->err)
@@ -324,53 +289,53 @@ static void fx_all(struct fixture *fx)
 	fx_done(fx, 2);
 }
 
-static void emit_all_sample(struct em *e, int be)
+static void emit_all_sample(struct perfemit *e, int be)
 {
 	static const uint8_t raw[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
 	static const uint8_t stack[16] = "stack-bytes-16b";
 	static const uint8_t aux[8] = { 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7 };
 
 	em_begin(e, be, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-	em64(e, 0x43);				/* IDENTIFIER */
-	em64(e, 0x401000);			/* IP */
-	em32(e, 100); em32(e, 101);		/* TID */
-	em64(e, 123456789);			/* TIME */
-	em64(e, 0xdead0000);			/* ADDR */
-	em64(e, 0x43);				/* ID */
-	em64(e, 0x77);				/* STREAM_ID */
-	em32(e, 3); em32(e, 0);			/* CPU */
-	em64(e, 4000);				/* PERIOD */
-	em64(e, 2);				/* READ: nr */
-	em64(e, 1000);				/* time_enabled */
-	em64(e, 900);				/* time_running */
-	em64(e, 11); em64(e, 0x42); em64(e, 1);	/* value, id, lost */
-	em64(e, 22); em64(e, 0x43); em64(e, 2);
-	em64(e, 3);				/* CALLCHAIN */
-	em64(e, (uint64_t)PERF_CONTEXT_USER);
-	em64(e, 0x401000);
-	em64(e, 0x402000);
-	em32(e, 12);				/* RAW: u32 size (incl. padding) + 12 bytes */
-	em_bytes(e, raw, sizeof(raw));
-	em64(e, 2);				/* BRANCH_STACK nr */
-	em64(e, 5);				/* hw_idx */
-	em64(e, 0x1000); em64(e, 0x2000); em64(e, be ? BR_FLAGS_BE : BR_FLAGS_LE);
-	em64(e, 0x3000); em64(e, 0x4000); em64(e, 0);
-	em64(e, PERF_SAMPLE_REGS_ABI_64);	/* REGS_USER */
-	em64(e, 0x11); em64(e, 0x12); em64(e, 0x13);
-	em64(e, 16);				/* STACK_USER size */
-	em_bytes(e, stack, sizeof(stack));
-	em64(e, 10);				/* dyn_size */
-	em64(e, 1000 | (7ULL << 32) | (9ULL << 48));	/* WEIGHT_STRUCT */
-	em64(e, 0x5080021);			/* DATA_SRC */
-	em64(e, 0x6);				/* TRANSACTION */
-	em64(e, PERF_SAMPLE_REGS_ABI_64);	/* REGS_INTR */
-	em64(e, 0x21); em64(e, 0x22);
-	em64(e, 0x7f000000);			/* PHYS_ADDR */
-	em64(e, 55);				/* CGROUP */
-	em64(e, 4096);				/* DATA_PAGE_SIZE */
-	em64(e, 2097152);			/* CODE_PAGE_SIZE */
-	em64(e, 8);				/* AUX size */
-	em_bytes(e, aux, sizeof(aux));
+	perfemit__u64(e, 0x43);				/* IDENTIFIER */
+	perfemit__u64(e, 0x401000);			/* IP */
+	perfemit__u32(e, 100); perfemit__u32(e, 101);		/* TID */
+	perfemit__u64(e, 123456789);			/* TIME */
+	perfemit__u64(e, 0xdead0000);			/* ADDR */
+	perfemit__u64(e, 0x43);				/* ID */
+	perfemit__u64(e, 0x77);				/* STREAM_ID */
+	perfemit__u32(e, 3); perfemit__u32(e, 0);			/* CPU */
+	perfemit__u64(e, 4000);				/* PERIOD */
+	perfemit__u64(e, 2);				/* READ: nr */
+	perfemit__u64(e, 1000);				/* time_enabled */
+	perfemit__u64(e, 900);				/* time_running */
+	perfemit__u64(e, 11); perfemit__u64(e, 0x42); perfemit__u64(e, 1);	/* value, id, lost */
+	perfemit__u64(e, 22); perfemit__u64(e, 0x43); perfemit__u64(e, 2);
+	perfemit__u64(e, 3);				/* CALLCHAIN */
+	perfemit__u64(e, (uint64_t)PERF_CONTEXT_USER);
+	perfemit__u64(e, 0x401000);
+	perfemit__u64(e, 0x402000);
+	perfemit__u32(e, 12);				/* RAW: u32 size (incl. padding) + 12 bytes */
+	perfemit__bytes(e, raw, sizeof(raw));
+	perfemit__u64(e, 2);				/* BRANCH_STACK nr */
+	perfemit__u64(e, 5);				/* hw_idx */
+	perfemit__u64(e, 0x1000); perfemit__u64(e, 0x2000); perfemit__u64(e, be ? BR_FLAGS_BE : BR_FLAGS_LE);
+	perfemit__u64(e, 0x3000); perfemit__u64(e, 0x4000); perfemit__u64(e, 0);
+	perfemit__u64(e, PERF_SAMPLE_REGS_ABI_64);	/* REGS_USER */
+	perfemit__u64(e, 0x11); perfemit__u64(e, 0x12); perfemit__u64(e, 0x13);
+	perfemit__u64(e, 16);				/* STACK_USER size */
+	perfemit__bytes(e, stack, sizeof(stack));
+	perfemit__u64(e, 10);				/* dyn_size */
+	perfemit__u64(e, 1000 | (7ULL << 32) | (9ULL << 48));	/* WEIGHT_STRUCT */
+	perfemit__u64(e, 0x5080021);			/* DATA_SRC */
+	perfemit__u64(e, 0x6);				/* TRANSACTION */
+	perfemit__u64(e, PERF_SAMPLE_REGS_ABI_64);	/* REGS_INTR */
+	perfemit__u64(e, 0x21); perfemit__u64(e, 0x22);
+	perfemit__u64(e, 0x7f000000);			/* PHYS_ADDR */
+	perfemit__u64(e, 55);				/* CGROUP */
+	perfemit__u64(e, 4096);				/* DATA_PAGE_SIZE */
+	perfemit__u64(e, 2097152);			/* CODE_PAGE_SIZE */
+	perfemit__u64(e, 8);				/* AUX size */
+	perfemit__bytes(e, aux, sizeof(aux));
 	em_end(e);
 }
 
@@ -444,7 +409,7 @@ static void check_all_sample(const struct decoded *d, const struct fixture *fx)
 static void test_sample_all_fields(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded le, be;
 	char *a, *b;
 
@@ -468,13 +433,14 @@ static void test_sample_all_fields(void **state)
 	dec_free(&le);
 	dec_free(&be);
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 /* WEIGHT (plain), branch counters, no hw_idx, regs abi 0, empty stack */
 static void test_sample_variants(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded d;
 	int be;
 
@@ -486,13 +452,13 @@ static void test_sample_variants(void **state)
 	fx_done(&fx, 1);
 	for (be = 0; be < 2; be++) {
 		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		em64(&e, 0x1234);
-		em64(&e, 1);					/* branch nr, no hw_idx */
-		em64(&e, 0x10); em64(&e, 0x20); em64(&e, 0);
-		em64(&e, 0x99);					/* one counter */
-		em64(&e, PERF_SAMPLE_REGS_ABI_NONE);		/* no registers follow */
-		em64(&e, 0);					/* stack size 0: no data, no dyn_size */
-		em64(&e, 0x123456789aULL);			/* WEIGHT: the whole u64 */
+		perfemit__u64(&e, 0x1234);
+		perfemit__u64(&e, 1);					/* branch nr, no hw_idx */
+		perfemit__u64(&e, 0x10); perfemit__u64(&e, 0x20); perfemit__u64(&e, 0);
+		perfemit__u64(&e, 0x99);					/* one counter */
+		perfemit__u64(&e, PERF_SAMPLE_REGS_ABI_NONE);		/* no registers follow */
+		perfemit__u64(&e, 0);					/* stack size 0: no data, no dyn_size */
+		perfemit__u64(&e, 0x123456789aULL);			/* WEIGHT: the whole u64 */
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -511,6 +477,7 @@ static void test_sample_variants(void **state)
 		dec_free(&d);
 	}
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 /* read_format without GROUP: value, then enabled/running, id, lost as set */
@@ -522,7 +489,7 @@ static void test_read_formats(void **state)
 		PERF_FORMAT_LOST, PERF_FORMAT_GROUP, PERF_FORMAT_GROUP | PERF_FORMAT_LOST,
 	};
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded d;
 	size_t i;
 	int be;
@@ -535,24 +502,24 @@ static void test_read_formats(void **state)
 		fx_done(&fx, 1);
 		for (be = 0; be < 2; be++) {
 			em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-			em64(&e, 50);				/* PERIOD */
-			em64(&e, f & PERF_FORMAT_GROUP ? 2 : 500);	/* nr or value */
+			perfemit__u64(&e, 50);				/* PERIOD */
+			perfemit__u64(&e, f & PERF_FORMAT_GROUP ? 2 : 500);	/* nr or value */
 			if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
-				em64(&e, 600);
+				perfemit__u64(&e, 600);
 			if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
-				em64(&e, 700);
+				perfemit__u64(&e, 700);
 			if (f & PERF_FORMAT_GROUP) {
-				em64(&e, 31);
+				perfemit__u64(&e, 31);
 				if (f & PERF_FORMAT_LOST)
-					em64(&e, 1);
-				em64(&e, 32);
+					perfemit__u64(&e, 1);
+				perfemit__u64(&e, 32);
 				if (f & PERF_FORMAT_LOST)
-					em64(&e, 2);
+					perfemit__u64(&e, 2);
 			} else {
 				if (f & PERF_FORMAT_ID)
-					em64(&e, 0x800);
+					perfemit__u64(&e, 0x800);
 				if (f & PERF_FORMAT_LOST)
-					em64(&e, 900);
+					perfemit__u64(&e, 900);
 			}
 			em_end(&e);
 			dec(&d, &e, &fx.evlist);
@@ -578,20 +545,21 @@ static void test_read_formats(void **state)
 		}
 		fx_release(&fx);
 	}
+	perfemit__release(&e);
 }
 
 /* ------------------------------------------------------------- attr lookup */
 
-static void emit_ident_sample(struct em *e, int be, uint64_t id, int with_time)
+static void emit_ident_sample(struct perfemit *e, int be, uint64_t id, int with_time)
 {
 	em_begin(e, be, PERF_RECORD_SAMPLE, 0);
-	em64(e, id);
-	em64(e, 0xabc);
-	em32(e, 1); em32(e, 2);
+	perfemit__u64(e, id);
+	perfemit__u64(e, 0xabc);
+	perfemit__u32(e, 1); perfemit__u32(e, 2);
 	if (with_time) {
-		em64(e, 777);
-		em64(e, 1);		/* callchain nr */
-		em64(e, 0xfff);
+		perfemit__u64(e, 777);
+		perfemit__u64(e, 1);		/* callchain nr */
+		perfemit__u64(e, 0xfff);
 	}
 	em_end(e);
 }
@@ -599,7 +567,7 @@ static void emit_ident_sample(struct em *e, int be, uint64_t id, int with_time)
 static void test_find_identifier(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded d;
 	int be;
 
@@ -642,11 +610,11 @@ static void test_find_identifier(void **state)
 	/* a COMM's IDENTIFIER is its last u64; attr 1's trailer is TID TIME IDENTIFIER */
 	for (be = 0; be < 2; be++) {
 		em_begin(&e, be, PERF_RECORD_COMM, 0);
-		em32(&e, 5); em32(&e, 6);
+		perfemit__u32(&e, 5); perfemit__u32(&e, 6);
 		em_str(&e, "comm");
-		em32(&e, 5); em32(&e, 7);
-		em64(&e, 888);
-		em64(&e, 200);
+		perfemit__u32(&e, 5); perfemit__u32(&e, 7);
+		perfemit__u64(&e, 888);
+		perfemit__u64(&e, 200);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -660,12 +628,13 @@ static void test_find_identifier(void **state)
 		dec_free(&d);
 	}
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 static void test_find_id_pos(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded d;
 	int be;
 
@@ -680,10 +649,10 @@ static void test_find_id_pos(void **state)
 	assert_int_equal(fx.evlist.is_pos, -1);
 	for (be = 0; be < 2; be++) {
 		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		em64(&e, 0x500);
-		em32(&e, 1); em32(&e, 1);
-		em64(&e, 20);
-		em32(&e, 7); em32(&e, 0);
+		perfemit__u64(&e, 0x500);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
+		perfemit__u64(&e, 20);
+		perfemit__u32(&e, 7); perfemit__u32(&e, 0);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -692,10 +661,10 @@ static void test_find_id_pos(void **state)
 		dec_free(&d);
 
 		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		em64(&e, 0x500);
-		em32(&e, 1); em32(&e, 1);
-		em64(&e, 11);
-		em64(&e, 12345);
+		perfemit__u64(&e, 0x500);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
+		perfemit__u64(&e, 11);
+		perfemit__u64(&e, 12345);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -705,11 +674,11 @@ static void test_find_id_pos(void **state)
 
 		/* trailers differ in length: each attr's position is tried */
 		em_begin(&e, be, PERF_RECORD_EXIT, 0);
-		em32(&e, 1); em32(&e, 2); em32(&e, 3); em32(&e, 4);
-		em64(&e, 99);
-		em32(&e, 8); em32(&e, 9);	/* TID */
-		em64(&e, 20);			/* ID */
-		em32(&e, 6); em32(&e, 0);	/* CPU */
+		perfemit__u32(&e, 1); perfemit__u32(&e, 2); perfemit__u32(&e, 3); perfemit__u32(&e, 4);
+		perfemit__u64(&e, 99);
+		perfemit__u32(&e, 8); perfemit__u32(&e, 9);	/* TID */
+		perfemit__u64(&e, 20);			/* ID */
+		perfemit__u32(&e, 6); perfemit__u32(&e, 0);	/* CPU */
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -722,10 +691,10 @@ static void test_find_id_pos(void **state)
 		dec_free(&d);
 
 		em_begin(&e, be, PERF_RECORD_EXIT, 0);
-		em32(&e, 1); em32(&e, 2); em32(&e, 3); em32(&e, 4);
-		em64(&e, 99);
-		em32(&e, 8); em32(&e, 9);
-		em64(&e, 10);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 2); perfemit__u32(&e, 3); perfemit__u32(&e, 4);
+		perfemit__u64(&e, 99);
+		perfemit__u32(&e, 8); perfemit__u32(&e, 9);
+		perfemit__u64(&e, 10);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -736,9 +705,9 @@ static void test_find_id_pos(void **state)
 
 		/* synthesized by perf: a zeroed trailer the size of the first attr's */
 		em_begin(&e, be, PERF_RECORD_COMM, 0);
-		em32(&e, 1); em32(&e, 1);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
 		em_str(&e, "synth");
-		em64(&e, 0); em64(&e, 0);
+		perfemit__u64(&e, 0); perfemit__u64(&e, 0);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -752,14 +721,15 @@ static void test_find_id_pos(void **state)
 	fx_attr(&fx, 0, PERF_SAMPLE_IP | PERF_SAMPLE_ID, 0, 0, 10, 0);
 	fx_done(&fx, 1);
 	em_begin(&e, 0, PERF_RECORD_SAMPLE, 0);
-	em64(&e, 0x500);
-	em64(&e, 12345);
+	perfemit__u64(&e, 0x500);
+	perfemit__u64(&e, 12345);
 	em_end(&e);
 	dec(&d, &e, &fx.evlist);
 	assert_int_equal(d.err, 0);
 	assert_ptr_equal(d.rec.evattr, &fx.attrs[0]);
 	dec_free(&d);
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 static void test_find_bounds(void **state)
@@ -788,18 +758,13 @@ static void test_find_bounds(void **state)
 #define TRAILER_ALL (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
 		     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
-static void em_trailer(struct em *e)
-{
-	em32(e, 41); em32(e, 42);	/* TID */
-	em64(e, 5550);			/* TIME */
-	em64(e, 0x42);			/* ID */
-	em64(e, 0x4242);		/* STREAM_ID */
-	em32(e, 2); em32(e, 0);		/* CPU */
-	em64(e, 0x42);			/* IDENTIFIER */
-}
+/* the trailer every kernel record here carries: pid 41, tid 42, time 5550, id 0x42, cpu 2 */
+static const struct perfemit_sample_id trailer = {
+	.pid = 41, .tid = 42, .time = 5550, .id = 0x42, .stream_id = 0x4242, .cpu = 2,
+};
 
 /* emit one kernel record of type t, body and the full trailer */
-static void emit_kernel(struct em *e, int be, uint32_t t)
+static void emit_kernel(struct perfemit *e, int be, uint32_t t)
 {
 	static const uint8_t bid[20] = { 0xb1, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba,
 					 0xbb, 0xbc, 0xbd, 0xbe, 0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4 };
@@ -812,84 +777,83 @@ static void emit_kernel(struct em *e, int be, uint32_t t)
 	em_begin(e, be, t, misc);
 	switch (t) {
 	case PERF_RECORD_MMAP:
-		em32(e, 10); em32(e, 11);
-		em64(e, 0x400000); em64(e, 0x1000); em64(e, 0x200);
+		perfemit__u32(e, 10); perfemit__u32(e, 11);
+		perfemit__u64(e, 0x400000); perfemit__u64(e, 0x1000); perfemit__u64(e, 0x200);
 		em_str(e, "/bin/true");
 		break;
 	case PERF_RECORD_MMAP2:
-		em32(e, 10); em32(e, 11);
-		em64(e, 0x400000); em64(e, 0x1000); em64(e, 0x200);
-		em32(e, 8); em32(e, 1); em64(e, 12345); em64(e, 6);
-		em32(e, 5); em32(e, 2);
+		perfemit__u32(e, 10); perfemit__u32(e, 11);
+		perfemit__u64(e, 0x400000); perfemit__u64(e, 0x1000); perfemit__u64(e, 0x200);
+		perfemit__u32(e, 8); perfemit__u32(e, 1); perfemit__u64(e, 12345); perfemit__u64(e, 6);
+		perfemit__u32(e, 5); perfemit__u32(e, 2);
 		em_str(e, "/usr/lib/libc.so.6");
 		break;
 	case PERF_RECORD_COMM:
-		em32(e, 10); em32(e, 11);
+		perfemit__u32(e, 10); perfemit__u32(e, 11);
 		em_str(e, "true");
 		break;
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_FORK:
-		em32(e, 10); em32(e, 9); em32(e, 11); em32(e, 8);
-		em64(e, 31337);
+		perfemit__u32(e, 10); perfemit__u32(e, 9); perfemit__u32(e, 11); perfemit__u32(e, 8);
+		perfemit__u64(e, 31337);
 		break;
 	case PERF_RECORD_LOST:
-		em64(e, 0x42); em64(e, 17);
+		perfemit__u64(e, 0x42); perfemit__u64(e, 17);
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
-		em64(e, 999); em64(e, 0x42); em64(e, 0x4242);
+		perfemit__u64(e, 999); perfemit__u64(e, 0x42); perfemit__u64(e, 0x4242);
 		break;
 	case PERF_RECORD_READ:
-		em32(e, 10); em32(e, 11);
-		em64(e, 1234);		/* read_format of attr 0 in fx_kernel: value, ID */
-		em64(e, 0x42);
+		perfemit__u32(e, 10); perfemit__u32(e, 11);
+		perfemit__u64(e, 1234);		/* read_format of attr 0 in fx_kernel: value, ID */
+		perfemit__u64(e, 0x42);
 		break;
 	case PERF_RECORD_AUX:
-		em64(e, 0x10000); em64(e, 0x800); em64(e, PERF_AUX_FLAG_TRUNCATED);
+		perfemit__u64(e, 0x10000); perfemit__u64(e, 0x800); perfemit__u64(e, PERF_AUX_FLAG_TRUNCATED);
 		break;
 	case PERF_RECORD_ITRACE_START:
-		em32(e, 10); em32(e, 11);
+		perfemit__u32(e, 10); perfemit__u32(e, 11);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		em64(e, 23);
+		perfemit__u64(e, 23);
 		break;
 	case PERF_RECORD_SWITCH:
 		break;
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		em32(e, 12); em32(e, 13);
+		perfemit__u32(e, 12); perfemit__u32(e, 13);
 		break;
 	case PERF_RECORD_NAMESPACES:
-		em32(e, 10); em32(e, 11);
-		em64(e, 2);
-		em64(e, 4); em64(e, 0xf0000001);
-		em64(e, 4); em64(e, 0xf0000002);
+		perfemit__u32(e, 10); perfemit__u32(e, 11);
+		perfemit__u64(e, 2);
+		perfemit__u64(e, 4); perfemit__u64(e, 0xf0000001);
+		perfemit__u64(e, 4); perfemit__u64(e, 0xf0000002);
 		break;
 	case PERF_RECORD_KSYMBOL:
-		em64(e, 0xffffffffc0000000ULL); em32(e, 0x100);
-		em16(e, PERF_RECORD_KSYMBOL_TYPE_BPF); em16(e, 0);
+		perfemit__u64(e, 0xffffffffc0000000ULL); perfemit__u32(e, 0x100);
+		perfemit__u16(e, PERF_RECORD_KSYMBOL_TYPE_BPF); perfemit__u16(e, 0);
 		em_str(e, "bpf_prog_abc");
 		break;
 	case PERF_RECORD_BPF_EVENT:
-		em16(e, PERF_BPF_EVENT_PROG_LOAD); em16(e, 0); em32(e, 77);
-		em_bytes(e, bid, 8);
+		perfemit__u16(e, PERF_BPF_EVENT_PROG_LOAD); perfemit__u16(e, 0); perfemit__u32(e, 77);
+		perfemit__bytes(e, bid, 8);
 		break;
 	case PERF_RECORD_CGROUP:
-		em64(e, 4242);
+		perfemit__u64(e, 4242);
 		em_str(e, "/sys/fs/cgroup/a");
 		break;
 	case PERF_RECORD_TEXT_POKE:
-		em64(e, 0xffffffff81000000ULL); em16(e, 2); em16(e, 3);
-		em_bytes(e, bid, 5);
-		while (e->len % 8)
-			em8(e, 0);
+		perfemit__u64(e, 0xffffffff81000000ULL); perfemit__u16(e, 2); perfemit__u16(e, 3);
+		perfemit__bytes(e, bid, 5);
+		perfemit__pad(e, 0, 8);
 		break;
 	case PERF_RECORD_AUX_OUTPUT_HW_ID:
-		em64(e, 0x77);
+		perfemit__u64(e, 0x77);
 		break;
 	default:
 		fail();
 	}
-	em_trailer(e);
+	perfemit__sample_id(e, TRAILER_ALL, &trailer);
 	em_end(e);
 }
 
@@ -1022,7 +986,7 @@ static void check_kernel(const struct decoded *d, const struct fixture *fx, uint
 static void test_kernel_records(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded le, be;
 	uint32_t t;
 
@@ -1052,13 +1016,14 @@ static void test_kernel_records(void **state)
 		dec_free(&be);
 	}
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 /* MMAP2 with a build id instead of device/inode */
 static void test_mmap2_build_id(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded d;
 	int be;
 
@@ -1067,13 +1032,13 @@ static void test_mmap2_build_id(void **state)
 	fx_done(&fx, 1);
 	for (be = 0; be < 2; be++) {
 		em_begin(&e, be, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
-		em32(&e, 1); em32(&e, 1);
-		em64(&e, 0x1000); em64(&e, 0x2000); em64(&e, 0);
-		em8(&e, 3); em8(&e, 0); em16(&e, 0);
-		em8(&e, 0xaa); em8(&e, 0xbb); em8(&e, 0xcc);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
+		perfemit__u64(&e, 0x1000); perfemit__u64(&e, 0x2000); perfemit__u64(&e, 0);
+		perfemit__u8(&e, 3); perfemit__u8(&e, 0); perfemit__u16(&e, 0);
+		perfemit__u8(&e, 0xaa); perfemit__u8(&e, 0xbb); perfemit__u8(&e, 0xcc);
 		while (e.len < 64)
-			em8(&e, 0);
-		em32(&e, 5); em32(&e, 2);
+			perfemit__u8(&e, 0);
+		perfemit__u32(&e, 5); perfemit__u32(&e, 2);
 		em_str(&e, "x");
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
@@ -1089,13 +1054,14 @@ static void test_mmap2_build_id(void **state)
 		dec_free(&d);
 	}
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 /* MMAP2 as in Linux 3.12..3.15 (and RHEL 7): no prot/flags, name at byte 64 */
 static void test_mmap2_old_layout(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded d;
 	int be;
 
@@ -1104,11 +1070,11 @@ static void test_mmap2_old_layout(void **state)
 	fx_done(&fx, 1);
 	for (be = 0; be < 2; be++) {
 		em_begin(&e, be, PERF_RECORD_MMAP2, 0);
-		em32(&e, 7); em32(&e, 7);
-		em64(&e, 0x400000); em64(&e, 0x6000); em64(&e, 0);
-		em32(&e, 253); em32(&e, 1); em64(&e, 134986833); em64(&e, 489497562);
+		perfemit__u32(&e, 7); perfemit__u32(&e, 7);
+		perfemit__u64(&e, 0x400000); perfemit__u64(&e, 0x6000); perfemit__u64(&e, 0);
+		perfemit__u32(&e, 253); perfemit__u32(&e, 1); perfemit__u64(&e, 134986833); perfemit__u64(&e, 489497562);
 		em_str(&e, "/usr/bin/true");
-		em32(&e, 7); em32(&e, 8); em64(&e, 1000);
+		perfemit__u32(&e, 7); perfemit__u32(&e, 8); perfemit__u64(&e, 1000);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -1121,11 +1087,11 @@ static void test_mmap2_old_layout(void **state)
 
 		/* a short name: no name would fit at byte 72 */
 		em_begin(&e, be, PERF_RECORD_MMAP2, 0);
-		em32(&e, 7); em32(&e, 7);
-		em64(&e, 0x400000); em64(&e, 0x6000); em64(&e, 0);
-		em32(&e, 0); em32(&e, 0); em64(&e, 0); em64(&e, 0);
+		perfemit__u32(&e, 7); perfemit__u32(&e, 7);
+		perfemit__u64(&e, 0x400000); perfemit__u64(&e, 0x6000); perfemit__u64(&e, 0);
+		perfemit__u32(&e, 0); perfemit__u32(&e, 0); perfemit__u64(&e, 0); perfemit__u64(&e, 0);
 		em_str(&e, "[stack]");
-		em32(&e, 7); em32(&e, 8); em64(&e, 1000);
+		perfemit__u32(&e, 7); perfemit__u32(&e, 8); perfemit__u64(&e, 1000);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -1133,46 +1099,47 @@ static void test_mmap2_old_layout(void **state)
 		dec_free(&d);
 	}
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 /* --------------------------------------------------------- user records */
 
-static void emit_user(struct em *e, int be, uint32_t t)
+static void emit_user(struct perfemit *e, int be, uint32_t t)
 {
 	em_begin(e, be, t, 0);
 	switch (t) {
 	case PERF_RECORD_HEADER_ATTR:
-		em32(e, PERF_TYPE_SOFTWARE);	/* type */
-		em32(e, 64);			/* size: VER0 */
-		em64(e, PERF_COUNT_SW_CPU_CLOCK);	/* config */
-		em64(e, 4000);			/* sample_period */
-		em64(e, PERF_SAMPLE_IP | PERF_SAMPLE_TID);	/* sample_type */
-		em64(e, PERF_FORMAT_ID);	/* read_format */
+		perfemit__u32(e, PERF_TYPE_SOFTWARE);	/* type */
+		perfemit__u32(e, 64);			/* size: VER0 */
+		perfemit__u64(e, PERF_COUNT_SW_CPU_CLOCK);	/* config */
+		perfemit__u64(e, 4000);			/* sample_period */
+		perfemit__u64(e, PERF_SAMPLE_IP | PERF_SAMPLE_TID);	/* sample_type */
+		perfemit__u64(e, PERF_FORMAT_ID);	/* read_format */
 		/*
 		 * flags: disabled (bit 0), precise_ip = 2 (bits 15..16), sample_id_all
 		 * (bit 18); big-endian bitfields count from bit 63: 63, 48..47, 45
 		 */
-		em64(e, be ? (1ULL << 63) | (1ULL << 48) | (1ULL << 45)
+		perfemit__u64(e, be ? (1ULL << 63) | (1ULL << 48) | (1ULL << 45)
 			   : 1ULL | (2ULL << 15) | (1ULL << 18));
-		em32(e, 1);			/* wakeup_events */
-		em32(e, 0);			/* bp_type */
-		em64(e, 0x1111);		/* config1 */
-		em64(e, 101); em64(e, 102);	/* ids */
+		perfemit__u32(e, 1);			/* wakeup_events */
+		perfemit__u32(e, 0);			/* bp_type */
+		perfemit__u64(e, 0x1111);		/* config1 */
+		perfemit__u64(e, 101); perfemit__u64(e, 102);	/* ids */
 		break;
 	case PERF_RECORD_HEADER_EVENT_TYPE:
-		em64(e, 33);
+		perfemit__u64(e, 33);
 		em_str(e, "sched:sched_switch");
 		break;
 	case PERF_RECORD_HEADER_TRACING_DATA:
-		em32(e, 4096);
+		perfemit__u32(e, 4096);
 		break;
 	case PERF_RECORD_HEADER_BUILD_ID: {
 		int i;
 
-		em32(e, (uint32_t)-1);
+		perfemit__u32(e, (uint32_t)-1);
 		for (i = 0; i < 20; i++)
-			em8(e, (uint8_t)(0x10 + i));
-		em8(e, 0); em8(e, 0); em16(e, 0);
+			perfemit__u8(e, (uint8_t)(0x10 + i));
+		perfemit__u8(e, 0); perfemit__u8(e, 0); perfemit__u16(e, 0);
 		em_str(e, "[kernel.kallsyms]");
 		break;
 	}
@@ -1180,79 +1147,79 @@ static void emit_user(struct em *e, int be, uint32_t t)
 	case PERF_RECORD_FINISHED_INIT:
 		break;
 	case PERF_RECORD_ID_INDEX:
-		em64(e, 2);
-		em64(e, 101); em64(e, 0); em64(e, 0); em64(e, (uint64_t)-1);
-		em64(e, 102); em64(e, 0); em64(e, 1); em64(e, (uint64_t)-1);
-		em64(e, 55); em64(e, 1);	/* id_index_entry_2 */
-		em64(e, 55); em64(e, 2);
+		perfemit__u64(e, 2);
+		perfemit__u64(e, 101); perfemit__u64(e, 0); perfemit__u64(e, 0); perfemit__u64(e, (uint64_t)-1);
+		perfemit__u64(e, 102); perfemit__u64(e, 0); perfemit__u64(e, 1); perfemit__u64(e, (uint64_t)-1);
+		perfemit__u64(e, 55); perfemit__u64(e, 1);	/* id_index_entry_2 */
+		perfemit__u64(e, 55); perfemit__u64(e, 2);
 		break;
 	case PERF_RECORD_AUXTRACE_INFO:
-		em32(e, 8); em32(e, 0);		/* PERF_AUXTRACE_INTEL_PT */
-		em64(e, 0x1001); em64(e, 0x1002); em64(e, 0x1003);
+		perfemit__u32(e, 8); perfemit__u32(e, 0);		/* PERF_AUXTRACE_INTEL_PT */
+		perfemit__u64(e, 0x1001); perfemit__u64(e, 0x1002); perfemit__u64(e, 0x1003);
 		break;
 	case PERF_RECORD_AUXTRACE:
-		em64(e, 0x4000); em64(e, 0x100); em64(e, 0xabcdef);
-		em32(e, 1); em32(e, 300); em32(e, 2); em32(e, 0);
+		perfemit__u64(e, 0x4000); perfemit__u64(e, 0x100); perfemit__u64(e, 0xabcdef);
+		perfemit__u32(e, 1); perfemit__u32(e, 300); perfemit__u32(e, 2); perfemit__u32(e, 0);
 		break;
 	case PERF_RECORD_AUXTRACE_ERROR: {
 		size_t start;
 
-		em32(e, 1); em32(e, 6); em32(e, 3); em32(e, 400); em32(e, 401); em32(e, 2);
-		em64(e, 0xffffffff81000000ULL); em64(e, 8888);
+		perfemit__u32(e, 1); perfemit__u32(e, 6); perfemit__u32(e, 3); perfemit__u32(e, 400); perfemit__u32(e, 401); perfemit__u32(e, 2);
+		perfemit__u64(e, 0xffffffff81000000ULL); perfemit__u64(e, 8888);
 		start = e->len;
-		em_bytes(e, "decoder error", 14);
+		perfemit__bytes(e, "decoder error", 14);
 		while (e->len < start + 64)
-			em8(e, 0);
-		em32(e, 7); em32(e, 1);
+			perfemit__u8(e, 0);
+		perfemit__u32(e, 7); perfemit__u32(e, 1);
 		break;
 	}
 	case PERF_RECORD_THREAD_MAP: {
 		char comm[16] = "worker";
 
-		em64(e, 2);
-		em64(e, 500); em_bytes(e, comm, 16);
-		em64(e, 501); em_bytes(e, comm, 16);
+		perfemit__u64(e, 2);
+		perfemit__u64(e, 500); perfemit__bytes(e, comm, 16);
+		perfemit__u64(e, 501); perfemit__bytes(e, comm, 16);
 		break;
 	}
 	case PERF_RECORD_CPU_MAP:
-		em16(e, 0);		/* PERF_CPU_MAP__CPUS */
-		em16(e, 3);
-		em16(e, 0); em16(e, 2); em16(e, 5);
-		em16(e, 0);
+		perfemit__u16(e, 0);		/* PERF_CPU_MAP__CPUS */
+		perfemit__u16(e, 3);
+		perfemit__u16(e, 0); perfemit__u16(e, 2); perfemit__u16(e, 5);
+		perfemit__u16(e, 0);
 		break;
 	case PERF_RECORD_STAT_CONFIG:
-		em64(e, 2);
-		em64(e, 0); em64(e, 1);	/* AGGR_MODE = 1 */
-		em64(e, 1); em64(e, 100);	/* INTERVAL = 100 */
+		perfemit__u64(e, 2);
+		perfemit__u64(e, 0); perfemit__u64(e, 1);	/* AGGR_MODE = 1 */
+		perfemit__u64(e, 1); perfemit__u64(e, 100);	/* INTERVAL = 100 */
 		break;
 	case PERF_RECORD_STAT:
-		em64(e, 101); em32(e, 3); em32(e, (uint32_t)-1);
-		em64(e, 1000); em64(e, 2000); em64(e, 1500);
+		perfemit__u64(e, 101); perfemit__u32(e, 3); perfemit__u32(e, (uint32_t)-1);
+		perfemit__u64(e, 1000); perfemit__u64(e, 2000); perfemit__u64(e, 1500);
 		break;
 	case PERF_RECORD_STAT_ROUND:
-		em64(e, 1); em64(e, 123456);
+		perfemit__u64(e, 1); perfemit__u64(e, 123456);
 		break;
 	case PERF_RECORD_EVENT_UPDATE:
-		em64(e, 2); em64(e, 101);	/* NAME */
+		perfemit__u64(e, 2); perfemit__u64(e, 101);	/* NAME */
 		em_str(e, "cycles:u");
 		break;
 	case PERF_RECORD_TIME_CONV:
-		em64(e, 31); em64(e, 1000); em64(e, 5000);
-		em64(e, 77); em64(e, 0xffffffff);
-		em8(e, 1); em8(e, 0);
-		em16(e, 0); em32(e, 0);
+		perfemit__u64(e, 31); perfemit__u64(e, 1000); perfemit__u64(e, 5000);
+		perfemit__u64(e, 77); perfemit__u64(e, 0xffffffff);
+		perfemit__u8(e, 1); perfemit__u8(e, 0);
+		perfemit__u16(e, 0); perfemit__u32(e, 0);
 		break;
 	case PERF_RECORD_HEADER_FEATURE:
-		em64(e, 2);	/* HEADER_HOSTNAME: bytes stay in file order */
-		em_bytes(e, "\0\0\0\x08hostnam\0", 12);
-		em32(e, 0);
+		perfemit__u64(e, 2);	/* HEADER_HOSTNAME: bytes stay in file order */
+		perfemit__bytes(e, "\0\0\0\x08hostnam\0", 12);
+		perfemit__u32(e, 0);
 		break;
 	case PERF_RECORD_COMPRESSED:
-		em_bytes(e, "\x28\xb5\x2f\xfd\x00\x01\x02\x03", 8);
+		perfemit__bytes(e, "\x28\xb5\x2f\xfd\x00\x01\x02\x03", 8);
 		break;
 	case PERF_RECORD_COMPRESSED2:
-		em64(e, 5);
-		em_bytes(e, "\x28\xb5\x2f\xfd\x00\x00\x00\x00", 8);
+		perfemit__u64(e, 5);
+		perfemit__bytes(e, "\x28\xb5\x2f\xfd\x00\x00\x00\x00", 8);
 		break;
 	default:
 		fail();
@@ -1393,7 +1360,7 @@ static void check_user(const struct decoded *d, uint32_t t)
 static void test_user_records(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded le, be;
 	uint32_t t;
 
@@ -1417,12 +1384,13 @@ static void test_user_records(void **state)
 		dec_free(&be);
 	}
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 static void test_cpu_map_encodings(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded d;
 	int be;
 
@@ -1431,9 +1399,9 @@ static void test_cpu_map_encodings(void **state)
 	for (be = 0; be < 2; be++) {
 		/* MASK, long_size 8: type, nr, long_size, 4 bytes pad, u64 mask (unaligned) */
 		em_begin(&e, be, PERF_RECORD_CPU_MAP, 0);
-		em16(&e, 1); em16(&e, 1); em16(&e, 8); em32(&e, 0);
-		em64(&e, 0x8000000000000005ULL);
-		em16(&e, 0); em32(&e, 0);
+		perfemit__u16(&e, 1); perfemit__u16(&e, 1); perfemit__u16(&e, 8); perfemit__u32(&e, 0);
+		perfemit__u64(&e, 0x8000000000000005ULL);
+		perfemit__u16(&e, 0); perfemit__u32(&e, 0);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -1445,9 +1413,9 @@ static void test_cpu_map_encodings(void **state)
 
 		/* MASK, long_size 4: u32 masks right after long_size */
 		em_begin(&e, be, PERF_RECORD_CPU_MAP, 0);
-		em16(&e, 1); em16(&e, 2); em16(&e, 4);
-		em32(&e, 0xf0); em32(&e, 0x1);
-		em16(&e, 0);
+		perfemit__u16(&e, 1); perfemit__u16(&e, 2); perfemit__u16(&e, 4);
+		perfemit__u32(&e, 0xf0); perfemit__u32(&e, 0x1);
+		perfemit__u16(&e, 0);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -1463,7 +1431,7 @@ static void test_cpu_map_encodings(void **state)
 
 		/* RANGE_CPUS (perf 6.2+): any_cpu, pad, start, end */
 		em_begin(&e, be, PERF_RECORD_CPU_MAP, 0);
-		em16(&e, 2); em8(&e, 1); em8(&e, 0); em16(&e, 4); em16(&e, 11);
+		perfemit__u16(&e, 2); perfemit__u8(&e, 1); perfemit__u8(&e, 0); perfemit__u16(&e, 4); perfemit__u16(&e, 11);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -1475,8 +1443,8 @@ static void test_cpu_map_encodings(void **state)
 
 		/* EVENT_UPDATE CPUS and SCALE */
 		em_begin(&e, be, PERF_RECORD_EVENT_UPDATE, 0);
-		em64(&e, 3); em64(&e, 9);
-		em16(&e, 0); em16(&e, 2); em16(&e, 1); em16(&e, 3);
+		perfemit__u64(&e, 3); perfemit__u64(&e, 9);
+		perfemit__u16(&e, 0); perfemit__u16(&e, 2); perfemit__u16(&e, 1); perfemit__u16(&e, 3);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -1485,8 +1453,8 @@ static void test_cpu_map_encodings(void **state)
 		dec_free(&d);
 
 		em_begin(&e, be, PERF_RECORD_EVENT_UPDATE, 0);
-		em64(&e, 1); em64(&e, 9);
-		em64(&e, 0x3ff8000000000000ULL);	/* 1.5 as an IEEE double */
+		perfemit__u64(&e, 1); perfemit__u64(&e, 9);
+		perfemit__u64(&e, 0x3ff8000000000000ULL);	/* 1.5 as an IEEE double */
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -1495,7 +1463,7 @@ static void test_cpu_map_encodings(void **state)
 
 		/* TIME_CONV without the extension */
 		em_begin(&e, be, PERF_RECORD_TIME_CONV, 0);
-		em64(&e, 10); em64(&e, 20); em64(&e, 30);
+		perfemit__u64(&e, 10); perfemit__u64(&e, 20); perfemit__u64(&e, 30);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -1504,11 +1472,12 @@ static void test_cpu_map_encodings(void **state)
 		dec_free(&d);
 	}
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 /* ------------------------------------------------------------ corruption */
 
-static void expect_einval(const struct em *e, const struct perf_evlist *el, const char *needle)
+static void expect_einval(const struct perfemit *e, const struct perf_evlist *el, const char *needle)
 {
 	struct decoded d;
 
@@ -1525,7 +1494,7 @@ static void expect_einval(const struct em *e, const struct perf_evlist *el, cons
 static void test_corrupt(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	int be;
 
 	(void)state;
@@ -1541,75 +1510,75 @@ static void test_corrupt(void **state)
 
 		/* callchain nr far beyond the record */
 		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		em64(&e, 1); em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 5);
-		em64(&e, 4096); em64(&e, 0x1);
+		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
+		perfemit__u64(&e, 4096); perfemit__u64(&e, 0x1);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, be ? "callchain nr" : "callchain nr 4096 exceeds the record");
 
 		/* callchain nr whose byte count overflows 64 bits */
 		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		em64(&e, 1); em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 5);
-		em64(&e, 1ULL << 61);
+		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
+		perfemit__u64(&e, 1ULL << 61);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "callchain nr");
 
 		/* branch nr huge */
 		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		em64(&e, 1); em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 5);
-		em64(&e, 0);
-		em64(&e, 0x0aaaaaaaaaaaaaabULL);	/* nr * 24 wraps to 8 in 64 bits */
-		em64(&e, 0);
+		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
+		perfemit__u64(&e, 0);
+		perfemit__u64(&e, 0x0aaaaaaaaaaaaaabULL);	/* nr * 24 wraps to 8 in 64 bits */
+		perfemit__u64(&e, 0);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "branch nr");
 
 		/* sample cut inside the fixed fields */
 		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		em64(&e, 1); em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 5);
+		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "callchain");
 
 		/* attr 1: read group nr, raw size, regs, stack size */
 		for (what = 0; what < 4; what++) {
 			em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-			em64(&e, 1); em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 6);
-			em64(&e, what == 0 ? 1000000 : 1);	/* READ group nr */
-			em64(&e, 7); em64(&e, 6);
-			em32(&e, what == 1 ? 0xfffffff0 : 4);	/* RAW */
-			em32(&e, 0);
-			em64(&e, PERF_SAMPLE_REGS_ABI_64);	/* 16 registers */
+			perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 6);
+			perfemit__u64(&e, what == 0 ? 1000000 : 1);	/* READ group nr */
+			perfemit__u64(&e, 7); perfemit__u64(&e, 6);
+			perfemit__u32(&e, what == 1 ? 0xfffffff0 : 4);	/* RAW */
+			perfemit__u32(&e, 0);
+			perfemit__u64(&e, PERF_SAMPLE_REGS_ABI_64);	/* 16 registers */
 			if (what != 2) {
 				int i;
 
 				for (i = 0; i < 16; i++)
-					em64(&e, (uint64_t)i);
+					perfemit__u64(&e, (uint64_t)i);
 			}
-			em64(&e, what == 3 ? UINT64_MAX : 8);	/* stack size */
+			perfemit__u64(&e, what == 3 ? UINT64_MAX : 8);	/* stack size */
 			if (what != 3) {
-				em64(&e, 0);
-				em64(&e, 9);	/* dyn_size 9 > size 8 */
+				perfemit__u64(&e, 0);
+				perfemit__u64(&e, 9);	/* dyn_size 9 > size 8 */
 			}
 			em_end(&e);
 			expect_einval(&e, &fx.evlist, what == 0 ? "read group nr" :
 				      what == 1 ? "raw size" : what == 2 ? "user regs" : "user stack size");
 		}
 		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		em64(&e, 1); em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 6);
-		em64(&e, 0);				/* READ group nr 0 */
-		em32(&e, 4); em32(&e, 0);		/* RAW */
-		em64(&e, 0);				/* REGS_USER abi none */
-		em64(&e, 8); em64(&e, 0); em64(&e, 9);	/* STACK_USER */
+		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 6);
+		perfemit__u64(&e, 0);				/* READ group nr 0 */
+		perfemit__u32(&e, 4); perfemit__u32(&e, 0);		/* RAW */
+		perfemit__u64(&e, 0);				/* REGS_USER abi none */
+		perfemit__u64(&e, 8); perfemit__u64(&e, 0); perfemit__u64(&e, 9);	/* STACK_USER */
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "dyn_size");
 
 		/* unknown id */
 		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		em64(&e, 1); em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 0x2a);
+		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 0x2a);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "unknown sample id");
 
 		/* trailer (TID TIME ID: 24 bytes) longer than a 16-byte record body */
 		em_begin(&e, be, PERF_RECORD_LOST_SAMPLES, 0);
-		em64(&e, 5);
+		perfemit__u64(&e, 5);
 		em_end(&e);
 		{
 			struct fixture one;
@@ -1622,100 +1591,101 @@ static void test_corrupt(void **state)
 
 		/* COMM whose name runs into the trailer without a NUL */
 		em_begin(&e, be, PERF_RECORD_COMM, 0);
-		em32(&e, 1); em32(&e, 1);
-		em_bytes(&e, "abcdefgh", 8);
-		em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 5);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
+		perfemit__bytes(&e, "abcdefgh", 8);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "comm");
 
 		/* MMAP too short for its fixed fields */
 		em_begin(&e, be, PERF_RECORD_MMAP, 0);
-		em32(&e, 1); em32(&e, 1);
-		em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 5);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "record of 40 bytes is shorter than 64");	/* 40 + 24-byte trailer */
 
 		/* user records: counts past the end, strings without NUL */
 		em_begin(&e, be, PERF_RECORD_ID_INDEX, 0);
-		em64(&e, 3);
-		em64(&e, 1); em64(&e, 0); em64(&e, 0); em64(&e, 0);
+		perfemit__u64(&e, 3);
+		perfemit__u64(&e, 1); perfemit__u64(&e, 0); perfemit__u64(&e, 0); perfemit__u64(&e, 0);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "id_index nr 3");
 
 		em_begin(&e, be, PERF_RECORD_THREAD_MAP, 0);
-		em64(&e, UINT64_MAX);
+		perfemit__u64(&e, UINT64_MAX);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "thread_map nr");
 
 		em_begin(&e, be, PERF_RECORD_STAT_CONFIG, 0);
-		em64(&e, 1ULL << 60);
-		em64(&e, 0); em64(&e, 0);
+		perfemit__u64(&e, 1ULL << 60);
+		perfemit__u64(&e, 0); perfemit__u64(&e, 0);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "stat_config nr");
 
 		em_begin(&e, be, PERF_RECORD_NAMESPACES, 0);
-		em32(&e, 1); em32(&e, 1); em64(&e, 7);
-		em64(&e, 1); em64(&e, 2);
-		em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 5);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 7);
+		perfemit__u64(&e, 1); perfemit__u64(&e, 2);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "namespaces nr 7");
 
 		em_begin(&e, be, PERF_RECORD_HEADER_BUILD_ID, 0);
-		em32(&e, 1);
-		em_bytes(&e, "0123456789012345678901234567890123456789", 32);
+		perfemit__u32(&e, 1);
+		perfemit__bytes(&e, "0123456789012345678901234567890123456789", 32);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "filename");
 
 		em_begin(&e, be, PERF_RECORD_CPU_MAP, 0);
-		em16(&e, 0); em16(&e, 200); em32(&e, 0);
+		perfemit__u16(&e, 0); perfemit__u16(&e, 200); perfemit__u32(&e, 0);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "cpu map nr 200");
 
 		em_begin(&e, be, PERF_RECORD_COMPRESSED2, 0);
-		em64(&e, 9); em64(&e, 0);
+		perfemit__u64(&e, 9); perfemit__u64(&e, 0);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "data_size 9");
 
 		em_begin(&e, be, PERF_RECORD_AUXTRACE, 0);
-		em64(&e, 1); em64(&e, 2);
+		perfemit__u64(&e, 1); perfemit__u64(&e, 2);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "record of 24 bytes is shorter than 48");
 
 		em_begin(&e, be, PERF_RECORD_HEADER_ATTR, 0);
-		em32(&e, 1); em32(&e, 200);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 200);
 		{
 			int i;
 
 			for (i = 0; i < 7; i++)
-				em64(&e, 0);
+				perfemit__u64(&e, 0);
 		}
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "attr");
 
 		/* MMAP2 build id longer than 20 bytes */
 		em_begin(&e, be, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
-		em32(&e, 1); em32(&e, 1); em64(&e, 1); em64(&e, 1); em64(&e, 0);
-		em8(&e, 21); em8(&e, 0); em16(&e, 0);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 1); perfemit__u64(&e, 1); perfemit__u64(&e, 0);
+		perfemit__u8(&e, 21); perfemit__u8(&e, 0); perfemit__u16(&e, 0);
 		while (e.len < 72)
-			em8(&e, 0);
+			perfemit__u8(&e, 0);
 		em_str(&e, "x");
-		em32(&e, 1); em32(&e, 1); em64(&e, 2); em64(&e, 5);
+		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "build_id_size 21");
 
 		em_begin(&e, be, PERF_RECORD_TEXT_POKE, 0);
-		em64(&e, 1); em16(&e, 100); em16(&e, 100); em32(&e, 0);
+		perfemit__u64(&e, 1); perfemit__u16(&e, 100); perfemit__u16(&e, 100); perfemit__u32(&e, 0);
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "text_poke");
 	}
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 /* HEADER_EVENT_TYPE as perf wrote it: a 16-character name in 16 bytes, no NUL */
 static void test_event_type_no_nul(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded d;
 	int be;
 
@@ -1723,8 +1693,8 @@ static void test_event_type_no_nul(void **state)
 	fx_done(&fx, 0);
 	for (be = 0; be < 2; be++) {
 		em_begin(&e, be, PERF_RECORD_HEADER_EVENT_TYPE, 0);
-		em64(&e, 12);
-		em_bytes(&e, "cache-references", 16);
+		perfemit__u64(&e, 12);
+		perfemit__bytes(&e, "cache-references", 16);
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
 		assert_int_equal(d.err, 0);
@@ -1733,13 +1703,14 @@ static void test_event_type_no_nul(void **state)
 		dec_free(&d);
 	}
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 /* HEADER_BUILD_ID with PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15): the size byte follows the 20 */
 static void test_build_id_size(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded d;
 	int be, i;
 
@@ -1747,10 +1718,10 @@ static void test_build_id_size(void **state)
 	fx_done(&fx, 0);
 	for (be = 0; be < 2; be++) {
 		em_begin(&e, be, PERF_RECORD_HEADER_BUILD_ID, 1 << 15);
-		em32(&e, 42);
+		perfemit__u32(&e, 42);
 		for (i = 0; i < 20; i++)
-			em8(&e, (uint8_t)i);
-		em8(&e, 16); em8(&e, 0); em16(&e, 0);
+			perfemit__u8(&e, (uint8_t)i);
+		perfemit__u8(&e, 16); perfemit__u8(&e, 0); perfemit__u16(&e, 0);
 		em_str(&e, "/lib/x.so");
 		em_end(&e);
 		dec(&d, &e, &fx.evlist);
@@ -1761,10 +1732,10 @@ static void test_build_id_size(void **state)
 		dec_free(&d);
 
 		em_begin(&e, be, PERF_RECORD_HEADER_BUILD_ID, 1 << 15);
-		em32(&e, 42);
+		perfemit__u32(&e, 42);
 		for (i = 0; i < 20; i++)
-			em8(&e, (uint8_t)i);
-		em8(&e, 24); em8(&e, 0); em16(&e, 0);
+			perfemit__u8(&e, (uint8_t)i);
+		perfemit__u8(&e, 24); perfemit__u8(&e, 0); perfemit__u16(&e, 0);
 		em_str(&e, "/lib/x.so");
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "build id size 24");
@@ -1775,10 +1746,11 @@ static void test_build_id_size(void **state)
 	fx_attr(&fx, 0, PERF_SAMPLE_IP | (1ULL << 40), 0, 0, 0, 0);
 	fx_done(&fx, 1);
 	em_begin(&e, 0, PERF_RECORD_SAMPLE, 0);
-	em64(&e, 1); em64(&e, 2);
+	perfemit__u64(&e, 1); perfemit__u64(&e, 2);
 	em_end(&e);
 	expect_einval(&e, &fx.evlist, "unknown bits");
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 static void test_size_smaller_than_header(void **state)
@@ -1812,13 +1784,13 @@ static void test_size_smaller_than_header(void **state)
 static void test_no_attr(void **state)
 {
 	struct fixture fx;
-	struct em e;
+	struct perfemit e = { 0 };
 	struct decoded d;
 
 	(void)state;
 	fx_done(&fx, 0);
 	em_begin(&e, 0, PERF_RECORD_SAMPLE, 0);
-	em64(&e, 1);
+	perfemit__u64(&e, 1);
 	em_end(&e);
 	dec(&d, &e, &fx.evlist);
 	assert_int_equal(d.err, -EINVAL);
@@ -1829,9 +1801,9 @@ static void test_no_attr(void **state)
 	fx_attr(&fx, 1, PERF_SAMPLE_IDENTIFIER, 0, 1, 6, 0);
 	fx_done(&fx, 2);
 	em_begin(&e, 0, PERF_RECORD_COMM, 0);
-	em32(&e, 3); em32(&e, 4);
+	perfemit__u32(&e, 3); perfemit__u32(&e, 4);
 	em_str(&e, "x");
-	em64(&e, 77);
+	perfemit__u64(&e, 77);
 	em_end(&e);
 	dec(&d, &e, &fx.evlist);
 	assert_int_equal(d.err, 0);
@@ -1840,6 +1812,7 @@ static void test_no_attr(void **state)
 	assert_string_equal(d.rec.u.comm.comm, "x");
 	dec_free(&d);
 	fx_release(&fx);
+	perfemit__release(&e);
 }
 
 /* ------------------------------------------------------ random bytes */
