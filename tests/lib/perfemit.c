@@ -4,6 +4,7 @@
  * records, attrs, build ids and PERFILE2 or pipe-mode files, laid out as
  * tools/perf/util/header.c writes them (Linux 6.1).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,50 @@ void perfemit__build_id(struct perfemit *o, uint16_t misc, int32_t pid, const ui
 	perfemit__bytes(o, name, strlen(name) + 1);
 	perfemit__zero(o, name_len - strlen(name) - 1);
 	perfemit__rec_end(o, start, 0);
+}
+
+int perfemit__spec(struct perfemit *o, const char *spec)
+{
+	while (*spec) {
+		size_t n = strcspn(spec, " "), klen;
+		const char *colon = memchr(spec, ':', n), *val;
+		char text[256], *end;
+		uint64_t v;
+
+		if (!n) {
+			spec++;
+			continue;
+		}
+		if (!colon || (size_t)(spec + n - colon - 1) >= sizeof(text))
+			return -EINVAL;
+		klen = (size_t)(colon - spec);
+		val = colon + 1;
+		memcpy(text, val, (size_t)(spec + n - val));
+		text[spec + n - val] = 0;
+		if (klen == 1 && *spec == 'c') {
+			perfemit__bytes(o, text, strlen(text));
+		} else if (klen == 1 && *spec == 's') {
+			perfemit__feat_string(o, text);
+		} else {
+			v = strtoull(text, &end, 0);
+			if (!*text || *end)
+				return -EINVAL;
+			if (klen == 1 && *spec == 'z')
+				perfemit__zero(o, v);
+			else if (klen == 2 && !memcmp(spec, "u8", 2))
+				perfemit__u8(o, v);
+			else if (klen == 3 && !memcmp(spec, "u16", 3))
+				perfemit__u16(o, v);
+			else if (klen == 3 && !memcmp(spec, "u32", 3))
+				perfemit__u32(o, v);
+			else if (klen == 3 && !memcmp(spec, "u64", 3))
+				perfemit__u64(o, v);
+			else
+				return -EINVAL;
+		}
+		spec += n;
+	}
+	return 0;
 }
 
 void perfemit__file(struct perfemit *o, const struct perfemit_file *f, struct perfemit_layout *lay)

@@ -99,6 +99,16 @@ void perfemit__sample_id(struct perfemit *o, uint64_t sample_type, const struct 
 void perfemit__build_id(struct perfemit *o, uint16_t misc, int32_t pid, const uint8_t *id, uint8_t size,
 			const char *name, size_t name_len, int old_abi);
 
+/*
+ * Bytes from a spec, for tables of test cases: words separated by spaces,
+ *   u8:N u16:N u32:N u64:N   N (strtoull, base 0; -1 is all ones) in o's byte order
+ *   z:N                      N zero bytes
+ *   c:TEXT                   TEXT's bytes, no NUL
+ *   s:TEXT                   TEXT as perfemit__feat_string() writes it
+ * Returns 0, or -EINVAL at a word it does not know (the words before it stay written).
+ */
+int perfemit__spec(struct perfemit *o, const char *spec);
+
 /* ------------------------------------------------------------- whole files */
 
 #define PERFEMIT_MAX_FEAT 32	/* HEADER_LAST_FEATURE */
