@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Sourced by tests/cli/test-diff.sh and test-folded.sh (not a test itself):
-# the readperf binary ($PROG), testdata/ ($td), a temporary directory ($tmp,
+# Sourced by the tests/cli/test-*.sh scripts (not a test itself):
+# the readperf binary ($PROG), the generator ($GEN, need_gen), testdata/ ($td), a temporary directory ($tmp,
 # removed at exit, also $HOME so no build-id cache is used), the symbol
 # options of the shipped recordings (${sym[@]}) and check().
 set -u
@@ -8,6 +8,8 @@ export LC_ALL=C
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PROG=${PROG:-$root/build/readperf}
 case $PROG in /*) ;; *) PROG=$root/$PROG ;; esac
+GEN=${GEN:-$root/build/tests/gen/gen-perf}
+case $GEN in /*) ;; *) GEN=$root/$GEN ;; esac
 td=$root/testdata
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -54,6 +56,13 @@ node_check() {	# NAME SCRIPT ARGS...: a tests/js script's ok/not ok lines, prefi
 	sed "s/^\(not \)\{0,1\}ok - /&$name: /" "$tmp/node.out" | grep -E '^(not )?ok - '
 	check "$name: the driver ran to its end (exit $rc$(grep -v -E '^(not )?ok - ' "$tmp/node.out" | head -c 300))" \
 		test $rc -eq 0 -o "$(grep -c '^not ok - ' "$tmp/node.out")" -gt 0
+}
+
+need_gen() {	# NAME: skip the whole test when tests/gen is not built
+	if [ ! -x "$GEN" ]; then
+		echo "skip - $1: gen-perf not built ($GEN)"
+		exit 0
+	fi
 }
 
 check() {	# DESCRIPTION, then a command that must succeed

@@ -10,6 +10,8 @@
  *
  *   gen-perf OUTDIR
  *   gen-perf --mutate SEED N IN OUTDIR     N deterministic mutations of IN
+ *   gen-perf --procs OUT N (and others)    one large or hostile file for tests/cli
+ *                                          (above big_command())
  *
  * It writes through tests/lib/perfemit (either byte order) and does not use
  * the reader or the writer.  A big-endian file is what a big-endian machine's perf would
@@ -797,15 +799,42 @@ static const char *type_name(unsigned t)
 	return t < sizeof(names) / sizeof(names[0]) && names[t] ? names[t] : NULL;
 }
 
+/* path "-" is stdout */
+static FILE *open_out(const char *path)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+
+	if (!fp)
+		die("%s: %s", path, strerror(errno));
+	return fp;
+}
+
+static void write_out(FILE *fp, const char *path, const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, fp) != n)
+		die("%s: %s", path, strerror(errno));
+}
+
+static void close_out(FILE *fp, const char *path)
+{
+	if (fclose(fp))
+		die("%s: %s", path, strerror(errno));
+}
+
+static void write_path(const char *path, const void *p, size_t n)
+{
+	FILE *fp = open_out(path);
+
+	write_out(fp, path, p, n);
+	close_out(fp, path);
+}
+
 static void write_bytes(const struct gen_out *go, const char *name, const void *p, size_t n)
 {
 	char path[4096];
-	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s", go->dir, name);
-	fp = fopen(path, "wb");
-	if (!fp || (n && fwrite(p, 1, n, fp) != n) || fclose(fp))
-		die("%s: %s", path, strerror(errno));
+	write_path(path, p, n);
 }
 
 /*
@@ -1131,6 +1160,267 @@ static void make_corrupt(const struct gen_out *go, const char *name, enum corrup
 	gen_free(&g);
 }
 
+/* ------------------------------------------------------------ large and hostile files */
+
+/*
+ * Files for tests/cli (test-hostile, test-memory, test-many-procs,
+ * test-signals), little-endian, with one cpu-clock attr (period 1000,
+ * sample_id_all, no ids) and no feature sections:
+ *   --procs OUT N              N COMMs of processes in descending pid order, a sample each
+ *   --forks OUT MAPS FORKS [desc]  process 1 maps MAPS files, then forks FORKS children,
+ *                              each with a sample in its last map; desc: maps at
+ *                              descending addresses, every 1000th with a sample
+ *   --noround OUT N            a COMM and N samples in time order, no FINISHED_ROUND
+ *   --compressed-empty OUT     a COMPRESSED record with no payload, a COMM, a round
+ *   --pipe-attrs OUT N         pipe mode: N HEADER_ATTRs (one id each), a round
+ *   --pipe-aux OUT PAYLOAD     pipe mode: a COMM, an AUXTRACE saying PAYLOAD bytes follow
+ *                              (zeros, written when under 1 GiB), a COMM, a round
+ * OUT "-" is stdout.
+ */
+
+#define BIG_ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+#define BIG_MISC_USER 2		/* the records' misc as the tests always wrote it */
+
+/* a record's sample_id_all trailer: TID and TIME */
+static void big_end(struct perfemit *o, size_t start, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	const struct perfemit_sample_id sid = { .pid = pid, .tid = tid, .time = time };
+
+	perfemit__sample_id(o, BIG_ST, &sid);
+	perfemit__rec_end(o, start, 1);
+}
+
+static void big_comm(struct perfemit *o, uint32_t pid, const char *comm, uint64_t time)
+{
+	size_t s = perfemit__rec_begin(o, PERF_RECORD_COMM, 0);
+
+	perfemit__u32x2(o, pid, pid);
+	perfemit__str(o, comm, 8);
+	big_end(o, s, pid, pid, time);
+}
+
+static void big_sample(struct perfemit *o, uint64_t ip, uint32_t pid, uint64_t time)
+{
+	size_t s = perfemit__rec_begin(o, PERF_RECORD_SAMPLE, BIG_MISC_USER);
+
+	perfemit__u64(o, ip);
+	perfemit__u32x2(o, pid, pid);
+	perfemit__u64(o, time);
+	perfemit__u64(o, 1000);
+	perfemit__rec_end(o, s, 1);
+}
+
+static void big_round(struct perfemit *o)
+{
+	perfemit__rec_end(o, perfemit__rec_begin(o, PERF_RECORD_FINISHED_ROUND, 0), 1);
+}
+
+/* the file of one attr around data; data size says data_size (0: data's length) */
+static void big_file(struct perfemit *f, const struct perfemit *data, uint64_t data_size)
+{
+	struct perf_event_attr attr;
+	const struct perfemit_attr pa = { .attr = &attr };
+	const struct perfemit_file file = { .attr_size = 128, .attrs = &pa, .nr_attrs = 1, .data = data };
+	struct perfemit_layout lay;
+
+	perfemit__sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK, 1000, BIG_ST);
+	perfemit__init(f, 0);
+	perfemit__file(f, &file, &lay);
+	if (data_size)
+		perfemit__put(f, 48, data_size, 8);	/* the header's data.size */
+}
+
+static void big_write(const char *out, const struct perfemit *data)
+{
+	struct perfemit f;
+
+	big_file(&f, data, 0);
+	write_path(out, f.p, f.len);
+	perfemit__release(&f);
+}
+
+static void gen_procs(const char *out, long n)
+{
+	struct perfemit d;
+	long i;
+
+	perfemit__init(&d, 0);
+	for (i = 0; i < n; i++) {
+		uint32_t pid = 4000000 - (uint32_t)i;
+		uint64_t t = 1000 + 2 * (uint64_t)i;
+		char name[16];
+
+		snprintf(name, sizeof(name), "p%07u", pid);
+		big_comm(&d, pid, name, t);
+		big_sample(&d, 0x400000 + (uint64_t)i, pid, t + 1);
+	}
+	big_round(&d);
+	big_write(out, &d);
+	perfemit__release(&d);
+}
+
+static void gen_forks(const char *out, long nmaps, long nforks, int desc)
+{
+	struct perfemit d;
+	uint64_t t = 1000;
+	long i;
+
+	perfemit__init(&d, 0);
+	big_comm(&d, 1, "parent", t);
+	for (i = 0; i < nmaps; i++) {
+		uint64_t start = desc ? 0x7f0000000000ULL - (uint64_t)(i + 1) * 0x10000 :
+					0x10000000 + (uint64_t)i * 0x10000;
+		char name[32];
+		size_t s;
+
+		t++;
+		snprintf(name, sizeof(name), "/lib/m%06ld.so", i);
+		s = perfemit__rec_begin(&d, PERF_RECORD_MMAP, BIG_MISC_USER);
+		perfemit__u32x2(&d, 1, 1);
+		perfemit__u64(&d, start);
+		perfemit__u64(&d, 0x10000);
+		perfemit__u64(&d, 0);
+		perfemit__str(&d, name, 8);
+		big_end(&d, s, 1, 1, t);
+		if (desc && i % 1000 == 0)
+			big_sample(&d, start + 0x10, 1, t);
+	}
+	for (i = 0; i < nforks; i++) {
+		uint32_t pid = 1000 + (uint32_t)i;
+		size_t s;
+
+		t += 2;
+		s = perfemit__rec_begin(&d, PERF_RECORD_FORK, 0);
+		perfemit__u32x2(&d, pid, 1);
+		perfemit__u32x2(&d, pid, 1);
+		perfemit__u64(&d, t);
+		big_end(&d, s, pid, pid, t);
+		big_sample(&d, 0x10000000 + (uint64_t)(nmaps - 1) * 0x10000 + 0x10, pid, t + 1);
+	}
+	big_round(&d);
+	big_write(out, &d);
+	perfemit__release(&d);
+}
+
+/* written as it goes: N = 3M is 120 MB of samples */
+static void gen_noround(const char *out, long n)
+{
+	struct perfemit d, f;
+	FILE *fp = open_out(out);
+	long i;
+
+	perfemit__init(&d, 0);
+	big_comm(&d, 7, "noround", 100);
+	big_file(&f, &d, d.len + 40 * (uint64_t)n);	/* a sample: header, ip, pid/tid, time, period */
+	write_out(fp, out, f.p, f.len);
+	perfemit__release(&f);
+	d.len = 0;	/* the COMM is written */
+	for (i = 0; i < n; i++) {
+		if (d.len >= 1 << 20) {
+			write_out(fp, out, d.p, d.len);
+			d.len = 0;
+		}
+		big_sample(&d, 0x400000 + (uint64_t)(i & 0xff), 7, 1000 + (uint64_t)i);
+	}
+	write_out(fp, out, d.p, d.len);
+	close_out(fp, out);
+	perfemit__release(&d);
+}
+
+static void gen_compressed_empty(const char *out)
+{
+	struct perfemit d;
+
+	perfemit__init(&d, 0);
+	perfemit__rec_end(&d, perfemit__rec_begin(&d, PERF_RECORD_COMPRESSED, 0), 0);
+	big_comm(&d, 7, "empty", 100);
+	big_round(&d);
+	big_write(out, &d);
+	perfemit__release(&d);
+}
+
+/* pipe mode: attrs (id i + 1 each) around data, no feature records */
+static void big_pipe(const char *out, long nr_attrs, uint64_t sample_type, const struct perfemit *data)
+{
+	struct perf_event_attr attr;
+	struct perfemit_attr *pa = calloc((size_t)nr_attrs, sizeof(*pa));
+	uint64_t *ids = calloc((size_t)nr_attrs, sizeof(*ids));
+	struct perfemit_file file = { .attr_size = 128, .attrs = pa, .nr_attrs = (size_t)nr_attrs,
+				      .data = data, .no_feature_end = 1 };
+	struct perfemit f;
+	long i;
+
+	if (!pa || !ids)
+		die("out of memory");
+	perfemit__sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK, 1000, sample_type);
+	for (i = 0; i < nr_attrs; i++) {
+		ids[i] = (uint64_t)i + 1;
+		pa[i].attr = &attr;
+		pa[i].ids = &ids[i];
+		pa[i].nr_ids = 1;
+	}
+	perfemit__init(&f, 0);
+	perfemit__pipe(&f, &file);
+	write_path(out, f.p, f.len);
+	perfemit__release(&f);
+	free(pa);
+	free(ids);
+}
+
+static void gen_pipe_attrs(const char *out, long n)
+{
+	struct perfemit d;
+
+	perfemit__init(&d, 0);
+	big_round(&d);
+	big_pipe(out, n, BIG_ST | PERF_SAMPLE_ID, &d);
+	perfemit__release(&d);
+}
+
+static void gen_pipe_aux(const char *out, uint64_t payload)
+{
+	struct perfemit d;
+	size_t s;
+
+	perfemit__init(&d, 0);
+	big_comm(&d, 7, "first", 100);
+	s = perfemit__rec_begin(&d, PERF_RECORD_AUXTRACE, 0);
+	perfemit__u64(&d, payload);	/* size, offset, reference, idx, tid, cpu, reserved */
+	perfemit__u64(&d, 0);
+	perfemit__u64(&d, 0);
+	perfemit__u32x2(&d, 0, 7);
+	perfemit__u32x2(&d, 0, 0);
+	perfemit__rec_end(&d, s, 0);
+	if (payload < 1ULL << 30)
+		perfemit__zero(&d, payload);
+	big_comm(&d, 8, "second", 200);
+	big_round(&d);
+	big_pipe(out, 1, BIG_ST, &d);
+	perfemit__release(&d);
+}
+
+/* the --NAME commands above; returns -1 when argv is none of them */
+static int big_command(int argc, char **argv)
+{
+	const char *cmd = argv[1];
+
+	if (argc == 4 && !strcmp(cmd, "--procs"))
+		gen_procs(argv[2], strtol(argv[3], NULL, 0));
+	else if ((argc == 5 || (argc == 6 && !strcmp(argv[5], "desc"))) && !strcmp(cmd, "--forks"))
+		gen_forks(argv[2], strtol(argv[3], NULL, 0), strtol(argv[4], NULL, 0), argc == 6);
+	else if (argc == 4 && !strcmp(cmd, "--noround"))
+		gen_noround(argv[2], strtol(argv[3], NULL, 0));
+	else if (argc == 3 && !strcmp(cmd, "--compressed-empty"))
+		gen_compressed_empty(argv[2]);
+	else if (argc == 4 && !strcmp(cmd, "--pipe-attrs"))
+		gen_pipe_attrs(argv[2], strtol(argv[3], NULL, 0));
+	else if (argc == 4 && !strcmp(cmd, "--pipe-aux"))
+		gen_pipe_aux(argv[2], strtoull(argv[3], NULL, 0));
+	else
+		return -1;
+	return 0;
+}
+
 /* ------------------------------------------------------------ mutations */
 
 static uint64_t rng_next(uint64_t *s)
@@ -1242,8 +1532,11 @@ int main(int argc, char **argv)
 
 	if (argc == 6 && !strcmp(argv[1], "--mutate"))
 		return mutate(argv[2], argv[3], argv[4], argv[5]);
+	if (argc >= 3 && !big_command(argc, argv))
+		return 0;
 	if (argc != 2) {
-		fprintf(stderr, "usage: gen-perf OUTDIR\n       gen-perf --mutate SEED N IN OUTDIR\n");
+		fprintf(stderr, "usage: gen-perf OUTDIR\n       gen-perf --mutate SEED N IN OUTDIR\n"
+			"       gen-perf --procs|--forks|--noround|--compressed-empty|--pipe-attrs|--pipe-aux OUT ...\n");
 		return 1;
 	}
 	go.dir = argv[1];

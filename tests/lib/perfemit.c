@@ -142,6 +142,16 @@ static uint64_t attr_flags(const struct perf_event_attr *attr)
 	return v;
 }
 
+void perfemit__sw_attr(struct perf_event_attr *a, uint64_t config, uint64_t period, uint64_t sample_type)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = config;
+	a->sample_period = period;
+	a->sample_type = sample_type;
+	a->sample_id_all = 1;
+}
+
 void perfemit__attr(struct perfemit *o, const struct perf_event_attr *a, uint32_t size)
 {
 	struct perfemit t;
@@ -320,7 +330,7 @@ void perfemit__file(struct perfemit *o, const struct perfemit_file *f, struct pe
 	off = ids_off;
 	for (a = 0; a < f->nr_attrs; a++) {
 		perfemit__attr(o, f->attrs[a].attr, f->attr_size);
-		perfemit__u64(o, off);
+		perfemit__u64(o, f->attrs[a].nr_ids ? off : 0);
 		perfemit__u64(o, 8 * (uint64_t)f->attrs[a].nr_ids);
 		off += 8 * (uint64_t)f->attrs[a].nr_ids;
 	}
@@ -362,6 +372,8 @@ size_t perfemit__pipe(struct perfemit *o, const struct perfemit_file *f)
 
 		if (i != PERFEMIT_MAX_FEAT && (i == 2 /* BUILD_ID */ || !sec))
 			continue;
+		if (i == PERFEMIT_MAX_FEAT && f->no_feature_end)
+			break;
 		s = perfemit__rec_begin(o, PERF_RECORD_HEADER_FEATURE, 0);
 		perfemit__u64(o, i);	/* PERFEMIT_MAX_FEAT: the end mark */
 		if (sec)
@@ -381,13 +393,8 @@ size_t pe__attr(struct pe *e, uint64_t sample_type, uint64_t period)
 
 	if (e->nr_attrs >= PE_MAX_ATTRS)
 		abort();
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_SOFTWARE;
-	a->config = PERF_COUNT_SW_CPU_CLOCK + e->nr_attrs;	/* cpu-clock, task-clock */
-	a->size = sizeof(*a);
-	a->sample_period = period;
-	a->sample_type = sample_type | PERF_SAMPLE_IDENTIFIER;
-	a->sample_id_all = 1;
+	/* cpu-clock, task-clock */
+	perfemit__sw_attr(a, PERF_COUNT_SW_CPU_CLOCK + e->nr_attrs, period, sample_type | PERF_SAMPLE_IDENTIFIER);
 	a->exclude_guest = 1;	/* as perf record sets it: the name has no ":HG" */
 	e->ids[e->nr_attrs] = 100 + e->nr_attrs;
 	return e->nr_attrs++;

@@ -65,6 +65,9 @@ void perfemit__bitfield(struct perfemit *o, uint64_t v, const unsigned char *wid
 extern const unsigned char perfemit_attr_flag_widths[];
 extern const unsigned char perfemit_branch_flag_widths[];
 
+/* a software event (config a PERF_COUNT_SW_*), sample_id_all, all else zero */
+void perfemit__sw_attr(struct perf_event_attr *a, uint64_t config, uint64_t period, uint64_t sample_type);
+
 /*
  * struct perf_event_attr, size bytes, with size in its size field (a->size
  * is not used): 64, 96, 128, or more, the bytes past 128 nonzero filler
@@ -126,6 +129,7 @@ struct perfemit_file {
 	size_t nr_attrs;
 	const struct perfemit *data;		/* the records */
 	const struct perfemit *feat[PERFEMIT_MAX_FEAT];	/* NULL: no such section */
+	int no_feature_end;			/* pipe: no HEADER_FEATURE end mark */
 };
 
 /* where things landed in a PERFILE2 file, for corrupt variants */
@@ -138,15 +142,16 @@ struct perfemit_layout {
 
 /*
  * A PERFILE2 file appended to o (in o's byte order): header, attrs (each
- * followed by its ids' offset and size), ids, data, feature table, sections.
- * lay may be NULL.
+ * followed by its ids' offset and size, both 0 for an attr without ids),
+ * ids, data, feature table, sections.  lay may be NULL.
  */
 void perfemit__file(struct perfemit *o, const struct perfemit_file *f, struct perfemit_layout *lay);
 
 /*
  * Pipe mode appended to o: the 16-byte header, one HEADER_ATTR record per
  * attr (with its ids), one HEADER_FEATURE record per section that is not
- * BUILD_ID (perf does not send that one), the end mark, then the data.
+ * BUILD_ID (perf does not send that one), the end mark unless
+ * f->no_feature_end, then the data.
  * Returns the number of HEADER_FEATURE records (the end mark included).
  */
 size_t perfemit__pipe(struct perfemit *o, const struct perfemit_file *f);

@@ -22,6 +22,7 @@
 
 #include "perffile/perffile.h"
 #include "perffile/writer.h"
+#include "tests/lib/perfemit.h"
 
 #define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 #define NR_SAMPLES 5
@@ -52,12 +53,7 @@ static void tmpf_close(struct tmpf *t)
 
 static void make_attr(struct perf_event_attr *a, uint64_t config)
 {
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_SOFTWARE;
-	a->config = config;
-	a->sample_period = 10000;
-	a->sample_type = ST;
-	a->sample_id_all = 1;
+	perfemit__sw_attr(a, config, 10000, ST);
 	a->exclude_kernel = 1;
 	a->disabled = 1;
 	a->mmap = a->comm = a->mmap2 = a->comm_exec = (config == PERF_COUNT_SW_CPU_CLOCK);
