@@ -17,11 +17,7 @@
 . "$(dirname "$0")/testlib.sh"
 
 need_gen "hostile inputs"
-py=$(command -v python3)
-if [ -z "$py" ]; then
-	echo "skip - hostile inputs: no python3"
-	exit 0
-fi
+need_python "hostile inputs"
 "$GEN" --compressed-empty "$tmp/ce.data"
 "$PROG" -q -o "$tmp/ce" --reports stat,events "$tmp/ce.data" 2> "$tmp/ce.err"
 rc=$?

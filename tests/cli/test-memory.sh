@@ -11,11 +11,7 @@
 . "$(dirname "$0")/testlib.sh"
 
 need_gen "memory bound"
-py=$(command -v python3)
-if [ -z "$py" ]; then
-	echo "skip - memory bound: no python3"
-	exit 0
-fi
+need_python "memory bound"
 peak() {	# CMD...: its exit status and peak RSS in KiB
 	"$py" -c '
 import resource, subprocess, sys

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Sourced by the tests/cli/test-*.sh scripts (not a test itself):
-# the readperf binary ($PROG), the generator ($GEN, need_gen), testdata/ ($td), a temporary directory ($tmp,
-# removed at exit, also $HOME so no build-id cache is used), the symbol
-# options of the shipped recordings (${sym[@]}) and check().
+# Sourced by the tests/cli/test-*.sh scripts (not a test itself): the
+# readperf binary ($PROG), the generator ($GEN), testdata/ ($td), a temporary
+# directory ($tmp, removed at exit, also $HOME so no build-id cache is used),
+# the symbol options of the shipped recordings (${sym[@]}), check() and the
+# skips skip_unless(), need_gen() and need_python().
 set -u
 export LC_ALL=C
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -58,11 +59,35 @@ node_check() {	# NAME SCRIPT ARGS...: a tests/js script's ok/not ok lines, prefi
 		test $rc -eq 0 -o "$(grep -c '^not ok - ' "$tmp/node.out")" -gt 0
 }
 
-need_gen() {	# NAME: skip the whole test when tests/gen is not built
-	if [ ! -x "$GEN" ]; then
-		echo "skip - $1: gen-perf not built ($GEN)"
+skip_unless() {	# NAME REASON COMMAND...: skip the whole test (REASON) unless COMMAND succeeds
+	local name=$1 why=$2
+	shift 2
+	if ! "$@" > /dev/null 2>&1; then
+		echo "skip - $name: $why"
 		exit 0
 	fi
+}
+
+need_gen() {	# NAME: skip the whole test when tests/gen is not built
+	skip_unless "$1" "gen-perf not built ($GEN)" test -x "$GEN"
+}
+
+need_python() {	# NAME: skip the whole test without python3, else set $py to it
+	py=$(command -v python3)
+	skip_unless "$1" "no python3" test -n "$py"
+}
+
+# compare_run LABEL RC OUTDIR EXPECTED: readperf ended with RC (its stderr in
+# $tmp/stderr) writing OUTDIR; compare-perf.sh against perf's EXPECTED
+# directory; fail=1 on any failure
+compare_run() {
+	local label=$1 rc=$2
+	if [ "$rc" -ne 0 ]; then
+		echo "not ok - $label readperf: exit $rc: $(head -1 "$tmp/stderr")"
+		fail=1
+		[ "$rc" -ge 124 ] && return
+	fi
+	"$root/tests/cli/compare-perf.sh" -n "$label" "$3" "$4" || fail=1
 }
 
 check() {	# DESCRIPTION, then a command that must succeed
