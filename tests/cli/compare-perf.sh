@@ -146,22 +146,30 @@ check_stat() {
 	if [ -n "$msg" ]; then notok stat "$msg"; else ok stat; fi
 }
 
-check_events() {
-	load events events.csv events events event samples || return 0
+# count_match CHECK GOT EXPECTED LABEL MISSING: both TAB files "key count",
+# every key's counts equal (readperf may add keys of count 0); LABEL goes
+# before a key in the message; MISSING "none": a key readperf lacks is a
+# mismatch, "0": it counts 0
+count_match() {
 	local msg
-	msg=$(awk -F'\t' '
+	msg=$(awk -F'\t' -v label="$4" -v missing="$5" '
 		FNR == NR { got[$1] += $2; seen[$1] = 1; next }
 		{
-			want[$1] = $2
-			if (!($1 in seen)) { bad = bad sprintf(" %s: perf %s, readperf none;", $1, $2); nb++ }
-			else if (got[$1] != $2) { bad = bad sprintf(" %s: perf %s, readperf %s;", $1, $2, got[$1]); nb++ }
+			want[$1] = 1
+			if (!($1 in seen) && missing == "none") { bad = bad sprintf(" %s%s: perf %s, readperf none;", label, $1, $2); nb++ }
+			else if (got[$1] + 0 != $2) { bad = bad sprintf(" %s%s: perf %s, readperf %s;", label, $1, $2, got[$1] + 0); nb++ }
 		}
 		END {
-			for (e in got)
-				if (!(e in want) && got[e] != 0) { bad = bad sprintf(" %s: perf none, readperf %s;", e, got[e]); nb++ }
+			for (k in seen)
+				if (!(k in want) && got[k] != 0) { bad = bad sprintf(" %s%s: perf none, readperf %s;", label, k, got[k]); nb++ }
 			if (nb) print nb " mismatches:" bad
-		}' "$tmp/events" "$exp/events")
-	if [ -n "$msg" ]; then notok events "$msg"; else ok events; fi
+		}' "$2" "$3")
+	if [ -n "$msg" ]; then notok "$1" "$msg"; else ok "$1"; fi
+}
+
+check_events() {
+	load events events.csv events events event samples || return 0
+	count_match events "$tmp/events" "$exp/events" "" none
 }
 
 # bucket_match CHECK GOT EXPECTED NKEY: both TAB files "key1..keyN samples";
@@ -228,20 +236,7 @@ check_lines() {
 
 check_processes() {
 	load pid processes.csv processes proc pid samples || return 0
-	local msg
-	msg=$(awk -F'\t' '
-		FNR == NR { got[$1] += $2; next }
-		{
-			want[$1] = 1
-			g = ($1 in got) ? got[$1] : 0
-			if (g != $2) { bad = bad sprintf(" pid %s: perf %s, readperf %s;", $1, $2, g); nb++ }
-		}
-		END {
-			for (p in got)
-				if (!(p in want) && got[p] != 0) { bad = bad sprintf(" pid %s: perf none, readperf %s;", p, got[p]); nb++ }
-			if (nb) print nb " mismatches:" bad
-		}' "$tmp/proc" "$exp/pid")
-	if [ -n "$msg" ]; then notok processes "$msg"; else ok processes; fi
+	count_match processes "$tmp/proc" "$exp/pid" "pid " 0
 }
 
 check_overview() {
