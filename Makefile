@@ -51,9 +51,9 @@ DECODE_SRCS = decode/filestat.c decode/symbols.c decode/dso.c decode/kallsyms.c 
 	decode/machine.c decode/analysis.c decode/report.c decode/stacks.c decode/diff.c decode/schema.c \
 	decode/group.c decode/unwind.c decode/threads.c decode/timeline.c \
 	decode/speedscope.c
-# the perf.data emitter the generator and the unit tests share
-TEST_LIB_SRCS = tests/lib/perfemit.c
-GEN_SRCS = tests/gen/gen-perf.c $(TEST_LIB_SRCS)
+# the perf.data emitter the generator and the unit tests share; the external fixtures
+TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
+GEN_SRCS = tests/gen/gen-perf.c tests/lib/perfemit.c
 UNIT_TESTS = test-util test-record test-features test-writer test-capture test-selfmon test-symbols \
 	test-ordered test-machine test-analysis test-unwind test-tracing
 
@@ -68,7 +68,7 @@ GEN = $(B)/tests/gen/gen-perf
 GEN_OBJS = $(GEN_SRCS:%.c=$(B)/%.o)
 TEST_LIB_OBJS = $(TEST_LIB_SRCS:%.c=$(B)/%.o)
 
-.SECONDARY: $(UNIT_TESTS:%=$(B)/tests/unit/%.o)
+.SECONDARY: $(UNIT_TESTS:%=$(B)/tests/unit/%.o) $(TEST_LIB_OBJS)
 .PHONY: all check check-run unit-tests bench fuzz install uninstall clean demo demo-run
 .DEFAULT_GOAL := all
 

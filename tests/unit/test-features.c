@@ -23,6 +23,7 @@
 #include "perffile/features.h"
 #include "perffile/record.h"
 #include "tests/lib/perfemit.h"
+#include "tests/lib/external.h"
 
 static const int order_native = 0;
 static const int order_swapped = 1;
@@ -1173,23 +1174,6 @@ static void test_misc(void **state)
 
 /* ---------------------------------------------------------------- real files */
 
-static char *shared_path(const char *rel)
-{
-	const char *root = getenv("READPERF_SHARED");
-	struct stat st;
-	char *path;
-
-	if (!root)
-		root = "../shared";
-	if (asprintf(&path, "%s/testdata-external/%s", root, rel) < 0)
-		return NULL;
-	if (stat(path, &st)) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
 static uint64_t filperfemit__u64(const uint8_t *p, int swapped)
 {
 	uint64_t v;
@@ -1257,7 +1241,7 @@ static void test_real_files(void **state)
 	struct perf_features ft;
 
 	(void)state;
-	path = shared_path("perfparser/vector_static_gcc__perf.data");
+	path = external__path("perfparser/vector_static_gcc__perf.data");
 	if (!path)
 		skip();
 	perf_features__init(&ft);
@@ -1287,7 +1271,7 @@ static void test_real_files(void **state)
 	perf_features__release(&ft);
 	free(path);
 
-	path = shared_path("quipper/perf.data.group_desc-4.14");
+	path = external__path("quipper/perf.data.group_desc-4.14");
 	if (path) {
 		perf_features__init(&ft);
 		assert_int_equal(decode_file(path, &ft), 0);
@@ -1304,7 +1288,7 @@ static void test_real_files(void **state)
 		free(path);
 	}
 
-	path = shared_path("quipper/perf.data.numatopology-3.2");
+	path = external__path("quipper/perf.data.numatopology-3.2");
 	if (path) {
 		perf_features__init(&ft);
 		assert_int_equal(decode_file(path, &ft), 0);
@@ -1324,7 +1308,7 @@ static void test_real_files(void **state)
 	}
 
 	/* perf 6.1 refuses this one (attr size 136); its sections are fine */
-	path = shared_path("lpd/sleep.compressed.data");
+	path = external__path("lpd/sleep.compressed.data");
 	if (path) {
 		perf_features__init(&ft);
 		assert_int_equal(decode_file(path, &ft), 0);

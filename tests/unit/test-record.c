@@ -24,6 +24,7 @@
 #include "perffile/record.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
+#include "tests/lib/external.h"
 #include "tests/lib/perfemit.h"
 
 /* ---------------------------------------------------------------- emitter */
@@ -1961,18 +1962,19 @@ static uint8_t *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-static void run_real_case(const struct real_case *rc, const char *dir)
+static void run_real_case(const struct real_case *rc)
 {
 	struct perf_evattr attrs[16];
 	struct perf_evlist el;
 	uint64_t counts[128] = { 0 }, total = 0;
 	uint64_t attr_size, attrs_off, attrs_len, data_off, data_len, pos, end;
-	char path[4096];
+	char *path = external__path(rc->path);
 	size_t len, nattrs, i, j;
 	uint8_t *f;
 
-	snprintf(path, sizeof(path), "%s/testdata-external/%s", dir, rc->path);
+	assert_non_null(path);
 	f = slurp(path, &len);
+	free(path);
 	assert_non_null(f);
 	assert_true(len >= 104);
 	assert_memory_equal(f, "PERFILE2", 8);
@@ -2082,23 +2084,17 @@ records:
 
 static void test_real_files(void **state)
 {
-	const char *dir = getenv("READPERF_SHARED");
-	char probe[4096];
-	FILE *f;
+	char *probe = external__path("SOURCES.md");
 	size_t i;
 
 	(void)state;
-	if (!dir)
-		dir = "../shared";
-	snprintf(probe, sizeof(probe), "%s/testdata-external/SOURCES.md", dir);
-	f = fopen(probe, "r");
-	if (!f) {
-		print_message("skipping: %s not found\n", probe);
+	if (!probe) {
+		print_message("skipping: testdata-external/SOURCES.md not found\n");
 		skip();
 	}
-	fclose(f);
+	free(probe);
 	for (i = 0; i < sizeof(real_cases) / sizeof(real_cases[0]); i++)
-		run_real_case(&real_cases[i], dir);
+		run_real_case(&real_cases[i]);
 }
 
 int main(void)
