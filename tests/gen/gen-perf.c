@@ -485,6 +485,16 @@ static void emit_build_id_rec(struct perfemit *o, uint16_t misc, int32_t pid, ui
 			   (strlen(file) + 1 + 63) / 64 * 64, 0);
 }
 
+/* a record of constant fields (perfemit__spec()) */
+static void spec_rec(struct gen *g, uint32_t type, const char *spec)
+{
+	size_t s = rec_begin(g, type, 0);
+
+	if (perfemit__spec(cur(g), spec))
+		die("bad spec %s", spec);
+	rec_end(g, s);
+}
+
 /* every user record type that may stand in the data (not ATTR/FEATURE/COMPRESSED) */
 static void emit_user_records(struct gen *g, int ai, uint64_t t)
 {
@@ -565,23 +575,10 @@ static void emit_user_records(struct gen *g, int ai, uint64_t t)
 	rec_end(g, s);
 
 	/* CPU_MAP in its three forms (struct perf_record_cpu_map_data is packed) */
-	s = rec_begin(g, PERF_RECORD_CPU_MAP, 0);
-	o = cur(g);
-	perfemit__u16(o, 0); perfemit__u16(o, 3); perfemit__u16(o, 0); perfemit__u16(o, 1); perfemit__u16(o, 3);
-	rec_end(g, s);
-	s = rec_begin(g, PERF_RECORD_CPU_MAP, 0);
-	o = cur(g);
-	perfemit__u16(o, 1); perfemit__u16(o, 1); perfemit__u16(o, 8); perfemit__zero(o, 4); perfemit__u64(o, 0xb);
-	rec_end(g, s);
-	s = rec_begin(g, PERF_RECORD_CPU_MAP, 0);
-	o = cur(g);
-	perfemit__u16(o, 2); perfemit__u8(o, 0); perfemit__u8(o, 0); perfemit__u16(o, 0); perfemit__u16(o, 3);
-	rec_end(g, s);
-
-	s = rec_begin(g, PERF_RECORD_STAT_CONFIG, 0);
-	o = cur(g);
-	perfemit__u64(o, 2); perfemit__u64(o, 0); perfemit__u64(o, 1); perfemit__u64(o, 1); perfemit__u64(o, 1);
-	rec_end(g, s);
+	spec_rec(g, PERF_RECORD_CPU_MAP, "u16:0 u16:3 u16:0 u16:1 u16:3");	/* CPUS: 0 1 3 */
+	spec_rec(g, PERF_RECORD_CPU_MAP, "u16:1 u16:1 u16:8 z:4 u64:0xb");	/* MASK */
+	spec_rec(g, PERF_RECORD_CPU_MAP, "u16:2 u8:0 u8:0 u16:0 u16:3");	/* RANGE 0-3 */
+	spec_rec(g, PERF_RECORD_STAT_CONFIG, "u64:2 u64:0 u64:1 u64:1 u64:1");
 
 	s = rec_begin(g, PERF_RECORD_STAT, 0);
 	o = cur(g);
@@ -1520,6 +1517,19 @@ int main(int argc, char **argv)
 	struct gen_out go;
 	char path[4096];
 	static const struct {
+		const char *base;
+		build_fn fn;
+		int pipe;
+		uint32_t attr_size;
+	} good[] = {
+		{ "kernel", build_kernel, 0, 128 }, { "samples", build_samples, 0, 128 },
+		{ "readfmt", build_readfmt, 0, 128 }, { "byid", build_byid, 0, 128 },
+		{ "pipe", build_pipefile, 1, 128 }, { "user", build_userfile, 0, 128 },
+		{ "compressed", build_compressed, 0, 128 }, { "compressed2", build_compressed2, 0, 128 },
+		{ "attr64", build_attrsize, 0, 64 }, { "attr96", build_attrsize, 0, 96 },
+		{ "attr136", build_attrsize, 0, 136 }, { "pipe-attr64", build_attrsize, 1, 64 },
+	};
+	static const struct {
 		const char *name;
 		enum corrupt kind;
 	} bad[] = {
@@ -1546,18 +1556,8 @@ int main(int argc, char **argv)
 	go.manifest = fopen(path, "w");
 	if (!go.manifest)
 		die("%s: %s", path, strerror(errno));
-	make_pair(&go, "kernel", build_kernel, 0, 128);
-	make_pair(&go, "samples", build_samples, 0, 128);
-	make_pair(&go, "readfmt", build_readfmt, 0, 128);
-	make_pair(&go, "byid", build_byid, 0, 128);
-	make_pair(&go, "pipe", build_pipefile, 1, 128);
-	make_pair(&go, "user", build_userfile, 0, 128);
-	make_pair(&go, "compressed", build_compressed, 0, 128);
-	make_pair(&go, "compressed2", build_compressed2, 0, 128);
-	make_pair(&go, "attr64", build_attrsize, 0, 64);
-	make_pair(&go, "attr96", build_attrsize, 0, 96);
-	make_pair(&go, "attr136", build_attrsize, 0, 136);
-	make_pair(&go, "pipe-attr64", build_attrsize, 1, 64);
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		make_pair(&go, good[i].base, good[i].fn, good[i].pipe, good[i].attr_size);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char be_name[64];
 
