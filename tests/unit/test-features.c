@@ -81,6 +81,32 @@ static void decode_bad(struct perf_features *ft, unsigned feat, const struct per
 	assert_false(perf_features__has(ft, feat));
 }
 
+/* a section from a perfemit__spec() in the test's byte order */
+static struct perfemit *emit_spec(void **state, const char *spec)
+{
+	struct perfemit *e = emit_new(state);
+
+	assert_int_equal(perfemit__spec(e, spec), 0);
+	return e;
+}
+
+static void spec_ok(struct perf_features *ft, void **state, unsigned feat, const char *spec)
+{
+	struct perfemit *e = emit_spec(state, spec);
+
+	decode_ok(ft, feat, e);
+	emit_free(e);
+}
+
+static void spec_bad(struct perf_features *ft, void **state, unsigned feat, const char *spec,
+		     const char *why_prefix)
+{
+	struct perfemit *e = emit_spec(state, spec);
+
+	decode_bad(ft, feat, e, why_prefix);
+	emit_free(e);
+}
+
 /* value of the nth (section, key) fact, or NULL */
 static const char *fact(const struct perf_features *ft, const char *section, const char *key,
 			unsigned nth)
@@ -181,24 +207,17 @@ static void test_nrcpus_mem_cmdline(void **state)
 
 	perf_features__init(&ft);
 	/* write_nrcpus(): max present (avail) first, then online */
-	e = emit_new(state);
-	perfemit__u32(e, 8);
-	perfemit__u32(e, 6);
-	decode_ok(&ft, PERF_FEAT_NRCPUS, e);
+	spec_ok(&ft, state, PERF_FEAT_NRCPUS, "u32:8 u32:6");
 	assert_int_equal(ft.nr_cpus_avail, 8);
 	assert_int_equal(ft.nr_cpus_online, 6);
 	assert_string_equal(fact_at(&ft, 0)->key, "online");
 	assert_string_equal(fact_at(&ft, 0)->value, "6");
 	assert_string_equal(fact_at(&ft, 1)->key, "available");
 	assert_string_equal(fact_at(&ft, 1)->value, "8");
-	emit_free(e);
 
-	e = emit_new(state);
-	perfemit__u64(e, UINT64_C(24684096));
-	decode_ok(&ft, PERF_FEAT_TOTAL_MEM, e);
+	spec_ok(&ft, state, PERF_FEAT_TOTAL_MEM, "u64:24684096");
 	assert_int_equal(ft.total_mem_kb, 24684096);
 	assert_string_equal(fact(&ft, "total_mem", "kb", 0), "24684096");
-	emit_free(e);
 
 	e = emit_new(state);
 	perfemit__u32(e, 6);
@@ -217,12 +236,9 @@ static void test_nrcpus_mem_cmdline(void **state)
 	emit_free(e);
 
 	/* an empty command line is still a command line */
-	e = emit_new(state);
-	perfemit__u32(e, 0);
-	decode_ok(&ft, PERF_FEAT_CMDLINE, e);
+	spec_ok(&ft, state, PERF_FEAT_CMDLINE, "u32:0");
 	assert_int_equal(ft.cmdline_argc, 0);
 	assert_string_equal(fact(&ft, "cmdline", "cmdline", 0), "");
-	emit_free(e);
 	perf_features__release(&ft);
 }
 
@@ -233,39 +249,23 @@ static void test_fixed_sections(void **state)
 
 	perf_features__init(&ft);
 	/* sample times of /tmp/x.data (perf: "391.836519" .. "391.837488") */
-	e = emit_new(state);
-	perfemit__u64(e, UINT64_C(391836519255));
-	perfemit__u64(e, UINT64_C(391837488887));
-	decode_ok(&ft, PERF_FEAT_SAMPLE_TIME, e);
+	spec_ok(&ft, state, PERF_FEAT_SAMPLE_TIME, "u64:391836519255 u64:391837488887");
 	assert_int_equal(ft.first_sample_time, UINT64_C(391836519255));
 	assert_int_equal(ft.last_sample_time, UINT64_C(391837488887));
 	assert_string_equal(fact(&ft, "sample_time", "first", 0), "391836519255");
 	assert_string_equal(fact(&ft, "sample_time", "last", 0), "391837488887");
 	/* 391837488887 - 391836519255 */
 	assert_string_equal(fact(&ft, "sample_time", "duration", 0), "969632");
-	emit_free(e);
 
-	e = emit_new(state);
-	perfemit__u64(e, 1);
-	decode_ok(&ft, PERF_FEAT_CLOCKID, e);
+	spec_ok(&ft, state, PERF_FEAT_CLOCKID, "u64:1");
 	assert_int_equal(ft.clockid, 1);
 	assert_string_equal(fact(&ft, "clockid", "res_ns", 0), "1");
-	emit_free(e);
 
-	e = emit_new(state);
-	perfemit__u64(e, 1);
-	decode_ok(&ft, PERF_FEAT_DIR_FORMAT, e);
+	spec_ok(&ft, state, PERF_FEAT_DIR_FORMAT, "u64:1");
 	assert_int_equal(ft.dir_format_version, 1);
-	emit_free(e);
 
 	/* lpd/sleep.compressed.data: zstd, level 1, ratio 2 */
-	e = emit_new(state);
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 1);
-	perfemit__u32(e, 1);
-	perfemit__u32(e, 2);
-	perfemit__u32(e, 528384);
-	decode_ok(&ft, PERF_FEAT_COMPRESSED, e);
+	spec_ok(&ft, state, PERF_FEAT_COMPRESSED, "u32:0 u32:1 u32:1 u32:2 u32:528384");
 	assert_int_equal(ft.comp_type, 1);
 	assert_int_equal(ft.comp_level, 1);
 	assert_int_equal(ft.comp_ratio, 2);
@@ -273,33 +273,19 @@ static void test_fixed_sections(void **state)
 	assert_string_equal(fact(&ft, "compressed", "type", 0), "zstd");
 	assert_string_equal(fact(&ft, "compressed", "ratio", 0), "2");
 	assert_string_equal(fact(&ft, "compressed", "mmap_len", 0), "528384");
-	emit_free(e);
 
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__u32(e, 1);
-	perfemit__u64(e, UINT64_C(1767545149666409000));
-	perfemit__u64(e, UINT64_C(336720701640));
-	decode_ok(&ft, PERF_FEAT_CLOCK_DATA, e);
+	spec_ok(&ft, state, PERF_FEAT_CLOCK_DATA, "u32:1 u32:1 u64:1767545149666409000 u64:336720701640");
 	assert_int_equal(ft.clock_clockid, 1);
 	assert_int_equal(ft.clock_tod_ns, UINT64_C(1767545149666409000));
 	assert_int_equal(ft.clock_clockid_ns, UINT64_C(336720701640));
 	assert_string_equal(fact(&ft, "clock_data", "tod_ns", 0), "1767545149666409000");
-	emit_free(e);
 
-	e = emit_new(state);
-	perfemit__u64(e, 2);
-	perfemit__u64(e, 0x1000);
-	perfemit__u64(e, 0x48);
-	perfemit__u64(e, 0x9000);
-	perfemit__u64(e, 0x30);
-	decode_ok(&ft, PERF_FEAT_AUXTRACE, e);
+	spec_ok(&ft, state, PERF_FEAT_AUXTRACE, "u64:2 u64:0x1000 u64:0x48 u64:0x9000 u64:0x30");
 	assert_int_equal(ft.auxtrace_index.len, 2);
 	assert_int_equal(ARRAY_AT(&ft.auxtrace_index, struct perf_auxtrace_index_entry, 1).file_offset,
 			 0x9000);
 	assert_int_equal(ARRAY_AT(&ft.auxtrace_index, struct perf_auxtrace_index_entry, 1).size, 0x30);
 	assert_string_equal(fact(&ft, "auxtrace", "entries", 0), "2");
-	emit_free(e);
 
 	/* empty by design */
 	e = emit_new(state);
@@ -310,12 +296,9 @@ static void test_fixed_sections(void **state)
 	emit_free(e);
 
 	/* tracing data: only its size */
-	e = emit_new(state);
-	perfemit__zero(e, 6544);
-	decode_ok(&ft, PERF_FEAT_TRACING_DATA, e);
+	spec_ok(&ft, state, PERF_FEAT_TRACING_DATA, "z:6544");
 	assert_int_equal(ft.tracing_data_size, 6544);
 	assert_string_equal(fact(&ft, "tracing_data", "size", 0), "6544");
-	emit_free(e);
 
 	/* bpf: counts and sizes only */
 	e = emit_new(state);
@@ -622,97 +605,49 @@ static void test_cpu_topology(void **state)
 	emit_free(e);
 
 	/* without die information (quipper group_desc-4.14 style) */
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "0-1");
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "0-1");
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 0);
-	decode_ok(&ft, PERF_FEAT_CPU_TOPOLOGY, e);
+	spec_ok(&ft, state, PERF_FEAT_CPU_TOPOLOGY, "u32:1 s:0-1 u32:1 s:0-1 u32:0 u32:0 u32:0 u32:0");
 	assert_int_equal(nr_facts(&ft, "cpu_topology"), 4);
 	assert_null(fact(&ft, "cpu_topology", "sibling dies", 0));
 	assert_string_equal(fact(&ft, "cpu_topology", "cpu 1", 0), "Core ID 0, Socket ID 0");
-	emit_free(e);
 
 	/* old perf: the sibling lists only */
-	e = emit_new(state);
-	perfemit__u32(e, 2);
-	perfemit__feat_string(e, "0-7,16-23");
-	perfemit__feat_string(e, "8-15,24-31");
-	perfemit__u32(e, 0);
-	decode_ok(&ft, PERF_FEAT_CPU_TOPOLOGY, e);
+	spec_ok(&ft, state, PERF_FEAT_CPU_TOPOLOGY, "u32:2 s:0-7,16-23 s:8-15,24-31 u32:0");
 	assert_int_equal(nr_facts(&ft, "cpu_topology"), 2);
 	assert_string_equal(fact(&ft, "cpu_topology", "sibling sockets", 1), "8-15,24-31");
-	emit_free(e);
 
 	/* NRCPUS says 4 cpus, the ids of only 2 follow */
 	e_nrcpus(&ft, state, 4);
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "0-3");
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 1);
-	perfemit__u32(e, 0);
-	decode_bad(&ft, PERF_FEAT_CPU_TOPOLOGY, e, "cpu_topology: cpus of core and socket ids 4 exceeds");
+	spec_bad(&ft, state, PERF_FEAT_CPU_TOPOLOGY, "u32:1 s:0-3 u32:0 u32:0 u32:0 u32:1 u32:0",
+		 "cpu_topology: cpus of core and socket ids 4 exceeds");
 	assert_int_equal(nr_facts(&ft, "cpu_topology"), 0);
-	emit_free(e);
 	perf_features__release(&ft);
 
 	/* without NRCPUS the per-cpu part cannot be sized and is left alone */
 	perf_features__init(&ft);
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "0-1");
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 0);
-	decode_ok(&ft, PERF_FEAT_CPU_TOPOLOGY, e);
+	spec_ok(&ft, state, PERF_FEAT_CPU_TOPOLOGY, "u32:1 s:0-1 u32:0 u32:0 u32:0");
 	assert_int_equal(nr_facts(&ft, "cpu_topology"), 1);
-	emit_free(e);
 	perf_features__release(&ft);
 }
 
 static void test_numa_hybrid(void **state)
 {
 	struct perf_features ft;
-	struct perfemit *e;
 
 	perf_features__init(&ft);
 	/* quipper/perf.data.numatopology-3.2 */
-	e = emit_new(state);
-	perfemit__u32(e, 2);
-	perfemit__u32(e, 0);
-	perfemit__u64(e, UINT64_C(33479172));
-	perfemit__u64(e, UINT64_C(13471416));
-	perfemit__feat_string(e, "0-7,16-23");
-	perfemit__u32(e, 1);
-	perfemit__u64(e, UINT64_C(33554432));
-	perfemit__u64(e, UINT64_C(21360316));
-	perfemit__feat_string(e, "8-15,24-31");
-	decode_ok(&ft, PERF_FEAT_NUMA_TOPOLOGY, e);
+	spec_ok(&ft, state, PERF_FEAT_NUMA_TOPOLOGY, "u32:2 "
+		"u32:0 u64:33479172 u64:13471416 s:0-7,16-23 "
+		"u32:1 u64:33554432 u64:21360316 s:8-15,24-31");
 	/* perf: "# node0 meminfo  : total = 33479172 kB, free = 13471416 kB" */
 	assert_string_equal(fact(&ft, "numa_topology", "node0 meminfo", 0),
 			    "total = 33479172 kB, free = 13471416 kB");
 	assert_string_equal(fact(&ft, "numa_topology", "node1 cpu list", 0), "8-15,24-31");
 	assert_int_equal(nr_facts(&ft, "numa_topology"), 4);
-	emit_free(e);
 
 	/* quipper/perf.data.hybrid_topology */
-	e = emit_new(state);
-	perfemit__u32(e, 2);
-	perfemit__feat_string(e, "cpu_core");
-	perfemit__feat_string(e, "0-3");
-	perfemit__feat_string(e, "cpu_atom");
-	perfemit__feat_string(e, "4-11");
-	decode_ok(&ft, PERF_FEAT_HYBRID_TOPOLOGY, e);
+	spec_ok(&ft, state, PERF_FEAT_HYBRID_TOPOLOGY, "u32:2 s:cpu_core s:0-3 s:cpu_atom s:4-11");
 	assert_string_equal(fact(&ft, "hybrid_topology", "cpu_core", 0), "0-3");
 	assert_string_equal(fact(&ft, "hybrid_topology", "cpu_atom", 0), "4-11");
-	emit_free(e);
 	perf_features__release(&ft);
 }
 
@@ -795,19 +730,12 @@ static void test_pmus_groups(void **state)
 	struct perf_event_attr a;
 
 	perf_features__init(&ft);
-	e = emit_new(state);
-	perfemit__u32(e, 2);
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "software");
-	perfemit__u32(e, 9);
-	perfemit__feat_string(e, "msr");
-	decode_ok(&ft, PERF_FEAT_PMU_MAPPINGS, e);
+	spec_ok(&ft, state, PERF_FEAT_PMU_MAPPINGS, "u32:2 u32:1 s:software u32:9 s:msr");
 	assert_int_equal(ft.pmu_mappings.len, 2);
 	assert_int_equal(ARRAY_AT(&ft.pmu_mappings, struct perf_pmu_mapping, 1).type, 9);
 	assert_string_equal(ARRAY_AT(&ft.pmu_mappings, struct perf_pmu_mapping, 1).name, "msr");
 	assert_string_equal(fact(&ft, "pmu_mappings", "software", 0), "1");
 	assert_string_equal(fact(&ft, "pmu_mappings", "msr", 0), "9");
-	emit_free(e);
 
 	/* group without EVENT_DESC: no names to show */
 	e = emit_new(state);
@@ -843,42 +771,20 @@ static void test_pmus_groups(void **state)
 	assert_int_equal(ARRAY_AT(&ft.groups, struct perf_group_desc, 0).nr_members, 2);
 	emit_free(e);
 
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "g1");
-	perfemit__u32(e, 1);
-	perfemit__u32(e, 1);
-	decode_ok(&ft, PERF_FEAT_GROUP_DESC, e);
+	spec_ok(&ft, state, PERF_FEAT_GROUP_DESC, "u32:1 s:g1 u32:1 u32:1");
 	assert_string_equal(fact(&ft, "group_desc", "group", 0), "g1{branch-misses}");
-	emit_free(e);
 
 	/* quipper/perf.data.hybrid_topology: perf:
 	 * "# cpu_core pmu capabilities: branches=32, max_precise=3, pmu_name=alderlake_hybrid" */
-	e = emit_new(state);
-	perfemit__u32(e, 2);
-	perfemit__u32(e, 3);
-	perfemit__feat_string(e, "branches");
-	perfemit__feat_string(e, "32");
-	perfemit__feat_string(e, "max_precise");
-	perfemit__feat_string(e, "3");
-	perfemit__feat_string(e, "pmu_name");
-	perfemit__feat_string(e, "alderlake_hybrid");
-	perfemit__feat_string(e, "cpu_core");
-	perfemit__u32(e, 0);
-	perfemit__feat_string(e, "cpu_atom");
-	decode_ok(&ft, PERF_FEAT_PMU_CAPS, e);
+	spec_ok(&ft, state, PERF_FEAT_PMU_CAPS, "u32:2 "
+		"u32:3 s:branches s:32 s:max_precise s:3 s:pmu_name s:alderlake_hybrid s:cpu_core "
+		"u32:0 s:cpu_atom");
 	assert_string_equal(fact(&ft, "pmu_caps", "cpu_core", 0),
 			    "branches=32, max_precise=3, pmu_name=alderlake_hybrid");
 	assert_string_equal(fact(&ft, "pmu_caps", "cpu_atom", 0), "");
-	emit_free(e);
 
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "max_precise");
-	perfemit__feat_string(e, "0");
-	decode_ok(&ft, PERF_FEAT_CPU_PMU_CAPS, e);
+	spec_ok(&ft, state, PERF_FEAT_CPU_PMU_CAPS, "u32:1 s:max_precise s:0");
 	assert_string_equal(fact(&ft, "cpu_pmu_caps", "cpu", 0), "max_precise=0");
-	emit_free(e);
 	perf_features__release(&ft);
 }
 
@@ -894,45 +800,26 @@ static void test_corrupt(void **state)
 	perf_features__init(&ft);
 
 	/* string length past the end */
-	e = emit_new(state);
-	perfemit__u32(e, 100);
-	perfemit__bytes(e, "vm\0\0\0\0\0\0", 8);
-	decode_bad(&ft, PERF_FEAT_HOSTNAME, e,
-		   "hostname: string length 100 exceeds the section (8 bytes left)");
+	spec_bad(&ft, state, PERF_FEAT_HOSTNAME, "u32:100 c:vm z:6",
+		 "hostname: string length 100 exceeds the section (8 bytes left)");
 	assert_null(ft.hostname);
-	emit_free(e);
 
 	/* no NUL within the length */
-	e = emit_new(state);
-	perfemit__u32(e, 8);
-	perfemit__bytes(e, "abcdefgh", 8);
-	decode_bad(&ft, PERF_FEAT_OSRELEASE, e, "osrelease: string of 8 bytes has no NUL");
-	emit_free(e);
+	spec_bad(&ft, state, PERF_FEAT_OSRELEASE, "u32:8 c:abcdefgh",
+		 "osrelease: string of 8 bytes has no NUL");
 
 	/* a good cmdline, then a bad one: nothing of either is left */
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "perf");
-	decode_ok(&ft, PERF_FEAT_CMDLINE, e);
-	emit_free(e);
-	e = emit_new(state);
-	perfemit__u32(e, 1000000);
-	perfemit__feat_string(e, "perf");
-	decode_bad(&ft, PERF_FEAT_CMDLINE, e, "cmdline: nr 1000000 exceeds the section");
+	spec_ok(&ft, state, PERF_FEAT_CMDLINE, "u32:1 s:perf");
+	spec_bad(&ft, state, PERF_FEAT_CMDLINE, "u32:1000000 s:perf",
+		 "cmdline: nr 1000000 exceeds the section");
 	assert_int_equal(ft.cmdline_argc, 0);
 	assert_null(ft.cmdline);
 	assert_int_equal(nr_facts(&ft, "cmdline"), 0);
-	emit_free(e);
 
 	/* second argument truncated */
-	e = emit_new(state);
-	perfemit__u32(e, 2);
-	perfemit__feat_string(e, "perf");
-	perfemit__u32(e, 64);
-	decode_bad(&ft, PERF_FEAT_CMDLINE, e,
-		   "cmdline: argument length 64 exceeds the section (0 bytes left)");
+	spec_bad(&ft, state, PERF_FEAT_CMDLINE, "u32:2 s:perf u32:64",
+		 "cmdline: argument length 64 exceeds the section (0 bytes left)");
 	assert_null(ft.cmdline);
-	emit_free(e);
 
 	/* nr_ids far beyond the section: the id array is never allocated */
 	e = emit_new(state);
@@ -972,43 +859,22 @@ static void test_corrupt(void **state)
 	emit_free(e);
 
 	/* attr smaller than ABI 0 */
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__u32(e, 32);
-	perfemit__zero(e, 64);
-	decode_bad(&ft, PERF_FEAT_EVENT_DESC, e, "event_desc: attr size 32 is smaller than 64");
-	emit_free(e);
+	spec_bad(&ft, state, PERF_FEAT_EVENT_DESC, "u32:1 u32:32 z:64",
+		 "event_desc: attr size 32 is smaller than 64");
 
-	/* a build id record of size 0 cannot stall the loop */
-	e = emit_new(state);
-	perfemit__u32(e, PERF_RECORD_HEADER_BUILD_ID);
-	perfemit__u16(e, 0);
-	perfemit__u16(e, 0);
-	perfemit__zero(e, 64);
-	decode_bad(&ft, PERF_FEAT_BUILD_ID, e, "build_id: record size 0 is smaller than 36");
-	emit_free(e);
+	/* a build id record (67: HEADER_BUILD_ID) of size 0 cannot stall the loop */
+	spec_bad(&ft, state, PERF_FEAT_BUILD_ID, "u32:67 u16:0 u16:0 z:64",
+		 "build_id: record size 0 is smaller than 36");
 
 	/* record size past the section */
-	e = emit_new(state);
-	perfemit__u32(e, PERF_RECORD_HEADER_BUILD_ID);
-	perfemit__u16(e, 0);
-	perfemit__u16(e, 4000);
-	perfemit__zero(e, 64);
-	decode_bad(&ft, PERF_FEAT_BUILD_ID, e, "build_id: build id record (4000 bytes) runs past");
-	emit_free(e);
+	spec_bad(&ft, state, PERF_FEAT_BUILD_ID, "u32:67 u16:0 u16:4000 z:64",
+		 "build_id: build id record (4000 bytes) runs past");
 
 	/* build id size byte larger than 20 */
-	e = emit_new(state);
-	perfemit__u32(e, PERF_RECORD_HEADER_BUILD_ID);
-	perfemit__u16(e, 1 << 15);
-	perfemit__u16(e, 48);
-	perfemit__u32(e, 1);
-	perfemit__zero(e, 20);
-	perfemit__bytes(e, "\x30\0\0\0", 4);
-	perfemit__bytes(e, "/bin/ls\0\0\0\0\0", 12);
-	decode_bad(&ft, PERF_FEAT_BUILD_ID, e, "build_id: build id size 48 exceeds 20");
+	spec_bad(&ft, state, PERF_FEAT_BUILD_ID,	/* 67: HEADER_BUILD_ID, 32768: MISC_BUILD_ID_SIZE */
+		 "u32:67 u16:32768 u16:48 u32:1 z:20 c:0 z:3 c:/bin/ls z:5",
+		          "build_id: build id size 48 exceeds 20");
 	assert_int_equal(ft.build_ids.len, 0);
-	emit_free(e);
 
 	/* fixed-size sections cut short */
 	e = emit_new(state);
@@ -1034,11 +900,8 @@ static void test_corrupt(void **state)
 	decode_bad(&ft, PERF_FEAT_CPU_TOPOLOGY, e, "cpu_topology: nr sibling sockets 4294967295");
 	emit_free(e);
 
-	e = emit_new(state);
-	perfemit__u64(e, UINT64_C(0x1000000000000000));
-	perfemit__zero(e, 32);
-	decode_bad(&ft, PERF_FEAT_AUXTRACE, e, "auxtrace: nr entries 1152921504606846976 exceeds");
-	emit_free(e);
+	spec_bad(&ft, state, PERF_FEAT_AUXTRACE, "u64:0x1000000000000000 z:32",
+		 "auxtrace: nr entries 1152921504606846976 exceeds");
 
 	/* versions this code does not know */
 	e = emit_new(state);
@@ -1050,17 +913,8 @@ static void test_corrupt(void **state)
 	emit_free(e);
 
 	/* a memory bitmap of 2^64 - 1 bits */
-	e = emit_new(state);
-	perfemit__u64(e, 1);
-	perfemit__u64(e, 0x8000000);
-	perfemit__u64(e, 1);
-	perfemit__u64(e, 0);
-	perfemit__u64(e, 64);
-	perfemit__u64(e, ~UINT64_C(0));
-	perfemit__u64(e, 0);
-	decode_bad(&ft, PERF_FEAT_MEM_TOPOLOGY, e,
-		   "mem_topology: bitmap words 288230376151711744 exceeds");
-	emit_free(e);
+	spec_bad(&ft, state, PERF_FEAT_MEM_TOPOLOGY, "u64:1 u64:0x8000000 u64:1 u64:0 u64:64 u64:-1 u64:0",
+		 "mem_topology: bitmap words 288230376151711744 exceeds");
 
 	/* nothing was left behind by any of these */
 	assert_int_equal(ft.facts.len, 0);
