@@ -277,6 +277,8 @@ int perfemit__spec(struct perfemit *o, const char *spec)
 				return -EINVAL;
 			if (klen == 1 && *spec == 'z')
 				perfemit__zero(o, v);
+			else if (klen == 1 && *spec == 'a' && v)
+				perfemit__pad(o, 0, v);
 			else if (klen == 2 && !memcmp(spec, "u8", 2))
 				perfemit__u8(o, v);
 			else if (klen == 3 && !memcmp(spec, "u16", 3))

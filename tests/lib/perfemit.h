@@ -106,6 +106,7 @@ void perfemit__build_id(struct perfemit *o, uint16_t misc, int32_t pid, const ui
  * Bytes from a spec, for tables of test cases: words separated by spaces,
  *   u8:N u16:N u32:N u64:N   N (strtoull, base 0; -1 is all ones) in o's byte order
  *   z:N                      N zero bytes
+ *   a:N                      zero bytes until o holds a multiple of N
  *   c:TEXT                   TEXT's bytes, no NUL
  *   s:TEXT                   TEXT as perfemit__feat_string() writes it
  * Returns 0, or -EINVAL at a word it does not know (the words before it stay written).

@@ -141,6 +141,16 @@ static void dec_free(struct decoded *d)
 	d->copy = NULL;
 }
 
+/* one record at the start of e from a perfemit__spec(), decoded against fx */
+static void dec_spec(struct decoded *d, struct perfemit *e, int be, uint32_t type, uint16_t misc,
+		     const char *spec, const struct fixture *fx)
+{
+	em_begin(e, be, type, misc);
+	assert_int_equal(perfemit__spec(e, spec), 0);
+	em_end(e);
+	dec(d, e, &fx->evlist);
+}
+
 static uint64_t u64_at(const void *p, size_t i)
 {
 	uint64_t v;
@@ -610,14 +620,8 @@ static void test_find_identifier(void **state)
 	}
 	/* a COMM's IDENTIFIER is its last u64; attr 1's trailer is TID TIME IDENTIFIER */
 	for (be = 0; be < 2; be++) {
-		em_begin(&e, be, PERF_RECORD_COMM, 0);
-		perfemit__u32(&e, 5); perfemit__u32(&e, 6);
-		em_str(&e, "comm");
-		perfemit__u32(&e, 5); perfemit__u32(&e, 7);
-		perfemit__u64(&e, 888);
-		perfemit__u64(&e, 200);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_COMM, 0,
+			"u32:5 u32:6 c:comm z:1 a:8 u32:5 u32:7 u64:888 u64:200", &fx);
 		assert_int_equal(d.err, 0);
 		assert_ptr_equal(d.rec.evattr, &fx.attrs[1]);
 		assert_int_equal(d.rec.sample.sample_type,
@@ -649,25 +653,15 @@ static void test_find_id_pos(void **state)
 	assert_int_equal(fx.evlist.id_pos, 2);
 	assert_int_equal(fx.evlist.is_pos, -1);
 	for (be = 0; be < 2; be++) {
-		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		perfemit__u64(&e, 0x500);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
-		perfemit__u64(&e, 20);
-		perfemit__u32(&e, 7); perfemit__u32(&e, 0);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_SAMPLE, 0,
+			"u64:0x500 u32:1 u32:1 u64:20 u32:7 u32:0", &fx);
 		assert_int_equal(d.err, 0);
 		assert_ptr_equal(d.rec.evattr, &fx.attrs[1]);
 		assert_int_equal(d.rec.sample.cpu, 7);
 		dec_free(&d);
 
-		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		perfemit__u64(&e, 0x500);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
-		perfemit__u64(&e, 11);
-		perfemit__u64(&e, 12345);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_SAMPLE, 0,
+			"u64:0x500 u32:1 u32:1 u64:11 u64:12345", &fx);
 		assert_int_equal(d.err, 0);
 		assert_ptr_equal(d.rec.evattr, &fx.attrs[0]);
 		assert_int_equal(d.rec.sample.period, 12345);
@@ -691,13 +685,8 @@ static void test_find_id_pos(void **state)
 		assert_int_equal(d.rec.u.fork.time, 99);
 		dec_free(&d);
 
-		em_begin(&e, be, PERF_RECORD_EXIT, 0);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 2); perfemit__u32(&e, 3); perfemit__u32(&e, 4);
-		perfemit__u64(&e, 99);
-		perfemit__u32(&e, 8); perfemit__u32(&e, 9);
-		perfemit__u64(&e, 10);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_EXIT, 0,
+			"u32:1 u32:2 u32:3 u32:4 u64:99 u32:8 u32:9 u64:10", &fx);
 		assert_int_equal(d.err, 0);
 		assert_ptr_equal(d.rec.evattr, &fx.attrs[0]);
 		assert_int_equal(d.rec.sample.tid, 9);
@@ -705,12 +694,8 @@ static void test_find_id_pos(void **state)
 		dec_free(&d);
 
 		/* synthesized by perf: a zeroed trailer the size of the first attr's */
-		em_begin(&e, be, PERF_RECORD_COMM, 0);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
-		em_str(&e, "synth");
-		perfemit__u64(&e, 0); perfemit__u64(&e, 0);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_COMM, 0,
+			"u32:1 u32:1 c:synth z:1 a:8 u64:0 u64:0", &fx);
 		assert_int_equal(d.err, 0);
 		assert_ptr_equal(d.rec.evattr, &fx.attrs[0]);
 		assert_string_equal(d.rec.u.comm.comm, "synth");
@@ -984,37 +969,52 @@ static void check_kernel(const struct decoded *d, const struct fixture *fx, uint
 	}
 }
 
+typedef void (*emit_fn)(struct perfemit *e, int be, uint32_t t);
+typedef void (*check_fn)(const struct decoded *d, const struct fixture *fx, uint32_t t);
+
+/*
+ * Record type t as emit writes it in either byte order: both decode to what
+ * check wants and dump alike; returns the dump (the caller frees it).
+ */
+static char *both_orders(struct perfemit *e, const struct fixture *fx, uint32_t t, emit_fn emit, check_fn check)
+{
+	struct decoded le, be;
+	char *a, *b;
+
+	emit(e, 0, t);
+	dec(&le, e, &fx->evlist);
+	if (le.err)
+		print_error("type %u: %s\n", t, le.why ? le.why : "");
+	check(&le, fx, t);
+	emit(e, 1, t);
+	dec(&be, e, &fx->evlist);
+	check(&be, fx, t);
+	a = dump(&le.rec);
+	b = dump(&be.rec);
+	assert_string_equal(a, b);
+	free(b);
+	dec_free(&le);
+	dec_free(&be);
+	return a;
+}
+
 static void test_kernel_records(void **state)
 {
 	struct fixture fx;
 	struct perfemit e = { 0 };
-	struct decoded le, be;
 	uint32_t t;
 
 	(void)state;
 	fx_kernel(&fx);
 	for (t = PERF_RECORD_MMAP; t <= PERF_RECORD_AUX_OUTPUT_HW_ID; t++) {
-		char *a, *b;
+		char *a;
 
 		if (t == PERF_RECORD_SAMPLE)
 			continue;
-		emit_kernel(&e, 0, t);
-		dec(&le, &e, &fx.evlist);
-		if (le.err || !le.rec.evattr)
-			print_error("type %u: %s\n", t, le.why ? le.why : "no attr");
-		check_kernel(&le, &fx, t);
-		emit_kernel(&e, 1, t);
-		dec(&be, &e, &fx.evlist);
-		check_kernel(&be, &fx, t);
-		a = dump(&le.rec);
-		b = dump(&be.rec);
-		assert_string_equal(a, b);
+		a = both_orders(&e, &fx, t, emit_kernel, check_kernel);
 		assert_non_null(strstr(a, perf_record_type__name(t)));
 		assert_non_null(strstr(a, " pid=41 tid=42 time=5550"));
 		free(a);
-		free(b);
-		dec_free(&le);
-		dec_free(&be);
 	}
 	fx_release(&fx);
 	perfemit__release(&e);
@@ -1070,14 +1070,10 @@ static void test_mmap2_old_layout(void **state)
 	fx_attr(&fx, 0, PERF_SAMPLE_TID | PERF_SAMPLE_TIME, 0, 1, 0, 0);
 	fx_done(&fx, 1);
 	for (be = 0; be < 2; be++) {
-		em_begin(&e, be, PERF_RECORD_MMAP2, 0);
-		perfemit__u32(&e, 7); perfemit__u32(&e, 7);
-		perfemit__u64(&e, 0x400000); perfemit__u64(&e, 0x6000); perfemit__u64(&e, 0);
-		perfemit__u32(&e, 253); perfemit__u32(&e, 1); perfemit__u64(&e, 134986833); perfemit__u64(&e, 489497562);
-		em_str(&e, "/usr/bin/true");
-		perfemit__u32(&e, 7); perfemit__u32(&e, 8); perfemit__u64(&e, 1000);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_MMAP2, 0,
+			"u32:7 u32:7 u64:0x400000 u64:0x6000 u64:0 u32:253 u32:1 "
+			"u64:134986833 u64:489497562 c:/usr/bin/true z:1 a:8 u32:7 "
+			"u32:8 u64:1000", &fx);
 		assert_int_equal(d.err, 0);
 		assert_string_equal(d.rec.u.mmap.filename, "/usr/bin/true");
 		assert_int_equal(d.rec.u.mmap.prot, 0);
@@ -1087,14 +1083,9 @@ static void test_mmap2_old_layout(void **state)
 		dec_free(&d);
 
 		/* a short name: no name would fit at byte 72 */
-		em_begin(&e, be, PERF_RECORD_MMAP2, 0);
-		perfemit__u32(&e, 7); perfemit__u32(&e, 7);
-		perfemit__u64(&e, 0x400000); perfemit__u64(&e, 0x6000); perfemit__u64(&e, 0);
-		perfemit__u32(&e, 0); perfemit__u32(&e, 0); perfemit__u64(&e, 0); perfemit__u64(&e, 0);
-		em_str(&e, "[stack]");
-		perfemit__u32(&e, 7); perfemit__u32(&e, 8); perfemit__u64(&e, 1000);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_MMAP2, 0,
+			"u32:7 u32:7 u64:0x400000 u64:0x6000 u64:0 u32:0 u32:0 u64:0 "
+			"u64:0 c:[stack] z:1 a:8 u32:7 u32:8 u64:1000", &fx);
 		assert_int_equal(d.err, 0);
 		assert_string_equal(d.rec.u.mmap.filename, "[stack]");
 		dec_free(&d);
@@ -1228,9 +1219,11 @@ static void emit_user(struct perfemit *e, int be, uint32_t t)
 	em_end(e);
 }
 
-static void check_user(const struct decoded *d, uint32_t t)
+static void check_user(const struct decoded *d, const struct fixture *fx, uint32_t t)
 {
 	const struct perf_record *r = &d->rec;
+
+	(void)fx;
 
 	assert_int_equal(d->err, 0);
 	assert_null(r->evattr);
@@ -1362,28 +1355,12 @@ static void test_user_records(void **state)
 {
 	struct fixture fx;
 	struct perfemit e = { 0 };
-	struct decoded le, be;
 	uint32_t t;
 
 	(void)state;
 	fx_kernel(&fx);
-	for (t = PERF_RECORD_HEADER_ATTR; t <= PERF_RECORD_COMPRESSED2; t++) {
-		char *a, *b;
-
-		emit_user(&e, 0, t);
-		dec(&le, &e, &fx.evlist);
-		check_user(&le, t);
-		emit_user(&e, 1, t);
-		dec(&be, &e, &fx.evlist);
-		check_user(&be, t);
-		a = dump(&le.rec);
-		b = dump(&be.rec);
-		assert_string_equal(a, b);
-		free(a);
-		free(b);
-		dec_free(&le);
-		dec_free(&be);
-	}
+	for (t = PERF_RECORD_HEADER_ATTR; t <= PERF_RECORD_COMPRESSED2; t++)
+		free(both_orders(&e, &fx, t, emit_user, check_user));
 	fx_release(&fx);
 	perfemit__release(&e);
 }
@@ -1399,12 +1376,8 @@ static void test_cpu_map_encodings(void **state)
 	fx_done(&fx, 0);
 	for (be = 0; be < 2; be++) {
 		/* MASK, long_size 8: type, nr, long_size, 4 bytes pad, u64 mask (unaligned) */
-		em_begin(&e, be, PERF_RECORD_CPU_MAP, 0);
-		perfemit__u16(&e, 1); perfemit__u16(&e, 1); perfemit__u16(&e, 8); perfemit__u32(&e, 0);
-		perfemit__u64(&e, 0x8000000000000005ULL);
-		perfemit__u16(&e, 0); perfemit__u32(&e, 0);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_CPU_MAP, 0,
+			"u16:1 u16:1 u16:8 u32:0 u64:0x8000000000000005 u16:0 u32:0", &fx);
 		assert_int_equal(d.err, 0);
 		assert_int_equal(d.rec.u.cpu_map.type, 1);
 		assert_int_equal(d.rec.u.cpu_map.long_size, 8);
@@ -1413,12 +1386,8 @@ static void test_cpu_map_encodings(void **state)
 		dec_free(&d);
 
 		/* MASK, long_size 4: u32 masks right after long_size */
-		em_begin(&e, be, PERF_RECORD_CPU_MAP, 0);
-		perfemit__u16(&e, 1); perfemit__u16(&e, 2); perfemit__u16(&e, 4);
-		perfemit__u32(&e, 0xf0); perfemit__u32(&e, 0x1);
-		perfemit__u16(&e, 0);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_CPU_MAP, 0,
+			"u16:1 u16:2 u16:4 u32:0xf0 u32:0x1 u16:0", &fx);
 		assert_int_equal(d.err, 0);
 		assert_int_equal(d.rec.u.cpu_map.long_size, 4);
 		assert_int_equal(d.rec.u.cpu_map.nr, 2);
@@ -1431,10 +1400,7 @@ static void test_cpu_map_encodings(void **state)
 		dec_free(&d);
 
 		/* RANGE_CPUS (perf 6.2+): any_cpu, pad, start, end */
-		em_begin(&e, be, PERF_RECORD_CPU_MAP, 0);
-		perfemit__u16(&e, 2); perfemit__u8(&e, 1); perfemit__u8(&e, 0); perfemit__u16(&e, 4); perfemit__u16(&e, 11);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_CPU_MAP, 0, "u16:2 u8:1 u8:0 u16:4 u16:11", &fx);
 		assert_int_equal(d.err, 0);
 		assert_int_equal(d.rec.u.cpu_map.type, 2);
 		assert_int_equal(d.rec.u.cpu_map.any_cpu, 1);
@@ -1443,11 +1409,8 @@ static void test_cpu_map_encodings(void **state)
 		dec_free(&d);
 
 		/* EVENT_UPDATE CPUS and SCALE */
-		em_begin(&e, be, PERF_RECORD_EVENT_UPDATE, 0);
-		perfemit__u64(&e, 3); perfemit__u64(&e, 9);
-		perfemit__u16(&e, 0); perfemit__u16(&e, 2); perfemit__u16(&e, 1); perfemit__u16(&e, 3);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_EVENT_UPDATE, 0,
+			"u64:3 u64:9 u16:0 u16:2 u16:1 u16:3", &fx);
 		assert_int_equal(d.err, 0);
 		assert_int_equal(d.rec.u.event_update.cpus.nr, 2);
 		assert_int_equal(((const uint8_t *)d.rec.u.event_update.cpus.data)[2], 3);
@@ -1463,10 +1426,7 @@ static void test_cpu_map_encodings(void **state)
 		dec_free(&d);
 
 		/* TIME_CONV without the extension */
-		em_begin(&e, be, PERF_RECORD_TIME_CONV, 0);
-		perfemit__u64(&e, 10); perfemit__u64(&e, 20); perfemit__u64(&e, 30);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_TIME_CONV, 0, "u64:10 u64:20 u64:30", &fx);
 		assert_int_equal(d.err, 0);
 		assert_false(d.rec.u.time_conv.has_ext);
 		assert_int_equal(d.rec.u.time_conv.time_mult, 20);
@@ -1490,6 +1450,16 @@ static void expect_einval(const struct perfemit *e, const struct perf_evlist *el
 		fail();
 	}
 	dec_free(&d);
+}
+
+/* one record from a perfemit__spec() must be refused, why containing needle */
+static void einval_spec(struct perfemit *e, int be, uint32_t type, uint16_t misc, const char *spec,
+			const struct fixture *fx, const char *needle)
+{
+	em_begin(e, be, type, misc);
+	assert_int_equal(perfemit__spec(e, spec), 0);
+	em_end(e);
+	expect_einval(e, &fx->evlist, needle);
 }
 
 static void test_corrupt(void **state)
@@ -1533,10 +1503,8 @@ static void test_corrupt(void **state)
 		expect_einval(&e, &fx.evlist, "branch nr");
 
 		/* sample cut inside the fixed fields */
-		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "callchain");
+		einval_spec(&e, be, PERF_RECORD_SAMPLE, 0,
+			"u64:1 u32:1 u32:1 u64:2 u64:5", &fx, "callchain");
 
 		/* attr 1: read group nr, raw size, regs, stack size */
 		for (what = 0; what < 4; what++) {
@@ -1572,10 +1540,8 @@ static void test_corrupt(void **state)
 		expect_einval(&e, &fx.evlist, "dyn_size");
 
 		/* unknown id */
-		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 0x2a);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "unknown sample id");
+		einval_spec(&e, be, PERF_RECORD_SAMPLE, 0,
+			"u64:1 u32:1 u32:1 u64:2 u64:0x2a", &fx, "unknown sample id");
 
 		/* trailer (TID TIME ID: 24 bytes) longer than a 16-byte record body */
 		em_begin(&e, be, PERF_RECORD_LOST_SAMPLES, 0);
@@ -1591,12 +1557,8 @@ static void test_corrupt(void **state)
 		}
 
 		/* COMM whose name runs into the trailer without a NUL */
-		em_begin(&e, be, PERF_RECORD_COMM, 0);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
-		perfemit__bytes(&e, "abcdefgh", 8);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "comm");
+		einval_spec(&e, be, PERF_RECORD_COMM, 0,
+			"u32:1 u32:1 c:abcdefgh u32:1 u32:1 u64:2 u64:5", &fx, "comm");
 
 		/* MMAP too short for its fixed fields */
 		em_begin(&e, be, PERF_RECORD_MMAP, 0);
@@ -1606,11 +1568,8 @@ static void test_corrupt(void **state)
 		expect_einval(&e, &fx.evlist, "record of 40 bytes is shorter than 64");	/* 40 + 24-byte trailer */
 
 		/* user records: counts past the end, strings without NUL */
-		em_begin(&e, be, PERF_RECORD_ID_INDEX, 0);
-		perfemit__u64(&e, 3);
-		perfemit__u64(&e, 1); perfemit__u64(&e, 0); perfemit__u64(&e, 0); perfemit__u64(&e, 0);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "id_index nr 3");
+		einval_spec(&e, be, PERF_RECORD_ID_INDEX, 0,
+			"u64:3 u64:1 u64:0 u64:0 u64:0", &fx, "id_index nr 3");
 
 		em_begin(&e, be, PERF_RECORD_THREAD_MAP, 0);
 		perfemit__u64(&e, UINT64_MAX);
@@ -1623,33 +1582,19 @@ static void test_corrupt(void **state)
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "stat_config nr");
 
-		em_begin(&e, be, PERF_RECORD_NAMESPACES, 0);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 7);
-		perfemit__u64(&e, 1); perfemit__u64(&e, 2);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "namespaces nr 7");
+		einval_spec(&e, be, PERF_RECORD_NAMESPACES, 0,
+			"u32:1 u32:1 u64:7 u64:1 u64:2 u32:1 u32:1 u64:2 u64:5", &fx, "namespaces nr 7");
 
-		em_begin(&e, be, PERF_RECORD_HEADER_BUILD_ID, 0);
-		perfemit__u32(&e, 1);
-		perfemit__bytes(&e, "0123456789012345678901234567890123456789", 32);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "filename");
+		einval_spec(&e, be, PERF_RECORD_HEADER_BUILD_ID, 0,
+			"u32:1 c:01234567890123456789012345678901", &fx, "filename");
 
-		em_begin(&e, be, PERF_RECORD_CPU_MAP, 0);
-		perfemit__u16(&e, 0); perfemit__u16(&e, 200); perfemit__u32(&e, 0);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "cpu map nr 200");
+		einval_spec(&e, be, PERF_RECORD_CPU_MAP, 0,
+			"u16:0 u16:200 u32:0", &fx, "cpu map nr 200");
 
-		em_begin(&e, be, PERF_RECORD_COMPRESSED2, 0);
-		perfemit__u64(&e, 9); perfemit__u64(&e, 0);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "data_size 9");
+		einval_spec(&e, be, PERF_RECORD_COMPRESSED2, 0, "u64:9 u64:0", &fx, "data_size 9");
 
-		em_begin(&e, be, PERF_RECORD_AUXTRACE, 0);
-		perfemit__u64(&e, 1); perfemit__u64(&e, 2);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "record of 24 bytes is shorter than 48");
+		einval_spec(&e, be, PERF_RECORD_AUXTRACE, 0,
+			"u64:1 u64:2", &fx, "record of 24 bytes is shorter than 48");
 
 		em_begin(&e, be, PERF_RECORD_HEADER_ATTR, 0);
 		perfemit__u32(&e, 1); perfemit__u32(&e, 200);
@@ -1673,10 +1618,8 @@ static void test_corrupt(void **state)
 		em_end(&e);
 		expect_einval(&e, &fx.evlist, "build_id_size 21");
 
-		em_begin(&e, be, PERF_RECORD_TEXT_POKE, 0);
-		perfemit__u64(&e, 1); perfemit__u16(&e, 100); perfemit__u16(&e, 100); perfemit__u32(&e, 0);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "text_poke");
+		einval_spec(&e, be, PERF_RECORD_TEXT_POKE, 0,
+			"u64:1 u16:100 u16:100 u32:0", &fx, "text_poke");
 	}
 	fx_release(&fx);
 	perfemit__release(&e);
@@ -1693,11 +1636,8 @@ static void test_event_type_no_nul(void **state)
 	(void)state;
 	fx_done(&fx, 0);
 	for (be = 0; be < 2; be++) {
-		em_begin(&e, be, PERF_RECORD_HEADER_EVENT_TYPE, 0);
-		perfemit__u64(&e, 12);
-		perfemit__bytes(&e, "cache-references", 16);
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
+		dec_spec(&d, &e, be, PERF_RECORD_HEADER_EVENT_TYPE, 0,
+			"u64:12 c:cache-references", &fx);
 		assert_int_equal(d.err, 0);
 		assert_int_equal(d.rec.u.event_type.event_id, 12);
 		assert_string_equal(d.rec.u.event_type.name, "cache-references");
