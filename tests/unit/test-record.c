@@ -141,6 +141,46 @@ static void dec_free(struct decoded *d)
 	d->copy = NULL;
 }
 
+/* dec() that must succeed */
+static void dec_ok(struct decoded *d, const struct perfemit *e, const struct perf_evlist *el)
+{
+	dec(d, e, el);
+	assert_int_equal(d->err, 0);
+}
+
+/* a test run in one byte order (cmocka prestate &order_le or &order_be) */
+struct run {
+	int be;
+	struct fixture fx;
+	struct perfemit e;
+	struct decoded d;
+};
+
+static const int order_le = 0;
+static const int order_be = 1;
+
+static int run_setup(void **state)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return -1;
+	r->be = *(const int *)*state;
+	fx_done(&r->fx, 0);	/* no attrs until a test adds some and prepares again */
+	*state = r;
+	return 0;
+}
+
+static int run_teardown(void **state)
+{
+	struct run *r = *state;
+
+	fx_release(&r->fx);
+	perfemit__release(&r->e);
+	free(r);
+	return 0;
+}
+
 /* one record at the start of e from a perfemit__spec(), decoded against fx */
 static void dec_spec(struct decoded *d, struct perfemit *e, int be, uint32_t type, uint16_t misc,
 		     const char *spec, const struct fixture *fx)
@@ -149,6 +189,14 @@ static void dec_spec(struct decoded *d, struct perfemit *e, int be, uint32_t typ
 	assert_int_equal(perfemit__spec(e, spec), 0);
 	em_end(e);
 	dec(d, e, &fx->evlist);
+}
+
+/* dec_spec() that must succeed */
+static void spec_ok(struct decoded *d, struct perfemit *e, int be, uint32_t type, uint16_t misc,
+		    const char *spec, const struct fixture *fx)
+{
+	dec_spec(d, e, be, type, misc, spec, fx);
+	assert_int_equal(d->err, 0);
 }
 
 static uint64_t u64_at(const void *p, size_t i)
@@ -450,45 +498,36 @@ static void test_sample_all_fields(void **state)
 /* WEIGHT (plain), branch counters, no hw_idx, regs abi 0, empty stack */
 static void test_sample_variants(void **state)
 {
-	struct fixture fx;
-	struct perfemit e = { 0 };
-	struct decoded d;
-	int be;
+	struct run *r = *state;
 
-	(void)state;
-	fx_attr(&fx, 0, PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+	fx_attr(&r->fx, 0, PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
 		PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT, 0, 0, 0, 0);
-	fx.attrs[0].attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | (1ULL << 19);	/* COUNTERS */
-	fx.attrs[0].attr.sample_regs_user = 0xff;
-	fx_done(&fx, 1);
-	for (be = 0; be < 2; be++) {
-		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		perfemit__u64(&e, 0x1234);
-		perfemit__u64(&e, 1);					/* branch nr, no hw_idx */
-		perfemit__u64(&e, 0x10); perfemit__u64(&e, 0x20); perfemit__u64(&e, 0);
-		perfemit__u64(&e, 0x99);					/* one counter */
-		perfemit__u64(&e, PERF_SAMPLE_REGS_ABI_NONE);		/* no registers follow */
-		perfemit__u64(&e, 0);					/* stack size 0: no data, no dyn_size */
-		perfemit__u64(&e, 0x123456789aULL);			/* WEIGHT: the whole u64 */
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
-		assert_int_equal(d.err, 0);
-		assert_int_equal(d.rec.sample.ip, 0x1234);
-		assert_int_equal(d.rec.sample.branch_nr, 1);
-		assert_false(d.rec.sample.has_branch_hw_idx);
-		assert_int_equal(u64_at(d.rec.sample.branches, 1), 0x20);
-		assert_non_null(d.rec.sample.branch_counters);
-		assert_int_equal(u64_at(d.rec.sample.branch_counters, 0), 0x99);
-		assert_int_equal(d.rec.sample.user_regs.abi, 0);
-		assert_int_equal(d.rec.sample.user_regs.nr, 0);
-		assert_int_equal(d.rec.sample.user_stack_size, 0);
-		assert_null(d.rec.sample.user_stack);
-		assert_int_equal(d.rec.sample.weight, 0x123456789aULL);
-		assert_int_equal(d.rec.sample.weight_var2, 0);
-		dec_free(&d);
-	}
-	fx_release(&fx);
-	perfemit__release(&e);
+	r->fx.attrs[0].attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | (1ULL << 19);	/* COUNTERS */
+	r->fx.attrs[0].attr.sample_regs_user = 0xff;
+	fx_done(&r->fx, 1);
+	em_begin(&r->e, r->be, PERF_RECORD_SAMPLE, 0);
+	perfemit__u64(&r->e, 0x1234);
+	perfemit__u64(&r->e, 1);					/* branch nr, no hw_idx */
+	perfemit__u64(&r->e, 0x10); perfemit__u64(&r->e, 0x20); perfemit__u64(&r->e, 0);
+	perfemit__u64(&r->e, 0x99);					/* one counter */
+	perfemit__u64(&r->e, PERF_SAMPLE_REGS_ABI_NONE);		/* no registers follow */
+	perfemit__u64(&r->e, 0);					/* stack size 0: no data, no dyn_size */
+	perfemit__u64(&r->e, 0x123456789aULL);			/* WEIGHT: the whole u64 */
+	em_end(&r->e);
+	dec_ok(&r->d, &r->e, &r->fx.evlist);
+	assert_int_equal(r->d.rec.sample.ip, 0x1234);
+	assert_int_equal(r->d.rec.sample.branch_nr, 1);
+	assert_false(r->d.rec.sample.has_branch_hw_idx);
+	assert_int_equal(u64_at(r->d.rec.sample.branches, 1), 0x20);
+	assert_non_null(r->d.rec.sample.branch_counters);
+	assert_int_equal(u64_at(r->d.rec.sample.branch_counters, 0), 0x99);
+	assert_int_equal(r->d.rec.sample.user_regs.abi, 0);
+	assert_int_equal(r->d.rec.sample.user_regs.nr, 0);
+	assert_int_equal(r->d.rec.sample.user_stack_size, 0);
+	assert_null(r->d.rec.sample.user_stack);
+	assert_int_equal(r->d.rec.sample.weight, 0x123456789aULL);
+	assert_int_equal(r->d.rec.sample.weight_var2, 0);
+	dec_free(&r->d);
 }
 
 /* read_format without GROUP: value, then enabled/running, id, lost as set */
@@ -533,8 +572,7 @@ static void test_read_formats(void **state)
 					perfemit__u64(&e, 900);
 			}
 			em_end(&e);
-			dec(&d, &e, &fx.evlist);
-			assert_int_equal(d.err, 0);
+			dec_ok(&d, &e, &fx.evlist);
 			assert_int_equal(d.rec.sample.period, 50);
 			if (f & PERF_FORMAT_GROUP) {
 				unsigned stride = f & PERF_FORMAT_LOST ? 2 : 1;
@@ -577,145 +615,117 @@ static void emit_ident_sample(struct perfemit *e, int be, uint64_t id, int with_
 
 static void test_find_identifier(void **state)
 {
-	struct fixture fx;
-	struct perfemit e = { 0 };
-	struct decoded d;
-	int be;
+	struct run *r = *state;
 
-	(void)state;
-	fx_attr(&fx, 0, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID, 0, 1, 100, 0);
-	fx_attr(&fx, 1, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	fx_attr(&r->fx, 0, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID, 0, 1, 100, 0);
+	fx_attr(&r->fx, 1, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 		PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN, 0, 1, 200, 201);
-	fx_done(&fx, 2);
-	assert_int_equal(fx.evlist.id_pos, 0);
-	assert_int_equal(fx.evlist.is_pos, 1);
-	for (be = 0; be < 2; be++) {
-		emit_ident_sample(&e, be, 201, 1);
-		dec(&d, &e, &fx.evlist);
-		assert_int_equal(d.err, 0);
-		assert_ptr_equal(d.rec.evattr, &fx.attrs[1]);
-		assert_int_equal(d.rec.sample.time, 777);
-		assert_int_equal(u64_at(d.rec.sample.callchain, 0), 0xfff);
-		dec_free(&d);
+	fx_done(&r->fx, 2);
+	assert_int_equal(r->fx.evlist.id_pos, 0);
+	assert_int_equal(r->fx.evlist.is_pos, 1);
+	emit_ident_sample(&r->e, r->be, 201, 1);
+	dec_ok(&r->d, &r->e, &r->fx.evlist);
+	assert_ptr_equal(r->d.rec.evattr, &r->fx.attrs[1]);
+	assert_int_equal(r->d.rec.sample.time, 777);
+	assert_int_equal(u64_at(r->d.rec.sample.callchain, 0), 0xfff);
+	dec_free(&r->d);
 
-		emit_ident_sample(&e, be, 100, 0);
-		dec(&d, &e, &fx.evlist);
-		assert_int_equal(d.err, 0);
-		assert_ptr_equal(d.rec.evattr, &fx.attrs[0]);
-		assert_int_equal(d.rec.sample.tid, 2);
-		dec_free(&d);
+	emit_ident_sample(&r->e, r->be, 100, 0);
+	dec_ok(&r->d, &r->e, &r->fx.evlist);
+	assert_ptr_equal(r->d.rec.evattr, &r->fx.attrs[0]);
+	assert_int_equal(r->d.rec.sample.tid, 2);
+	dec_free(&r->d);
 
-		/* id 0 (synthesized) goes to the first attr */
-		emit_ident_sample(&e, be, 0, 0);
-		dec(&d, &e, &fx.evlist);
-		assert_int_equal(d.err, 0);
-		assert_ptr_equal(d.rec.evattr, &fx.attrs[0]);
-		dec_free(&d);
+	/* id 0 (synthesized) goes to the first attr */
+	emit_ident_sample(&r->e, r->be, 0, 0);
+	dec_ok(&r->d, &r->e, &r->fx.evlist);
+	assert_ptr_equal(r->d.rec.evattr, &r->fx.attrs[0]);
+	dec_free(&r->d);
 
-		emit_ident_sample(&e, be, 999, 0);
-		dec(&d, &e, &fx.evlist);
-		assert_int_equal(d.err, -EINVAL);
-		assert_string_equal(d.why, "unknown sample id 0x3e7");
-		dec_free(&d);
-	}
+	emit_ident_sample(&r->e, r->be, 999, 0);
+	dec(&r->d, &r->e, &r->fx.evlist);
+	assert_int_equal(r->d.err, -EINVAL);
+	assert_string_equal(r->d.why, "unknown sample id 0x3e7");
+	dec_free(&r->d);
 	/* a COMM's IDENTIFIER is its last u64; attr 1's trailer is TID TIME IDENTIFIER */
-	for (be = 0; be < 2; be++) {
-		dec_spec(&d, &e, be, PERF_RECORD_COMM, 0,
-			"u32:5 u32:6 c:comm z:1 a:8 u32:5 u32:7 u64:888 u64:200", &fx);
-		assert_int_equal(d.err, 0);
-		assert_ptr_equal(d.rec.evattr, &fx.attrs[1]);
-		assert_int_equal(d.rec.sample.sample_type,
-				 PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_IDENTIFIER);
-		assert_int_equal(d.rec.sample.tid, 7);
-		assert_int_equal(d.rec.sample.time, 888);
-		assert_int_equal(d.rec.sample.id, 200);
-		assert_string_equal(d.rec.u.comm.comm, "comm");
-		dec_free(&d);
-	}
-	fx_release(&fx);
-	perfemit__release(&e);
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_COMM, 0,
+		"u32:5 u32:6 c:comm z:1 a:8 u32:5 u32:7 u64:888 u64:200", &r->fx);
+	assert_ptr_equal(r->d.rec.evattr, &r->fx.attrs[1]);
+	assert_int_equal(r->d.rec.sample.sample_type,
+			 PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_IDENTIFIER);
+	assert_int_equal(r->d.rec.sample.tid, 7);
+	assert_int_equal(r->d.rec.sample.time, 888);
+	assert_int_equal(r->d.rec.sample.id, 200);
+	assert_string_equal(r->d.rec.u.comm.comm, "comm");
+	dec_free(&r->d);
 }
 
 static void test_find_id_pos(void **state)
 {
-	struct fixture fx;
-	struct perfemit e = { 0 };
-	struct decoded d;
-	int be;
+	struct run *r = *state;
 
-	(void)state;
 	/* ID is u64 #2 of both samples; in trailers 1st (A) or 2nd (B) from the end */
-	fx_attr(&fx, 0, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD,
+	fx_attr(&r->fx, 0, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD,
 		0, 1, 10, 11);
-	fx_attr(&fx, 1, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID | PERF_SAMPLE_CPU,
+	fx_attr(&r->fx, 1, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID | PERF_SAMPLE_CPU,
 		0, 1, 20, 0);
-	fx_done(&fx, 2);
-	assert_int_equal(fx.evlist.id_pos, 2);
-	assert_int_equal(fx.evlist.is_pos, -1);
-	for (be = 0; be < 2; be++) {
-		dec_spec(&d, &e, be, PERF_RECORD_SAMPLE, 0,
-			"u64:0x500 u32:1 u32:1 u64:20 u32:7 u32:0", &fx);
-		assert_int_equal(d.err, 0);
-		assert_ptr_equal(d.rec.evattr, &fx.attrs[1]);
-		assert_int_equal(d.rec.sample.cpu, 7);
-		dec_free(&d);
+	fx_done(&r->fx, 2);
+	assert_int_equal(r->fx.evlist.id_pos, 2);
+	assert_int_equal(r->fx.evlist.is_pos, -1);
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_SAMPLE, 0,
+		"u64:0x500 u32:1 u32:1 u64:20 u32:7 u32:0", &r->fx);
+	assert_ptr_equal(r->d.rec.evattr, &r->fx.attrs[1]);
+	assert_int_equal(r->d.rec.sample.cpu, 7);
+	dec_free(&r->d);
 
-		dec_spec(&d, &e, be, PERF_RECORD_SAMPLE, 0,
-			"u64:0x500 u32:1 u32:1 u64:11 u64:12345", &fx);
-		assert_int_equal(d.err, 0);
-		assert_ptr_equal(d.rec.evattr, &fx.attrs[0]);
-		assert_int_equal(d.rec.sample.period, 12345);
-		dec_free(&d);
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_SAMPLE, 0,
+		"u64:0x500 u32:1 u32:1 u64:11 u64:12345", &r->fx);
+	assert_ptr_equal(r->d.rec.evattr, &r->fx.attrs[0]);
+	assert_int_equal(r->d.rec.sample.period, 12345);
+	dec_free(&r->d);
 
-		/* trailers differ in length: each attr's position is tried */
-		em_begin(&e, be, PERF_RECORD_EXIT, 0);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 2); perfemit__u32(&e, 3); perfemit__u32(&e, 4);
-		perfemit__u64(&e, 99);
-		perfemit__u32(&e, 8); perfemit__u32(&e, 9);	/* TID */
-		perfemit__u64(&e, 20);			/* ID */
-		perfemit__u32(&e, 6); perfemit__u32(&e, 0);	/* CPU */
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
-		assert_int_equal(d.err, 0);
-		assert_ptr_equal(d.rec.evattr, &fx.attrs[1]);
-		assert_int_equal(d.rec.sample.pid, 8);
-		assert_int_equal(d.rec.sample.id, 20);
-		assert_int_equal(d.rec.sample.cpu, 6);
-		assert_int_equal(d.rec.u.fork.ptid, 4);
-		assert_int_equal(d.rec.u.fork.time, 99);
-		dec_free(&d);
+	/* trailers differ in length: each attr's position is tried */
+	em_begin(&r->e, r->be, PERF_RECORD_EXIT, 0);
+	perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 2); perfemit__u32(&r->e, 3); perfemit__u32(&r->e, 4);
+	perfemit__u64(&r->e, 99);
+	perfemit__u32(&r->e, 8); perfemit__u32(&r->e, 9);	/* TID */
+	perfemit__u64(&r->e, 20);			/* ID */
+	perfemit__u32(&r->e, 6); perfemit__u32(&r->e, 0);	/* CPU */
+	em_end(&r->e);
+	dec_ok(&r->d, &r->e, &r->fx.evlist);
+	assert_ptr_equal(r->d.rec.evattr, &r->fx.attrs[1]);
+	assert_int_equal(r->d.rec.sample.pid, 8);
+	assert_int_equal(r->d.rec.sample.id, 20);
+	assert_int_equal(r->d.rec.sample.cpu, 6);
+	assert_int_equal(r->d.rec.u.fork.ptid, 4);
+	assert_int_equal(r->d.rec.u.fork.time, 99);
+	dec_free(&r->d);
 
-		dec_spec(&d, &e, be, PERF_RECORD_EXIT, 0,
-			"u32:1 u32:2 u32:3 u32:4 u64:99 u32:8 u32:9 u64:10", &fx);
-		assert_int_equal(d.err, 0);
-		assert_ptr_equal(d.rec.evattr, &fx.attrs[0]);
-		assert_int_equal(d.rec.sample.tid, 9);
-		assert_int_equal(d.rec.sample.id, 10);
-		dec_free(&d);
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_EXIT, 0,
+		"u32:1 u32:2 u32:3 u32:4 u64:99 u32:8 u32:9 u64:10", &r->fx);
+	assert_ptr_equal(r->d.rec.evattr, &r->fx.attrs[0]);
+	assert_int_equal(r->d.rec.sample.tid, 9);
+	assert_int_equal(r->d.rec.sample.id, 10);
+	dec_free(&r->d);
 
-		/* synthesized by perf: a zeroed trailer the size of the first attr's */
-		dec_spec(&d, &e, be, PERF_RECORD_COMM, 0,
-			"u32:1 u32:1 c:synth z:1 a:8 u64:0 u64:0", &fx);
-		assert_int_equal(d.err, 0);
-		assert_ptr_equal(d.rec.evattr, &fx.attrs[0]);
-		assert_string_equal(d.rec.u.comm.comm, "synth");
-		dec_free(&d);
-	}
-	fx_release(&fx);
+	/* synthesized by perf: a zeroed trailer the size of the first attr's */
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_COMM, 0,
+		"u32:1 u32:1 c:synth z:1 a:8 u64:0 u64:0", &r->fx);
+	assert_ptr_equal(r->d.rec.evattr, &r->fx.attrs[0]);
+	assert_string_equal(r->d.rec.u.comm.comm, "synth");
+	dec_free(&r->d);
+	fx_release(&r->fx);
 
 	/* one attr: whatever the id says */
-	fx_attr(&fx, 0, PERF_SAMPLE_IP | PERF_SAMPLE_ID, 0, 0, 10, 0);
-	fx_done(&fx, 1);
-	em_begin(&e, 0, PERF_RECORD_SAMPLE, 0);
-	perfemit__u64(&e, 0x500);
-	perfemit__u64(&e, 12345);
-	em_end(&e);
-	dec(&d, &e, &fx.evlist);
-	assert_int_equal(d.err, 0);
-	assert_ptr_equal(d.rec.evattr, &fx.attrs[0]);
-	dec_free(&d);
-	fx_release(&fx);
-	perfemit__release(&e);
+	fx_attr(&r->fx, 0, PERF_SAMPLE_IP | PERF_SAMPLE_ID, 0, 0, 10, 0);
+	fx_done(&r->fx, 1);
+	em_begin(&r->e, 0, PERF_RECORD_SAMPLE, 0);
+	perfemit__u64(&r->e, 0x500);
+	perfemit__u64(&r->e, 12345);
+	em_end(&r->e);
+	dec_ok(&r->d, &r->e, &r->fx.evlist);
+	assert_ptr_equal(r->d.rec.evattr, &r->fx.attrs[0]);
+	dec_free(&r->d);
 }
 
 static void test_find_bounds(void **state)
@@ -1023,75 +1033,56 @@ static void test_kernel_records(void **state)
 /* MMAP2 with a build id instead of device/inode */
 static void test_mmap2_build_id(void **state)
 {
-	struct fixture fx;
-	struct perfemit e = { 0 };
-	struct decoded d;
-	int be;
+	struct run *r = *state;
 
-	(void)state;
-	fx_attr(&fx, 0, PERF_SAMPLE_IP, 0, 0, 0, 0);
-	fx_done(&fx, 1);
-	for (be = 0; be < 2; be++) {
-		em_begin(&e, be, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
-		perfemit__u64(&e, 0x1000); perfemit__u64(&e, 0x2000); perfemit__u64(&e, 0);
-		perfemit__u8(&e, 3); perfemit__u8(&e, 0); perfemit__u16(&e, 0);
-		perfemit__u8(&e, 0xaa); perfemit__u8(&e, 0xbb); perfemit__u8(&e, 0xcc);
-		while (e.len < 64)
-			perfemit__u8(&e, 0);
-		perfemit__u32(&e, 5); perfemit__u32(&e, 2);
-		em_str(&e, "x");
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
-		assert_int_equal(d.err, 0);
-		assert_int_equal(d.rec.u.mmap.build_id_size, 3);
-		assert_non_null(d.rec.u.mmap.build_id);
-		assert_int_equal(d.rec.u.mmap.build_id[2], 0xcc);
-		assert_int_equal(d.rec.u.mmap.prot, 5);
-		assert_int_equal(d.rec.u.mmap.ino, 0);
-		assert_string_equal(d.rec.u.mmap.filename, "x");
-		/* no sample_id_all: no trailer */
-		assert_int_equal(d.rec.sample.sample_type, 0);
-		dec_free(&d);
-	}
-	fx_release(&fx);
-	perfemit__release(&e);
+	fx_attr(&r->fx, 0, PERF_SAMPLE_IP, 0, 0, 0, 0);
+	fx_done(&r->fx, 1);
+	em_begin(&r->e, r->be, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
+	perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 1);
+	perfemit__u64(&r->e, 0x1000); perfemit__u64(&r->e, 0x2000); perfemit__u64(&r->e, 0);
+	perfemit__u8(&r->e, 3); perfemit__u8(&r->e, 0); perfemit__u16(&r->e, 0);
+	perfemit__u8(&r->e, 0xaa); perfemit__u8(&r->e, 0xbb); perfemit__u8(&r->e, 0xcc);
+	while (r->e.len < 64)
+		perfemit__u8(&r->e, 0);
+	perfemit__u32(&r->e, 5); perfemit__u32(&r->e, 2);
+	em_str(&r->e, "x");
+	em_end(&r->e);
+	dec_ok(&r->d, &r->e, &r->fx.evlist);
+	assert_int_equal(r->d.rec.u.mmap.build_id_size, 3);
+	assert_non_null(r->d.rec.u.mmap.build_id);
+	assert_int_equal(r->d.rec.u.mmap.build_id[2], 0xcc);
+	assert_int_equal(r->d.rec.u.mmap.prot, 5);
+	assert_int_equal(r->d.rec.u.mmap.ino, 0);
+	assert_string_equal(r->d.rec.u.mmap.filename, "x");
+	/* no sample_id_all: no trailer */
+	assert_int_equal(r->d.rec.sample.sample_type, 0);
+	dec_free(&r->d);
 }
 
 /* MMAP2 as in Linux 3.12..3.15 (and RHEL 7): no prot/flags, name at byte 64 */
 static void test_mmap2_old_layout(void **state)
 {
-	struct fixture fx;
-	struct perfemit e = { 0 };
-	struct decoded d;
-	int be;
+	struct run *r = *state;
 
-	(void)state;
-	fx_attr(&fx, 0, PERF_SAMPLE_TID | PERF_SAMPLE_TIME, 0, 1, 0, 0);
-	fx_done(&fx, 1);
-	for (be = 0; be < 2; be++) {
-		dec_spec(&d, &e, be, PERF_RECORD_MMAP2, 0,
-			"u32:7 u32:7 u64:0x400000 u64:0x6000 u64:0 u32:253 u32:1 "
-			"u64:134986833 u64:489497562 c:/usr/bin/true z:1 a:8 u32:7 "
-			"u32:8 u64:1000", &fx);
-		assert_int_equal(d.err, 0);
-		assert_string_equal(d.rec.u.mmap.filename, "/usr/bin/true");
-		assert_int_equal(d.rec.u.mmap.prot, 0);
-		assert_int_equal(d.rec.u.mmap.ino, 134986833);
-		assert_int_equal(d.rec.sample.tid, 8);
-		assert_int_equal(d.rec.sample.time, 1000);
-		dec_free(&d);
+	fx_attr(&r->fx, 0, PERF_SAMPLE_TID | PERF_SAMPLE_TIME, 0, 1, 0, 0);
+	fx_done(&r->fx, 1);
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_MMAP2, 0,
+		"u32:7 u32:7 u64:0x400000 u64:0x6000 u64:0 u32:253 u32:1 "
+		"u64:134986833 u64:489497562 c:/usr/bin/true z:1 a:8 u32:7 "
+		"u32:8 u64:1000", &r->fx);
+	assert_string_equal(r->d.rec.u.mmap.filename, "/usr/bin/true");
+	assert_int_equal(r->d.rec.u.mmap.prot, 0);
+	assert_int_equal(r->d.rec.u.mmap.ino, 134986833);
+	assert_int_equal(r->d.rec.sample.tid, 8);
+	assert_int_equal(r->d.rec.sample.time, 1000);
+	dec_free(&r->d);
 
-		/* a short name: no name would fit at byte 72 */
-		dec_spec(&d, &e, be, PERF_RECORD_MMAP2, 0,
-			"u32:7 u32:7 u64:0x400000 u64:0x6000 u64:0 u32:0 u32:0 u64:0 "
-			"u64:0 c:[stack] z:1 a:8 u32:7 u32:8 u64:1000", &fx);
-		assert_int_equal(d.err, 0);
-		assert_string_equal(d.rec.u.mmap.filename, "[stack]");
-		dec_free(&d);
-	}
-	fx_release(&fx);
-	perfemit__release(&e);
+	/* a short name: no name would fit at byte 72 */
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_MMAP2, 0,
+		"u32:7 u32:7 u64:0x400000 u64:0x6000 u64:0 u32:0 u32:0 u64:0 "
+		"u64:0 c:[stack] z:1 a:8 u32:7 u32:8 u64:1000", &r->fx);
+	assert_string_equal(r->d.rec.u.mmap.filename, "[stack]");
+	dec_free(&r->d);
 }
 
 /* --------------------------------------------------------- user records */
@@ -1367,73 +1358,58 @@ static void test_user_records(void **state)
 
 static void test_cpu_map_encodings(void **state)
 {
-	struct fixture fx;
-	struct perfemit e = { 0 };
-	struct decoded d;
-	int be;
+	struct run *r = *state;
 
-	(void)state;
-	fx_done(&fx, 0);
-	for (be = 0; be < 2; be++) {
-		/* MASK, long_size 8: type, nr, long_size, 4 bytes pad, u64 mask (unaligned) */
-		dec_spec(&d, &e, be, PERF_RECORD_CPU_MAP, 0,
-			"u16:1 u16:1 u16:8 u32:0 u64:0x8000000000000005 u16:0 u32:0", &fx);
-		assert_int_equal(d.err, 0);
-		assert_int_equal(d.rec.u.cpu_map.type, 1);
-		assert_int_equal(d.rec.u.cpu_map.long_size, 8);
-		assert_int_equal(d.rec.u.cpu_map.nr, 1);
-		assert_int_equal(u64_at(d.rec.u.cpu_map.data, 0), 0x8000000000000005ULL);
-		dec_free(&d);
+	/* MASK, long_size 8: type, nr, long_size, 4 bytes pad, u64 mask (unaligned) */
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_CPU_MAP, 0,
+		"u16:1 u16:1 u16:8 u32:0 u64:0x8000000000000005 u16:0 u32:0", &r->fx);
+	assert_int_equal(r->d.rec.u.cpu_map.type, 1);
+	assert_int_equal(r->d.rec.u.cpu_map.long_size, 8);
+	assert_int_equal(r->d.rec.u.cpu_map.nr, 1);
+	assert_int_equal(u64_at(r->d.rec.u.cpu_map.data, 0), 0x8000000000000005ULL);
+	dec_free(&r->d);
 
-		/* MASK, long_size 4: u32 masks right after long_size */
-		dec_spec(&d, &e, be, PERF_RECORD_CPU_MAP, 0,
-			"u16:1 u16:2 u16:4 u32:0xf0 u32:0x1 u16:0", &fx);
-		assert_int_equal(d.err, 0);
-		assert_int_equal(d.rec.u.cpu_map.long_size, 4);
-		assert_int_equal(d.rec.u.cpu_map.nr, 2);
-		{
-			uint32_t m;
+	/* MASK, long_size 4: u32 masks right after long_size */
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_CPU_MAP, 0,
+		"u16:1 u16:2 u16:4 u32:0xf0 u32:0x1 u16:0", &r->fx);
+	assert_int_equal(r->d.rec.u.cpu_map.long_size, 4);
+	assert_int_equal(r->d.rec.u.cpu_map.nr, 2);
+	{
+		uint32_t m;
 
-			memcpy(&m, (const uint8_t *)d.rec.u.cpu_map.data + 4, 4);
-			assert_int_equal(m, 1);
-		}
-		dec_free(&d);
-
-		/* RANGE_CPUS (perf 6.2+): any_cpu, pad, start, end */
-		dec_spec(&d, &e, be, PERF_RECORD_CPU_MAP, 0, "u16:2 u8:1 u8:0 u16:4 u16:11", &fx);
-		assert_int_equal(d.err, 0);
-		assert_int_equal(d.rec.u.cpu_map.type, 2);
-		assert_int_equal(d.rec.u.cpu_map.any_cpu, 1);
-		assert_int_equal(d.rec.u.cpu_map.start_cpu, 4);
-		assert_int_equal(d.rec.u.cpu_map.end_cpu, 11);
-		dec_free(&d);
-
-		/* EVENT_UPDATE CPUS and SCALE */
-		dec_spec(&d, &e, be, PERF_RECORD_EVENT_UPDATE, 0,
-			"u64:3 u64:9 u16:0 u16:2 u16:1 u16:3", &fx);
-		assert_int_equal(d.err, 0);
-		assert_int_equal(d.rec.u.event_update.cpus.nr, 2);
-		assert_int_equal(((const uint8_t *)d.rec.u.event_update.cpus.data)[2], 3);
-		dec_free(&d);
-
-		em_begin(&e, be, PERF_RECORD_EVENT_UPDATE, 0);
-		perfemit__u64(&e, 1); perfemit__u64(&e, 9);
-		perfemit__u64(&e, 0x3ff8000000000000ULL);	/* 1.5 as an IEEE double */
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
-		assert_int_equal(d.err, 0);
-		assert_true(d.rec.u.event_update.scale == 1.5);
-		dec_free(&d);
-
-		/* TIME_CONV without the extension */
-		dec_spec(&d, &e, be, PERF_RECORD_TIME_CONV, 0, "u64:10 u64:20 u64:30", &fx);
-		assert_int_equal(d.err, 0);
-		assert_false(d.rec.u.time_conv.has_ext);
-		assert_int_equal(d.rec.u.time_conv.time_mult, 20);
-		dec_free(&d);
+		memcpy(&m, (const uint8_t *)r->d.rec.u.cpu_map.data + 4, 4);
+		assert_int_equal(m, 1);
 	}
-	fx_release(&fx);
-	perfemit__release(&e);
+	dec_free(&r->d);
+
+	/* RANGE_CPUS (perf 6.2+): any_cpu, pad, start, end */
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_CPU_MAP, 0, "u16:2 u8:1 u8:0 u16:4 u16:11", &r->fx);
+	assert_int_equal(r->d.rec.u.cpu_map.type, 2);
+	assert_int_equal(r->d.rec.u.cpu_map.any_cpu, 1);
+	assert_int_equal(r->d.rec.u.cpu_map.start_cpu, 4);
+	assert_int_equal(r->d.rec.u.cpu_map.end_cpu, 11);
+	dec_free(&r->d);
+
+	/* EVENT_UPDATE CPUS and SCALE */
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_EVENT_UPDATE, 0,
+		"u64:3 u64:9 u16:0 u16:2 u16:1 u16:3", &r->fx);
+	assert_int_equal(r->d.rec.u.event_update.cpus.nr, 2);
+	assert_int_equal(((const uint8_t *)r->d.rec.u.event_update.cpus.data)[2], 3);
+	dec_free(&r->d);
+
+	em_begin(&r->e, r->be, PERF_RECORD_EVENT_UPDATE, 0);
+	perfemit__u64(&r->e, 1); perfemit__u64(&r->e, 9);
+	perfemit__u64(&r->e, 0x3ff8000000000000ULL);	/* 1.5 as an IEEE double */
+	em_end(&r->e);
+	dec_ok(&r->d, &r->e, &r->fx.evlist);
+	assert_true(r->d.rec.u.event_update.scale == 1.5);
+	dec_free(&r->d);
+
+	/* TIME_CONV without the extension */
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_TIME_CONV, 0, "u64:10 u64:20 u64:30", &r->fx);
+	assert_false(r->d.rec.u.time_conv.has_ext);
+	assert_int_equal(r->d.rec.u.time_conv.time_mult, 20);
+	dec_free(&r->d);
 }
 
 /* ------------------------------------------------------------ corruption */
@@ -1464,234 +1440,209 @@ static void einval_spec(struct perfemit *e, int be, uint32_t type, uint16_t misc
 
 static void test_corrupt(void **state)
 {
-	struct fixture fx;
-	struct perfemit e = { 0 };
-	int be;
+	struct run *r = *state;
+	int what;
 
-	(void)state;
-	fx_attr(&fx, 0, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK |
+	fx_attr(&r->fx, 0, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK |
 		PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID, 0, 1, 5, 0);
-	fx_attr(&fx, 1, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+	fx_attr(&r->fx, 1, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 		PERF_SAMPLE_RAW | PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER,
 		PERF_FORMAT_GROUP | PERF_FORMAT_ID, 1, 6, 0);
-	fx.attrs[1].attr.sample_regs_user = 0xffff;
-	fx_done(&fx, 2);
-	for (be = 0; be < 2; be++) {
-		int what;
+	r->fx.attrs[1].attr.sample_regs_user = 0xffff;
+	fx_done(&r->fx, 2);
 
-		/* callchain nr far beyond the record */
-		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
-		perfemit__u64(&e, 4096); perfemit__u64(&e, 0x1);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, be ? "callchain nr" : "callchain nr 4096 exceeds the record");
+	/* callchain nr far beyond the record */
+	em_begin(&r->e, r->be, PERF_RECORD_SAMPLE, 0);
+	perfemit__u64(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u64(&r->e, 2); perfemit__u64(&r->e, 5);
+	perfemit__u64(&r->e, 4096); perfemit__u64(&r->e, 0x1);
+	em_end(&r->e);
+	expect_einval(&r->e, &r->fx.evlist, r->be ? "callchain nr" : "callchain nr 4096 exceeds the record");
 
-		/* callchain nr whose byte count overflows 64 bits */
-		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
-		perfemit__u64(&e, 1ULL << 61);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "callchain nr");
+	/* callchain nr whose byte count overflows 64 bits */
+	em_begin(&r->e, r->be, PERF_RECORD_SAMPLE, 0);
+	perfemit__u64(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u64(&r->e, 2); perfemit__u64(&r->e, 5);
+	perfemit__u64(&r->e, 1ULL << 61);
+	em_end(&r->e);
+	expect_einval(&r->e, &r->fx.evlist, "callchain nr");
 
-		/* branch nr huge */
-		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
-		perfemit__u64(&e, 0);
-		perfemit__u64(&e, 0x0aaaaaaaaaaaaaabULL);	/* nr * 24 wraps to 8 in 64 bits */
-		perfemit__u64(&e, 0);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "branch nr");
+	/* branch nr huge */
+	em_begin(&r->e, r->be, PERF_RECORD_SAMPLE, 0);
+	perfemit__u64(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u64(&r->e, 2); perfemit__u64(&r->e, 5);
+	perfemit__u64(&r->e, 0);
+	perfemit__u64(&r->e, 0x0aaaaaaaaaaaaaabULL);	/* nr * 24 wraps to 8 in 64 bits */
+	perfemit__u64(&r->e, 0);
+	em_end(&r->e);
+	expect_einval(&r->e, &r->fx.evlist, "branch nr");
 
-		/* sample cut inside the fixed fields */
-		einval_spec(&e, be, PERF_RECORD_SAMPLE, 0,
-			"u64:1 u32:1 u32:1 u64:2 u64:5", &fx, "callchain");
+	/* sample cut inside the fixed fields */
+	einval_spec(&r->e, r->be, PERF_RECORD_SAMPLE, 0,
+		"u64:1 u32:1 u32:1 u64:2 u64:5", &r->fx, "callchain");
 
-		/* attr 1: read group nr, raw size, regs, stack size */
-		for (what = 0; what < 4; what++) {
-			em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-			perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 6);
-			perfemit__u64(&e, what == 0 ? 1000000 : 1);	/* READ group nr */
-			perfemit__u64(&e, 7); perfemit__u64(&e, 6);
-			perfemit__u32(&e, what == 1 ? 0xfffffff0 : 4);	/* RAW */
-			perfemit__u32(&e, 0);
-			perfemit__u64(&e, PERF_SAMPLE_REGS_ABI_64);	/* 16 registers */
-			if (what != 2) {
-				int i;
-
-				for (i = 0; i < 16; i++)
-					perfemit__u64(&e, (uint64_t)i);
-			}
-			perfemit__u64(&e, what == 3 ? UINT64_MAX : 8);	/* stack size */
-			if (what != 3) {
-				perfemit__u64(&e, 0);
-				perfemit__u64(&e, 9);	/* dyn_size 9 > size 8 */
-			}
-			em_end(&e);
-			expect_einval(&e, &fx.evlist, what == 0 ? "read group nr" :
-				      what == 1 ? "raw size" : what == 2 ? "user regs" : "user stack size");
-		}
-		em_begin(&e, be, PERF_RECORD_SAMPLE, 0);
-		perfemit__u64(&e, 1); perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 6);
-		perfemit__u64(&e, 0);				/* READ group nr 0 */
-		perfemit__u32(&e, 4); perfemit__u32(&e, 0);		/* RAW */
-		perfemit__u64(&e, 0);				/* REGS_USER abi none */
-		perfemit__u64(&e, 8); perfemit__u64(&e, 0); perfemit__u64(&e, 9);	/* STACK_USER */
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "dyn_size");
-
-		/* unknown id */
-		einval_spec(&e, be, PERF_RECORD_SAMPLE, 0,
-			"u64:1 u32:1 u32:1 u64:2 u64:0x2a", &fx, "unknown sample id");
-
-		/* trailer (TID TIME ID: 24 bytes) longer than a 16-byte record body */
-		em_begin(&e, be, PERF_RECORD_LOST_SAMPLES, 0);
-		perfemit__u64(&e, 5);
-		em_end(&e);
-		{
-			struct fixture one;
-
-			fx_attr(&one, 0, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID, 0, 1, 5, 0);
-			fx_done(&one, 1);
-			expect_einval(&e, &one.evlist, "trailer");
-			fx_release(&one);
-		}
-
-		/* COMM whose name runs into the trailer without a NUL */
-		einval_spec(&e, be, PERF_RECORD_COMM, 0,
-			"u32:1 u32:1 c:abcdefgh u32:1 u32:1 u64:2 u64:5", &fx, "comm");
-
-		/* MMAP too short for its fixed fields */
-		em_begin(&e, be, PERF_RECORD_MMAP, 0);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "record of 40 bytes is shorter than 64");	/* 40 + 24-byte trailer */
-
-		/* user records: counts past the end, strings without NUL */
-		einval_spec(&e, be, PERF_RECORD_ID_INDEX, 0,
-			"u64:3 u64:1 u64:0 u64:0 u64:0", &fx, "id_index nr 3");
-
-		em_begin(&e, be, PERF_RECORD_THREAD_MAP, 0);
-		perfemit__u64(&e, UINT64_MAX);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "thread_map nr");
-
-		em_begin(&e, be, PERF_RECORD_STAT_CONFIG, 0);
-		perfemit__u64(&e, 1ULL << 60);
-		perfemit__u64(&e, 0); perfemit__u64(&e, 0);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "stat_config nr");
-
-		einval_spec(&e, be, PERF_RECORD_NAMESPACES, 0,
-			"u32:1 u32:1 u64:7 u64:1 u64:2 u32:1 u32:1 u64:2 u64:5", &fx, "namespaces nr 7");
-
-		einval_spec(&e, be, PERF_RECORD_HEADER_BUILD_ID, 0,
-			"u32:1 c:01234567890123456789012345678901", &fx, "filename");
-
-		einval_spec(&e, be, PERF_RECORD_CPU_MAP, 0,
-			"u16:0 u16:200 u32:0", &fx, "cpu map nr 200");
-
-		einval_spec(&e, be, PERF_RECORD_COMPRESSED2, 0, "u64:9 u64:0", &fx, "data_size 9");
-
-		einval_spec(&e, be, PERF_RECORD_AUXTRACE, 0,
-			"u64:1 u64:2", &fx, "record of 24 bytes is shorter than 48");
-
-		em_begin(&e, be, PERF_RECORD_HEADER_ATTR, 0);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 200);
-		{
+	/* attr 1: read group nr, raw size, regs, stack size */
+	for (what = 0; what < 4; what++) {
+		em_begin(&r->e, r->be, PERF_RECORD_SAMPLE, 0);
+		perfemit__u64(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u64(&r->e, 2); perfemit__u64(&r->e, 6);
+		perfemit__u64(&r->e, what == 0 ? 1000000 : 1);	/* READ group nr */
+		perfemit__u64(&r->e, 7); perfemit__u64(&r->e, 6);
+		perfemit__u32(&r->e, what == 1 ? 0xfffffff0 : 4);	/* RAW */
+		perfemit__u32(&r->e, 0);
+		perfemit__u64(&r->e, PERF_SAMPLE_REGS_ABI_64);	/* 16 registers */
+		if (what != 2) {
 			int i;
 
-			for (i = 0; i < 7; i++)
-				perfemit__u64(&e, 0);
+			for (i = 0; i < 16; i++)
+				perfemit__u64(&r->e, (uint64_t)i);
 		}
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "attr");
-
-		/* MMAP2 build id longer than 20 bytes */
-		em_begin(&e, be, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 1); perfemit__u64(&e, 1); perfemit__u64(&e, 0);
-		perfemit__u8(&e, 21); perfemit__u8(&e, 0); perfemit__u16(&e, 0);
-		while (e.len < 72)
-			perfemit__u8(&e, 0);
-		em_str(&e, "x");
-		perfemit__u32(&e, 1); perfemit__u32(&e, 1); perfemit__u64(&e, 2); perfemit__u64(&e, 5);
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "build_id_size 21");
-
-		einval_spec(&e, be, PERF_RECORD_TEXT_POKE, 0,
-			"u64:1 u16:100 u16:100 u32:0", &fx, "text_poke");
+		perfemit__u64(&r->e, what == 3 ? UINT64_MAX : 8);	/* stack size */
+		if (what != 3) {
+			perfemit__u64(&r->e, 0);
+			perfemit__u64(&r->e, 9);	/* dyn_size 9 > size 8 */
+		}
+		em_end(&r->e);
+		expect_einval(&r->e, &r->fx.evlist, what == 0 ? "read group nr" :
+			      what == 1 ? "raw size" : what == 2 ? "user regs" : "user stack size");
 	}
-	fx_release(&fx);
-	perfemit__release(&e);
+	em_begin(&r->e, r->be, PERF_RECORD_SAMPLE, 0);
+	perfemit__u64(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u64(&r->e, 2); perfemit__u64(&r->e, 6);
+	perfemit__u64(&r->e, 0);				/* READ group nr 0 */
+	perfemit__u32(&r->e, 4); perfemit__u32(&r->e, 0);		/* RAW */
+	perfemit__u64(&r->e, 0);				/* REGS_USER abi none */
+	perfemit__u64(&r->e, 8); perfemit__u64(&r->e, 0); perfemit__u64(&r->e, 9);	/* STACK_USER */
+	em_end(&r->e);
+	expect_einval(&r->e, &r->fx.evlist, "dyn_size");
+
+	/* unknown id */
+	einval_spec(&r->e, r->be, PERF_RECORD_SAMPLE, 0,
+		"u64:1 u32:1 u32:1 u64:2 u64:0x2a", &r->fx, "unknown sample id");
+
+	/* trailer (TID TIME ID: 24 bytes) longer than a 16-byte record body */
+	em_begin(&r->e, r->be, PERF_RECORD_LOST_SAMPLES, 0);
+	perfemit__u64(&r->e, 5);
+	em_end(&r->e);
+	{
+		struct fixture one;
+
+		fx_attr(&one, 0, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID, 0, 1, 5, 0);
+		fx_done(&one, 1);
+		expect_einval(&r->e, &one.evlist, "trailer");
+		fx_release(&one);
+	}
+
+	/* COMM whose name runs into the trailer without a NUL */
+	einval_spec(&r->e, r->be, PERF_RECORD_COMM, 0,
+		"u32:1 u32:1 c:abcdefgh u32:1 u32:1 u64:2 u64:5", &r->fx, "comm");
+
+	/* MMAP too short for its fixed fields */
+	em_begin(&r->e, r->be, PERF_RECORD_MMAP, 0);
+	perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 1);
+	perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u64(&r->e, 2); perfemit__u64(&r->e, 5);
+	em_end(&r->e);
+	expect_einval(&r->e, &r->fx.evlist, "record of 40 bytes is shorter than 64");	/* 40 + 24-byte trailer */
+
+	/* user records: counts past the end, strings without NUL */
+	einval_spec(&r->e, r->be, PERF_RECORD_ID_INDEX, 0,
+		"u64:3 u64:1 u64:0 u64:0 u64:0", &r->fx, "id_index nr 3");
+
+	em_begin(&r->e, r->be, PERF_RECORD_THREAD_MAP, 0);
+	perfemit__u64(&r->e, UINT64_MAX);
+	em_end(&r->e);
+	expect_einval(&r->e, &r->fx.evlist, "thread_map nr");
+
+	em_begin(&r->e, r->be, PERF_RECORD_STAT_CONFIG, 0);
+	perfemit__u64(&r->e, 1ULL << 60);
+	perfemit__u64(&r->e, 0); perfemit__u64(&r->e, 0);
+	em_end(&r->e);
+	expect_einval(&r->e, &r->fx.evlist, "stat_config nr");
+
+	einval_spec(&r->e, r->be, PERF_RECORD_NAMESPACES, 0,
+		"u32:1 u32:1 u64:7 u64:1 u64:2 u32:1 u32:1 u64:2 u64:5", &r->fx, "namespaces nr 7");
+
+	einval_spec(&r->e, r->be, PERF_RECORD_HEADER_BUILD_ID, 0,
+		"u32:1 c:01234567890123456789012345678901", &r->fx, "filename");
+
+	einval_spec(&r->e, r->be, PERF_RECORD_CPU_MAP, 0,
+		"u16:0 u16:200 u32:0", &r->fx, "cpu map nr 200");
+
+	einval_spec(&r->e, r->be, PERF_RECORD_COMPRESSED2, 0, "u64:9 u64:0", &r->fx, "data_size 9");
+
+	einval_spec(&r->e, r->be, PERF_RECORD_AUXTRACE, 0,
+		"u64:1 u64:2", &r->fx, "record of 24 bytes is shorter than 48");
+
+	em_begin(&r->e, r->be, PERF_RECORD_HEADER_ATTR, 0);
+	perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 200);
+	{
+		int i;
+
+		for (i = 0; i < 7; i++)
+			perfemit__u64(&r->e, 0);
+	}
+	em_end(&r->e);
+	expect_einval(&r->e, &r->fx.evlist, "attr");
+
+	/* MMAP2 build id longer than 20 bytes */
+	em_begin(&r->e, r->be, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
+	perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u64(&r->e, 1); perfemit__u64(&r->e, 1); perfemit__u64(&r->e, 0);
+	perfemit__u8(&r->e, 21); perfemit__u8(&r->e, 0); perfemit__u16(&r->e, 0);
+	while (r->e.len < 72)
+		perfemit__u8(&r->e, 0);
+	em_str(&r->e, "x");
+	perfemit__u32(&r->e, 1); perfemit__u32(&r->e, 1); perfemit__u64(&r->e, 2); perfemit__u64(&r->e, 5);
+	em_end(&r->e);
+	expect_einval(&r->e, &r->fx.evlist, "build_id_size 21");
+
+	einval_spec(&r->e, r->be, PERF_RECORD_TEXT_POKE, 0,
+		"u64:1 u16:100 u16:100 u32:0", &r->fx, "text_poke");
 }
 
 /* HEADER_EVENT_TYPE as perf wrote it: a 16-character name in 16 bytes, no NUL */
 static void test_event_type_no_nul(void **state)
 {
-	struct fixture fx;
-	struct perfemit e = { 0 };
-	struct decoded d;
-	int be;
+	struct run *r = *state;
 
-	(void)state;
-	fx_done(&fx, 0);
-	for (be = 0; be < 2; be++) {
-		dec_spec(&d, &e, be, PERF_RECORD_HEADER_EVENT_TYPE, 0,
-			"u64:12 c:cache-references", &fx);
-		assert_int_equal(d.err, 0);
-		assert_int_equal(d.rec.u.event_type.event_id, 12);
-		assert_string_equal(d.rec.u.event_type.name, "cache-references");
-		dec_free(&d);
-	}
-	fx_release(&fx);
-	perfemit__release(&e);
+	spec_ok(&r->d, &r->e, r->be, PERF_RECORD_HEADER_EVENT_TYPE, 0,
+		"u64:12 c:cache-references", &r->fx);
+	assert_int_equal(r->d.rec.u.event_type.event_id, 12);
+	assert_string_equal(r->d.rec.u.event_type.name, "cache-references");
+	dec_free(&r->d);
+}
+
+/* pid 42, id bytes 0..19 and a size byte, "/lib/x.so" */
+static void emit_build_id_size(struct run *r, uint8_t size)
+{
+	uint8_t i;
+
+	em_begin(&r->e, r->be, PERF_RECORD_HEADER_BUILD_ID, 1 << 15);
+	perfemit__u32(&r->e, 42);
+	for (i = 0; i < 20; i++)
+		perfemit__u8(&r->e, i);
+	perfemit__u8(&r->e, size); perfemit__u8(&r->e, 0); perfemit__u16(&r->e, 0);
+	em_str(&r->e, "/lib/x.so");
+	em_end(&r->e);
 }
 
 /* HEADER_BUILD_ID with PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15): the size byte follows the 20 */
 static void test_build_id_size(void **state)
 {
-	struct fixture fx;
-	struct perfemit e = { 0 };
-	struct decoded d;
-	int be, i;
+	struct run *r = *state;
 
-	(void)state;
-	fx_done(&fx, 0);
-	for (be = 0; be < 2; be++) {
-		em_begin(&e, be, PERF_RECORD_HEADER_BUILD_ID, 1 << 15);
-		perfemit__u32(&e, 42);
-		for (i = 0; i < 20; i++)
-			perfemit__u8(&e, (uint8_t)i);
-		perfemit__u8(&e, 16); perfemit__u8(&e, 0); perfemit__u16(&e, 0);
-		em_str(&e, "/lib/x.so");
-		em_end(&e);
-		dec(&d, &e, &fx.evlist);
-		assert_int_equal(d.err, 0);
-		assert_int_equal(d.rec.u.build_id.pid, 42);
-		assert_int_equal(d.rec.u.build_id.size, 16);
-		assert_string_equal(d.rec.u.build_id.filename, "/lib/x.so");
-		dec_free(&d);
+	emit_build_id_size(r, 16);
+	dec_ok(&r->d, &r->e, &r->fx.evlist);
+	assert_int_equal(r->d.rec.u.build_id.pid, 42);
+	assert_int_equal(r->d.rec.u.build_id.size, 16);
+	assert_string_equal(r->d.rec.u.build_id.filename, "/lib/x.so");
+	dec_free(&r->d);
 
-		em_begin(&e, be, PERF_RECORD_HEADER_BUILD_ID, 1 << 15);
-		perfemit__u32(&e, 42);
-		for (i = 0; i < 20; i++)
-			perfemit__u8(&e, (uint8_t)i);
-		perfemit__u8(&e, 24); perfemit__u8(&e, 0); perfemit__u16(&e, 0);
-		em_str(&e, "/lib/x.so");
-		em_end(&e);
-		expect_einval(&e, &fx.evlist, "build id size 24");
-	}
-	fx_release(&fx);
+	emit_build_id_size(r, 24);
+	expect_einval(&r->e, &r->fx.evlist, "build id size 24");
+	fx_release(&r->fx);
 
 	/* sample_type bits this decoder does not know */
-	fx_attr(&fx, 0, PERF_SAMPLE_IP | (1ULL << 40), 0, 0, 0, 0);
-	fx_done(&fx, 1);
-	em_begin(&e, 0, PERF_RECORD_SAMPLE, 0);
-	perfemit__u64(&e, 1); perfemit__u64(&e, 2);
-	em_end(&e);
-	expect_einval(&e, &fx.evlist, "unknown bits");
-	fx_release(&fx);
-	perfemit__release(&e);
+	fx_attr(&r->fx, 0, PERF_SAMPLE_IP | (1ULL << 40), 0, 0, 0, 0);
+	fx_done(&r->fx, 1);
+	em_begin(&r->e, 0, PERF_RECORD_SAMPLE, 0);
+	perfemit__u64(&r->e, 1); perfemit__u64(&r->e, 2);
+	em_end(&r->e);
+	expect_einval(&r->e, &r->fx.evlist, "unknown bits");
 }
 
 static void test_size_smaller_than_header(void **state)
@@ -1746,8 +1697,7 @@ static void test_no_attr(void **state)
 	em_str(&e, "x");
 	perfemit__u64(&e, 77);
 	em_end(&e);
-	dec(&d, &e, &fx.evlist);
-	assert_int_equal(d.err, 0);
+	dec_ok(&d, &e, &fx.evlist);
 	assert_null(d.rec.evattr);
 	assert_int_equal(d.rec.u.comm.pid, 3);
 	assert_string_equal(d.rec.u.comm.comm, "x");
@@ -2044,19 +1994,28 @@ int main(void)
 		cmocka_unit_test(test_sample_type_format),
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_sample_all_fields),
-		cmocka_unit_test(test_sample_variants),
+		cmocka_unit_test_prestate_setup_teardown(test_sample_variants, run_setup, run_teardown, (void *)&order_le),
+		cmocka_unit_test_prestate_setup_teardown(test_sample_variants, run_setup, run_teardown, (void *)&order_be),
 		cmocka_unit_test(test_read_formats),
-		cmocka_unit_test(test_find_identifier),
-		cmocka_unit_test(test_find_id_pos),
+		cmocka_unit_test_prestate_setup_teardown(test_find_identifier, run_setup, run_teardown, (void *)&order_le),
+		cmocka_unit_test_prestate_setup_teardown(test_find_identifier, run_setup, run_teardown, (void *)&order_be),
+		cmocka_unit_test_prestate_setup_teardown(test_find_id_pos, run_setup, run_teardown, (void *)&order_le),
+		cmocka_unit_test_prestate_setup_teardown(test_find_id_pos, run_setup, run_teardown, (void *)&order_be),
 		cmocka_unit_test(test_find_bounds),
 		cmocka_unit_test(test_kernel_records),
-		cmocka_unit_test(test_mmap2_build_id),
-		cmocka_unit_test(test_mmap2_old_layout),
+		cmocka_unit_test_prestate_setup_teardown(test_mmap2_build_id, run_setup, run_teardown, (void *)&order_le),
+		cmocka_unit_test_prestate_setup_teardown(test_mmap2_build_id, run_setup, run_teardown, (void *)&order_be),
+		cmocka_unit_test_prestate_setup_teardown(test_mmap2_old_layout, run_setup, run_teardown, (void *)&order_le),
+		cmocka_unit_test_prestate_setup_teardown(test_mmap2_old_layout, run_setup, run_teardown, (void *)&order_be),
 		cmocka_unit_test(test_user_records),
-		cmocka_unit_test(test_cpu_map_encodings),
-		cmocka_unit_test(test_corrupt),
-		cmocka_unit_test(test_event_type_no_nul),
-		cmocka_unit_test(test_build_id_size),
+		cmocka_unit_test_prestate_setup_teardown(test_cpu_map_encodings, run_setup, run_teardown, (void *)&order_le),
+		cmocka_unit_test_prestate_setup_teardown(test_cpu_map_encodings, run_setup, run_teardown, (void *)&order_be),
+		cmocka_unit_test_prestate_setup_teardown(test_corrupt, run_setup, run_teardown, (void *)&order_le),
+		cmocka_unit_test_prestate_setup_teardown(test_corrupt, run_setup, run_teardown, (void *)&order_be),
+		cmocka_unit_test_prestate_setup_teardown(test_event_type_no_nul, run_setup, run_teardown, (void *)&order_le),
+		cmocka_unit_test_prestate_setup_teardown(test_event_type_no_nul, run_setup, run_teardown, (void *)&order_be),
+		cmocka_unit_test_prestate_setup_teardown(test_build_id_size, run_setup, run_teardown, (void *)&order_le),
+		cmocka_unit_test_prestate_setup_teardown(test_build_id_size, run_setup, run_teardown, (void *)&order_be),
 		cmocka_unit_test(test_size_smaller_than_header),
 		cmocka_unit_test(test_no_attr),
 		cmocka_unit_test(test_random_records),
