@@ -860,6 +860,105 @@ static void fx_kernel(struct fixture *fx)
 	fx_done(fx, 2);
 }
 
+/*
+ * An integer field of struct perf_record and the value it must have,
+ * compared as assert_int_equal() compares (sign-extended when signed).
+ */
+struct field_want {
+	uint32_t type;
+	const char *name;
+	size_t off, size;
+	int is_signed;
+	uint64_t want;
+};
+
+#define IS_SIGNED(x) _Generic((x), signed char: 1, short: 1, int: 1, long: 1, long long: 1, default: 0)
+#define FIELD(path, want) #path, offsetof(struct perf_record, path), \
+	sizeof(((struct perf_record *)0)->path), IS_SIGNED(((struct perf_record *)0)->path), (uint64_t)(want)
+
+static uint64_t field_value(const struct perf_record *r, const struct field_want *f)
+{
+	const uint8_t *p = (const uint8_t *)r + f->off;
+	uint64_t v = 0;
+
+	memcpy(&v, p, f->size);		/* little-endian host */
+	if (f->is_signed && f->size < 8 && (v >> (8 * f->size - 1)) & 1)
+		v |= ~UINT64_C(0) << (8 * f->size);
+	return v;
+}
+
+/* every field of table whose type is t has its value */
+static void check_fields(const struct perf_record *r, uint32_t t, const struct field_want *table, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (table[i].type != t)
+			continue;
+		if (field_value(r, &table[i]) != table[i].want)
+			print_error("type %u: %s\n", t, table[i].name);
+		assert_int_equal(field_value(r, &table[i]), table[i].want);
+	}
+}
+
+/* the integer fields check_kernel() checks, by record type */
+static const struct field_want kernel_fields[] = {
+	{ PERF_RECORD_MMAP, FIELD(u.mmap.pid, 10) },
+	{ PERF_RECORD_MMAP, FIELD(u.mmap.tid, 11) },
+	{ PERF_RECORD_MMAP, FIELD(u.mmap.start, 0x400000) },
+	{ PERF_RECORD_MMAP, FIELD(u.mmap.len, 0x1000) },
+	{ PERF_RECORD_MMAP, FIELD(u.mmap.pgoff, 0x200) },
+	{ PERF_RECORD_MMAP2, FIELD(u.mmap.start, 0x400000) },
+	{ PERF_RECORD_MMAP2, FIELD(u.mmap.maj, 8) },
+	{ PERF_RECORD_MMAP2, FIELD(u.mmap.min, 1) },
+	{ PERF_RECORD_MMAP2, FIELD(u.mmap.ino, 12345) },
+	{ PERF_RECORD_MMAP2, FIELD(u.mmap.ino_generation, 6) },
+	{ PERF_RECORD_MMAP2, FIELD(u.mmap.prot, 5) },
+	{ PERF_RECORD_MMAP2, FIELD(u.mmap.flags, 2) },
+	{ PERF_RECORD_COMM, FIELD(u.comm.pid, 10) },
+	{ PERF_RECORD_EXIT, FIELD(u.fork.pid, 10) },
+	{ PERF_RECORD_FORK, FIELD(u.fork.pid, 10) },
+	{ PERF_RECORD_EXIT, FIELD(u.fork.ppid, 9) },
+	{ PERF_RECORD_FORK, FIELD(u.fork.ppid, 9) },
+	{ PERF_RECORD_EXIT, FIELD(u.fork.tid, 11) },
+	{ PERF_RECORD_FORK, FIELD(u.fork.tid, 11) },
+	{ PERF_RECORD_EXIT, FIELD(u.fork.ptid, 8) },
+	{ PERF_RECORD_FORK, FIELD(u.fork.ptid, 8) },
+	{ PERF_RECORD_EXIT, FIELD(u.fork.time, 31337) },
+	{ PERF_RECORD_FORK, FIELD(u.fork.time, 31337) },
+	{ PERF_RECORD_LOST, FIELD(u.lost.id, 0x42) },
+	{ PERF_RECORD_LOST, FIELD(u.lost.lost, 17) },
+	{ PERF_RECORD_THROTTLE, FIELD(u.throttle.time, 999) },
+	{ PERF_RECORD_UNTHROTTLE, FIELD(u.throttle.time, 999) },
+	{ PERF_RECORD_THROTTLE, FIELD(u.throttle.id, 0x42) },
+	{ PERF_RECORD_UNTHROTTLE, FIELD(u.throttle.id, 0x42) },
+	{ PERF_RECORD_THROTTLE, FIELD(u.throttle.stream_id, 0x4242) },
+	{ PERF_RECORD_UNTHROTTLE, FIELD(u.throttle.stream_id, 0x4242) },
+	{ PERF_RECORD_READ, FIELD(u.read.pid, 10) },
+	{ PERF_RECORD_READ, FIELD(u.read.values.nr, 1) },
+	{ PERF_RECORD_READ, FIELD(u.read.values.one.value, 1234) },
+	{ PERF_RECORD_READ, FIELD(u.read.values.one.id, 0x42) },
+	{ PERF_RECORD_AUX, FIELD(u.aux.aux_offset, 0x10000) },
+	{ PERF_RECORD_AUX, FIELD(u.aux.aux_size, 0x800) },
+	{ PERF_RECORD_AUX, FIELD(u.aux.flags, PERF_AUX_FLAG_TRUNCATED) },
+	{ PERF_RECORD_ITRACE_START, FIELD(u.itrace_start.pid, 10) },
+	{ PERF_RECORD_ITRACE_START, FIELD(u.itrace_start.tid, 11) },
+	{ PERF_RECORD_LOST_SAMPLES, FIELD(u.lost.lost, 23) },
+	{ PERF_RECORD_SWITCH_CPU_WIDE, FIELD(u.sw.next_prev_pid, 12) },
+	{ PERF_RECORD_SWITCH_CPU_WIDE, FIELD(u.sw.next_prev_tid, 13) },
+	{ PERF_RECORD_NAMESPACES, FIELD(u.namespaces.nr, 2) },
+	{ PERF_RECORD_KSYMBOL, FIELD(u.ksymbol.addr, 0xffffffffc0000000ULL) },
+	{ PERF_RECORD_KSYMBOL, FIELD(u.ksymbol.len, 0x100) },
+	{ PERF_RECORD_KSYMBOL, FIELD(u.ksymbol.ksym_type, PERF_RECORD_KSYMBOL_TYPE_BPF) },
+	{ PERF_RECORD_BPF_EVENT, FIELD(u.bpf_event.type, PERF_BPF_EVENT_PROG_LOAD) },
+	{ PERF_RECORD_BPF_EVENT, FIELD(u.bpf_event.id, 77) },
+	{ PERF_RECORD_CGROUP, FIELD(u.cgroup.id, 4242) },
+	{ PERF_RECORD_TEXT_POKE, FIELD(u.text_poke.addr, 0xffffffff81000000ULL) },
+	{ PERF_RECORD_TEXT_POKE, FIELD(u.text_poke.old_len, 2) },
+	{ PERF_RECORD_TEXT_POKE, FIELD(u.text_poke.new_len, 3) },
+	{ PERF_RECORD_AUX_OUTPUT_HW_ID, FIELD(u.aux_output_hw_id.hw_id, 0x77) },
+};
+
 static void check_kernel(const struct decoded *d, const struct fixture *fx, uint32_t t)
 {
 	const struct perf_record *r = &d->rec;
@@ -874,105 +973,53 @@ static void check_kernel(const struct decoded *d, const struct fixture *fx, uint
 	assert_int_equal(s->id, 0x42);
 	assert_int_equal(s->stream_id, 0x4242);
 	assert_int_equal(s->cpu, 2);
+	check_fields(r, t, kernel_fields, sizeof(kernel_fields) / sizeof(kernel_fields[0]));
 	switch (t) {
 	case PERF_RECORD_MMAP:
-		assert_int_equal(r->u.mmap.pid, 10);
-		assert_int_equal(r->u.mmap.tid, 11);
-		assert_int_equal(r->u.mmap.start, 0x400000);
-		assert_int_equal(r->u.mmap.len, 0x1000);
-		assert_int_equal(r->u.mmap.pgoff, 0x200);
 		assert_string_equal(r->u.mmap.filename, "/bin/true");
 		break;
 	case PERF_RECORD_MMAP2:
-		assert_int_equal(r->u.mmap.start, 0x400000);
-		assert_int_equal(r->u.mmap.maj, 8);
-		assert_int_equal(r->u.mmap.min, 1);
-		assert_int_equal(r->u.mmap.ino, 12345);
-		assert_int_equal(r->u.mmap.ino_generation, 6);
-		assert_int_equal(r->u.mmap.prot, 5);
-		assert_int_equal(r->u.mmap.flags, 2);
 		assert_null(r->u.mmap.build_id);
 		assert_string_equal(r->u.mmap.filename, "/usr/lib/libc.so.6");
 		break;
 	case PERF_RECORD_COMM:
-		assert_int_equal(r->u.comm.pid, 10);
 		assert_true(r->u.comm.exec);
 		assert_string_equal(r->u.comm.comm, "true");
 		break;
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_FORK:
-		assert_int_equal(r->u.fork.pid, 10);
-		assert_int_equal(r->u.fork.ppid, 9);
-		assert_int_equal(r->u.fork.tid, 11);
-		assert_int_equal(r->u.fork.ptid, 8);
-		assert_int_equal(r->u.fork.time, 31337);
-		break;
 	case PERF_RECORD_LOST:
-		assert_int_equal(r->u.lost.id, 0x42);
-		assert_int_equal(r->u.lost.lost, 17);
-		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
-		assert_int_equal(r->u.throttle.time, 999);
-		assert_int_equal(r->u.throttle.id, 0x42);
-		assert_int_equal(r->u.throttle.stream_id, 0x4242);
-		break;
 	case PERF_RECORD_READ:
-		assert_int_equal(r->u.read.pid, 10);
-		assert_int_equal(r->u.read.values.nr, 1);
-		assert_int_equal(r->u.read.values.one.value, 1234);
-		assert_int_equal(r->u.read.values.one.id, 0x42);
-		break;
 	case PERF_RECORD_AUX:
-		assert_int_equal(r->u.aux.aux_offset, 0x10000);
-		assert_int_equal(r->u.aux.aux_size, 0x800);
-		assert_int_equal(r->u.aux.flags, PERF_AUX_FLAG_TRUNCATED);
-		break;
 	case PERF_RECORD_ITRACE_START:
-		assert_int_equal(r->u.itrace_start.pid, 10);
-		assert_int_equal(r->u.itrace_start.tid, 11);
-		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		assert_int_equal(r->u.lost.lost, 23);
-		break;
+	case PERF_RECORD_AUX_OUTPUT_HW_ID:
+		break;	/* integer fields (or none) only */
 	case PERF_RECORD_SWITCH:
 		assert_true(r->u.sw.out);
 		assert_true(r->u.sw.preempt);
 		break;
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		assert_true(r->u.sw.out);
-		assert_int_equal(r->u.sw.next_prev_pid, 12);
-		assert_int_equal(r->u.sw.next_prev_tid, 13);
 		break;
 	case PERF_RECORD_NAMESPACES:
-		assert_int_equal(r->u.namespaces.nr, 2);
 		assert_int_equal(u64_at(r->u.namespaces.link_info, 0), 4);
 		assert_int_equal(u64_at(r->u.namespaces.link_info, 3), 0xf0000002);
 		break;
 	case PERF_RECORD_KSYMBOL:
-		assert_int_equal(r->u.ksymbol.addr, 0xffffffffc0000000ULL);
-		assert_int_equal(r->u.ksymbol.len, 0x100);
-		assert_int_equal(r->u.ksymbol.ksym_type, PERF_RECORD_KSYMBOL_TYPE_BPF);
 		assert_string_equal(r->u.ksymbol.name, "bpf_prog_abc");
 		break;
 	case PERF_RECORD_BPF_EVENT:
-		assert_int_equal(r->u.bpf_event.type, PERF_BPF_EVENT_PROG_LOAD);
-		assert_int_equal(r->u.bpf_event.id, 77);
 		assert_int_equal(r->u.bpf_event.tag[0], 0xb1);
 		assert_int_equal(r->u.bpf_event.tag[7], 0xb8);
 		break;
 	case PERF_RECORD_CGROUP:
-		assert_int_equal(r->u.cgroup.id, 4242);
 		assert_string_equal(r->u.cgroup.path, "/sys/fs/cgroup/a");
 		break;
 	case PERF_RECORD_TEXT_POKE:
-		assert_int_equal(r->u.text_poke.addr, 0xffffffff81000000ULL);
-		assert_int_equal(r->u.text_poke.old_len, 2);
-		assert_int_equal(r->u.text_poke.new_len, 3);
 		assert_int_equal(r->u.text_poke.bytes[4], 0xb5);
-		break;
-	case PERF_RECORD_AUX_OUTPUT_HW_ID:
-		assert_int_equal(r->u.aux_output_hw_id.hw_id, 0x77);
 		break;
 	default:
 		fail();
@@ -1210,6 +1257,53 @@ static void emit_user(struct perfemit *e, int be, uint32_t t)
 	em_end(e);
 }
 
+/* the integer fields check_user() checks, by record type */
+static const struct field_want user_fields[] = {
+	{ PERF_RECORD_HEADER_ATTR, FIELD(u.header_attr.attr_size, 64) },
+	{ PERF_RECORD_HEADER_ATTR, FIELD(u.header_attr.nr_ids, 2) },
+	{ PERF_RECORD_HEADER_EVENT_TYPE, FIELD(u.event_type.event_id, 33) },
+	{ PERF_RECORD_HEADER_TRACING_DATA, FIELD(u.tracing_data.size, 4096) },
+	{ PERF_RECORD_HEADER_BUILD_ID, FIELD(u.build_id.pid, -1) },
+	{ PERF_RECORD_HEADER_BUILD_ID, FIELD(u.build_id.size, 20) },
+	{ PERF_RECORD_ID_INDEX, FIELD(u.id_index.nr, 2) },
+	{ PERF_RECORD_AUXTRACE_INFO, FIELD(u.auxtrace_info.type, 8) },
+	{ PERF_RECORD_AUXTRACE_INFO, FIELD(u.auxtrace_info.nr_priv, 3) },
+	{ PERF_RECORD_AUXTRACE, FIELD(u.auxtrace.size, 0x4000) },
+	{ PERF_RECORD_AUXTRACE, FIELD(u.auxtrace.offset, 0x100) },
+	{ PERF_RECORD_AUXTRACE, FIELD(u.auxtrace.reference, 0xabcdef) },
+	{ PERF_RECORD_AUXTRACE, FIELD(u.auxtrace.idx, 1) },
+	{ PERF_RECORD_AUXTRACE, FIELD(u.auxtrace.tid, 300) },
+	{ PERF_RECORD_AUXTRACE, FIELD(u.auxtrace.cpu, 2) },
+	{ PERF_RECORD_AUXTRACE_ERROR, FIELD(u.auxtrace_error.code, 6) },
+	{ PERF_RECORD_AUXTRACE_ERROR, FIELD(u.auxtrace_error.tid, 401) },
+	{ PERF_RECORD_AUXTRACE_ERROR, FIELD(u.auxtrace_error.fmt, 2) },
+	{ PERF_RECORD_AUXTRACE_ERROR, FIELD(u.auxtrace_error.time, 8888) },
+	{ PERF_RECORD_AUXTRACE_ERROR, FIELD(u.auxtrace_error.machine_pid, 7) },
+	{ PERF_RECORD_AUXTRACE_ERROR, FIELD(u.auxtrace_error.vcpu, 1) },
+	{ PERF_RECORD_THREAD_MAP, FIELD(u.thread_map.nr, 2) },
+	{ PERF_RECORD_CPU_MAP, FIELD(u.cpu_map.type, 0) },
+	{ PERF_RECORD_CPU_MAP, FIELD(u.cpu_map.nr, 3) },
+	{ PERF_RECORD_STAT_CONFIG, FIELD(u.stat_config.nr, 2) },
+	{ PERF_RECORD_STAT, FIELD(u.stat.id, 101) },
+	{ PERF_RECORD_STAT, FIELD(u.stat.cpu, 3) },
+	{ PERF_RECORD_STAT, FIELD(u.stat.thread, (uint32_t)-1) },
+	{ PERF_RECORD_STAT, FIELD(u.stat.ena, 2000) },
+	{ PERF_RECORD_STAT, FIELD(u.stat.run, 1500) },
+	{ PERF_RECORD_STAT_ROUND, FIELD(u.stat_round.type, 1) },
+	{ PERF_RECORD_STAT_ROUND, FIELD(u.stat_round.time, 123456) },
+	{ PERF_RECORD_EVENT_UPDATE, FIELD(u.event_update.type, 2) },
+	{ PERF_RECORD_EVENT_UPDATE, FIELD(u.event_update.id, 101) },
+	{ PERF_RECORD_TIME_CONV, FIELD(u.time_conv.time_shift, 31) },
+	{ PERF_RECORD_TIME_CONV, FIELD(u.time_conv.time_zero, 5000) },
+	{ PERF_RECORD_TIME_CONV, FIELD(u.time_conv.time_cycles, 77) },
+	{ PERF_RECORD_TIME_CONV, FIELD(u.time_conv.time_mask, 0xffffffff) },
+	{ PERF_RECORD_TIME_CONV, FIELD(u.time_conv.cap_user_time_zero, 1) },
+	{ PERF_RECORD_HEADER_FEATURE, FIELD(u.feature.feat_id, 2) },
+	{ PERF_RECORD_HEADER_FEATURE, FIELD(u.feature.size, 16) },
+	{ PERF_RECORD_COMPRESSED, FIELD(u.compressed.size, 8) },
+	{ PERF_RECORD_COMPRESSED2, FIELD(u.compressed.size, 5) },
+};
+
 static void check_user(const struct decoded *d, const struct fixture *fx, uint32_t t)
 {
 	const struct perf_record *r = &d->rec;
@@ -1219,12 +1313,12 @@ static void check_user(const struct decoded *d, const struct fixture *fx, uint32
 	assert_int_equal(d->err, 0);
 	assert_null(r->evattr);
 	assert_int_equal(r->sample.sample_type, 0);
+	check_fields(r, t, user_fields, sizeof(user_fields) / sizeof(user_fields[0]));
 	switch (t) {
 	case PERF_RECORD_HEADER_ATTR: {
 		struct perf_event_attr a;
 
 		memset(&a, 0, sizeof(a));
-		assert_int_equal(r->u.header_attr.attr_size, 64);
 		memcpy(&a, r->u.header_attr.attr, 64);
 		assert_int_equal(a.type, PERF_TYPE_SOFTWARE);
 		assert_int_equal(a.size, 64);
@@ -1237,28 +1331,24 @@ static void check_user(const struct decoded *d, const struct fixture *fx, uint32
 		assert_int_equal(a.inherit, 0);
 		assert_int_equal(a.wakeup_events, 1);
 		assert_int_equal(a.config1, 0x1111);
-		assert_int_equal(r->u.header_attr.nr_ids, 2);
 		assert_int_equal(u64_at(r->u.header_attr.ids, 1), 102);
 		break;
 	}
 	case PERF_RECORD_HEADER_EVENT_TYPE:
-		assert_int_equal(r->u.event_type.event_id, 33);
 		assert_string_equal(r->u.event_type.name, "sched:sched_switch");
 		break;
 	case PERF_RECORD_HEADER_TRACING_DATA:
-		assert_int_equal(r->u.tracing_data.size, 4096);
-		break;
+	case PERF_RECORD_FINISHED_ROUND:
+	case PERF_RECORD_FINISHED_INIT:
+	case PERF_RECORD_AUXTRACE:
+	case PERF_RECORD_STAT:
+	case PERF_RECORD_STAT_ROUND:
+		break;	/* integer fields (or none) only */
 	case PERF_RECORD_HEADER_BUILD_ID:
-		assert_int_equal(r->u.build_id.pid, -1);
-		assert_int_equal(r->u.build_id.size, 20);
 		assert_int_equal(r->u.build_id.build_id[19], 0x23);
 		assert_string_equal(r->u.build_id.filename, "[kernel.kallsyms]");
 		break;
-	case PERF_RECORD_FINISHED_ROUND:
-	case PERF_RECORD_FINISHED_INIT:
-		break;
 	case PERF_RECORD_ID_INDEX:
-		assert_int_equal(r->u.id_index.nr, 2);
 		assert_int_equal(r->u.id_index.entries[1].id, 102);
 		assert_int_equal(r->u.id_index.entries[1].cpu, 1);
 		assert_int_equal(r->u.id_index.entries[1].tid, (uint64_t)-1);
@@ -1266,75 +1356,33 @@ static void check_user(const struct decoded *d, const struct fixture *fx, uint32
 		assert_int_equal(u64_at(r->u.id_index.ext, 3), 2);
 		break;
 	case PERF_RECORD_AUXTRACE_INFO:
-		assert_int_equal(r->u.auxtrace_info.type, 8);
-		assert_int_equal(r->u.auxtrace_info.nr_priv, 3);
 		assert_int_equal(u64_at(r->u.auxtrace_info.priv, 2), 0x1003);
 		break;
-	case PERF_RECORD_AUXTRACE:
-		assert_int_equal(r->u.auxtrace.size, 0x4000);
-		assert_int_equal(r->u.auxtrace.offset, 0x100);
-		assert_int_equal(r->u.auxtrace.reference, 0xabcdef);
-		assert_int_equal(r->u.auxtrace.idx, 1);
-		assert_int_equal(r->u.auxtrace.tid, 300);
-		assert_int_equal(r->u.auxtrace.cpu, 2);
-		break;
 	case PERF_RECORD_AUXTRACE_ERROR:
-		assert_int_equal(r->u.auxtrace_error.code, 6);
-		assert_int_equal(r->u.auxtrace_error.tid, 401);
-		assert_int_equal(r->u.auxtrace_error.fmt, 2);
-		assert_int_equal(r->u.auxtrace_error.time, 8888);
 		assert_string_equal(r->u.auxtrace_error.msg, "decoder error");
-		assert_int_equal(r->u.auxtrace_error.machine_pid, 7);
-		assert_int_equal(r->u.auxtrace_error.vcpu, 1);
 		break;
 	case PERF_RECORD_THREAD_MAP:
-		assert_int_equal(r->u.thread_map.nr, 2);
 		assert_int_equal(u64_at(r->u.thread_map.entries, 3), 501);
 		break;
 	case PERF_RECORD_CPU_MAP:
-		assert_int_equal(r->u.cpu_map.type, 0);
-		assert_int_equal(r->u.cpu_map.nr, 3);
 		assert_int_equal(((const uint8_t *)r->u.cpu_map.data)[4], 5);
 		break;
 	case PERF_RECORD_STAT_CONFIG:
-		assert_int_equal(r->u.stat_config.nr, 2);
 		assert_int_equal(u64_at(r->u.stat_config.data, 3), 100);
 		break;
-	case PERF_RECORD_STAT:
-		assert_int_equal(r->u.stat.id, 101);
-		assert_int_equal(r->u.stat.cpu, 3);
-		assert_int_equal(r->u.stat.thread, (uint32_t)-1);
-		assert_int_equal(r->u.stat.ena, 2000);
-		assert_int_equal(r->u.stat.run, 1500);
-		break;
-	case PERF_RECORD_STAT_ROUND:
-		assert_int_equal(r->u.stat_round.type, 1);
-		assert_int_equal(r->u.stat_round.time, 123456);
-		break;
 	case PERF_RECORD_EVENT_UPDATE:
-		assert_int_equal(r->u.event_update.type, 2);
-		assert_int_equal(r->u.event_update.id, 101);
 		assert_string_equal(r->u.event_update.str, "cycles:u");
 		break;
 	case PERF_RECORD_TIME_CONV:
-		assert_int_equal(r->u.time_conv.time_shift, 31);
-		assert_int_equal(r->u.time_conv.time_zero, 5000);
 		assert_true(r->u.time_conv.has_ext);
-		assert_int_equal(r->u.time_conv.time_cycles, 77);
-		assert_int_equal(r->u.time_conv.time_mask, 0xffffffff);
-		assert_int_equal(r->u.time_conv.cap_user_time_zero, 1);
 		break;
 	case PERF_RECORD_HEADER_FEATURE:
-		assert_int_equal(r->u.feature.feat_id, 2);
-		assert_int_equal(r->u.feature.size, 16);
 		assert_memory_equal(r->u.feature.data, "\0\0\0\x08hostnam", 12);
 		break;
 	case PERF_RECORD_COMPRESSED:
-		assert_int_equal(r->u.compressed.size, 8);
 		assert_memory_equal(r->u.compressed.data, "\x28\xb5\x2f\xfd", 4);
 		break;
 	case PERF_RECORD_COMPRESSED2:
-		assert_int_equal(r->u.compressed.size, 5);
 		assert_memory_equal(r->u.compressed.data, "\x28\xb5\x2f\xfd", 4);
 		break;
 	default:
