@@ -90,6 +90,12 @@ static struct perfemit *emit_spec(void **state, const char *spec)
 	return e;
 }
 
+/* more bytes of e from a perfemit__spec() */
+static void e_spec(struct perfemit *e, const char *spec)
+{
+	assert_int_equal(perfemit__spec(e, spec), 0);
+}
+
 static void spec_ok(struct perf_features *ft, void **state, unsigned feat, const char *spec)
 {
 	struct perfemit *e = emit_spec(state, spec);
@@ -219,13 +225,7 @@ static void test_nrcpus_mem_cmdline(void **state)
 	assert_int_equal(ft.total_mem_kb, 24684096);
 	assert_string_equal(fact(&ft, "total_mem", "kb", 0), "24684096");
 
-	e = emit_new(state);
-	perfemit__u32(e, 6);
-	perfemit__feat_string(e, "/usr/bin/perf");
-	perfemit__feat_string(e, "record");
-	perfemit__feat_string(e, "-o");
-	perfemit__feat_string(e, "/tmp/x.data");
-	perfemit__feat_string(e, "--");
+	e = emit_spec(state, "u32:6 s:/usr/bin/perf s:record s:-o s:/tmp/x.data s:--");
 	perfemit__feat_string(e, "sleep 0.1");
 	decode_ok(&ft, PERF_FEAT_CMDLINE, e);
 	assert_int_equal(ft.cmdline_argc, 6);
@@ -306,10 +306,7 @@ static void test_fixed_sections(void **state)
 	perfemit__u32(e, 8);		/* info_len */
 	perfemit__u32(e, 16);		/* data_len */
 	perfemit__u64(e, 0);		/* arrays */
-	perfemit__zero(e, 24);
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 0);
-	perfemit__u64(e, 0);
+	e_spec(e, "z:24 u32:0 u32:0 u64:0");
 	decode_ok(&ft, PERF_FEAT_BPF_PROG_INFO, e);
 	assert_string_equal(fact(&ft, "bpf_prog_info", "programs", 0), "2");
 	assert_string_equal(fact(&ft, "bpf_prog_info", "bytes", 0), "24");
@@ -444,15 +441,11 @@ static void test_event_desc(void **state)
 		perfemit__u32(e, 2);
 		perfemit__u32(e, sizes[s]);
 		e_attr(e, &a, sizes[s]);
-		perfemit__u32(e, 2);
-		perfemit__feat_string(e, "cpu-clock:ppp");
-		perfemit__u64(e, 12);
-		perfemit__u64(e, 13);
+		e_spec(e, "u32:2 s:cpu-clock:ppp u64:12 u64:13");
 		a.config = 5;
 		attr_set_flags(&a, FL_INHERIT);
 		e_attr(e, &a, sizes[s]);
-		perfemit__u32(e, 0);
-		perfemit__feat_string(e, "dummy:u");
+		e_spec(e, "u32:0 s:dummy:u");
 		decode_ok(&ft, PERF_FEAT_EVENT_DESC, e);
 
 		assert_int_equal(ft.event_descs.len, 2);
@@ -577,18 +570,11 @@ static void test_cpu_topology(void **state)
 	/* /tmp/x.data: 2 cpus with dies; perf printed these lines */
 	perf_features__init(&ft);
 	e_nrcpus(&ft, state, 2);
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "0-1");
-	perfemit__u32(e, 2);
-	perfemit__feat_string(e, "0");
-	perfemit__feat_string(e, "1");
+	e = emit_spec(state, "u32:1 s:0-1 u32:2 s:0 s:1");
 	perfemit__u32(e, 0);		/* cpu 0: core 0, socket 0 */
 	perfemit__u32(e, 0);
 	perfemit__u32(e, 1);		/* cpu 1: core 1, socket 0 */
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "0-1");
+	e_spec(e, "u32:0 u32:1 s:0-1");
 	perfemit__u32(e, 0);		/* die ids */
 	perfemit__u32(e, 0);
 	decode_ok(&ft, PERF_FEAT_CPU_TOPOLOGY, e);
@@ -661,21 +647,9 @@ static void test_cache_mem(void **state)
 	perf_features__init(&ft);
 	e = emit_new(state);
 	perfemit__u32(e, 1);		/* version */
-	perfemit__u32(e, 2);
-	perfemit__u32(e, 1);
-	perfemit__u32(e, 64);
-	perfemit__u32(e, 64);
-	perfemit__u32(e, 8);
-	perfemit__feat_string(e, "Data");
-	perfemit__feat_string(e, "32K");
-	perfemit__feat_string(e, "0");
-	perfemit__u32(e, 3);
-	perfemit__u32(e, 64);
-	perfemit__u32(e, 32768);
-	perfemit__u32(e, 16);
-	perfemit__feat_string(e, "Unified");
-	perfemit__feat_string(e, "32768K");
-	perfemit__feat_string(e, "0-1");
+	e_spec(e, "u32:2 "
+	       "u32:1 u32:64 u32:64 u32:8 s:Data s:32K s:0 "
+	       "u32:3 u32:64 u32:32768 u32:16 s:Unified s:32768K s:0-1");
 	decode_ok(&ft, PERF_FEAT_CACHE, e);
 	/* perf: "#  L1 Data                 32K [0]", "#  L3 Unified           32768K [0-1]" */
 	assert_string_equal(fact(&ft, "cache", "L1 Data", 0), "32K [0]");
@@ -687,10 +661,7 @@ static void test_cache_mem(void **state)
 	 * and "0 [24G]: 0-23,32-199".  Blocks 0-23 and 32-199 are 24 + 168 = 192
 	 * blocks of 128 MiB = 24 GiB.
 	 */
-	e = emit_new(state);
-	perfemit__u64(e, 1);
-	perfemit__u64(e, 0x8000000);
-	perfemit__u64(e, 1);
+	e = emit_spec(state, "u64:1 u64:0x8000000 u64:1");
 	perfemit__u64(e, 0);		/* node */
 	perfemit__u64(e, 200);		/* size */
 	perfemit__u64(e, 200);		/* bitmap bits: 4 words */
@@ -707,13 +678,7 @@ static void test_cache_mem(void **state)
 	emit_free(e);
 
 	/* single bits and a run at the very end */
-	e = emit_new(state);
-	perfemit__u64(e, 1);
-	perfemit__u64(e, 1024);
-	perfemit__u64(e, 1);
-	perfemit__u64(e, 3);
-	perfemit__u64(e, 70);
-	perfemit__u64(e, 70);
+	e = emit_spec(state, "u64:1 u64:1024 u64:1 u64:3 u64:70 u64:70");
 	perfemit__u64(e, UINT64_C(1) << 5 | UINT64_C(1) << 63);
 	perfemit__u64(e, 0x3f);		/* 64-69 */
 	decode_ok(&ft, PERF_FEAT_MEM_TOPOLOGY, e);
@@ -738,11 +703,7 @@ static void test_pmus_groups(void **state)
 	assert_string_equal(fact(&ft, "pmu_mappings", "msr", 0), "9");
 
 	/* group without EVENT_DESC: no names to show */
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__feat_string(e, "{anon_group}");
-	perfemit__u32(e, 0);
-	perfemit__u32(e, 2);
+	e = emit_spec(state, "u32:1 s:{anon_group} u32:0 u32:2");
 	decode_ok(&ft, PERF_FEAT_GROUP_DESC, e);
 	assert_string_equal(fact(&ft, "group_desc", "group", 0),
 			    "{anon_group}, leader_idx = 0, nr_members = 2");
@@ -752,14 +713,11 @@ static void test_pmus_groups(void **state)
 		struct perfemit *ev = emit_new(state);
 
 		a = cpu_clock_attr(112);
-		perfemit__u32(ev, 2);
-		perfemit__u32(ev, 112);
+		e_spec(ev, "u32:2 u32:112");
 		e_attr(ev, &a, 112);
-		perfemit__u32(ev, 0);
-		perfemit__feat_string(ev, "cache-references");
+		e_spec(ev, "u32:0 s:cache-references");
 		e_attr(ev, &a, 112);
-		perfemit__u32(ev, 0);
-		perfemit__feat_string(ev, "branch-misses");
+		e_spec(ev, "u32:0 s:branch-misses");
 		decode_ok(&ft, PERF_FEAT_EVENT_DESC, ev);
 		emit_free(ev);
 	}
@@ -822,14 +780,9 @@ static void test_corrupt(void **state)
 	assert_null(ft.cmdline);
 
 	/* nr_ids far beyond the section: the id array is never allocated */
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__u32(e, 128);
+	e = emit_spec(state, "u32:1 u32:128");
 	e_attr(e, &a, 128);
-	perfemit__u32(e, 4000000);
-	perfemit__feat_string(e, "cycles");
-	perfemit__u64(e, 1);
-	perfemit__u64(e, 2);
+	e_spec(e, "u32:4000000 s:cycles u64:1 u64:2");
 	decode_bad(&ft, PERF_FEAT_EVENT_DESC, e, "event_desc: nr_ids 4000000 exceeds the section");
 	snprintf(expect, sizeof(expect), "event_desc: nr_ids 4000000 exceeds the section (16 bytes left)");
 	assert_string_equal(ft.why_buf, expect);
@@ -837,20 +790,15 @@ static void test_corrupt(void **state)
 	emit_free(e);
 
 	/* attr cut short: nr says 1 event of 128 bytes, 100 bytes follow */
-	e = emit_new(state);
-	perfemit__u32(e, 1);
-	perfemit__u32(e, 128);
+	e = emit_spec(state, "u32:1 u32:128");
 	e_attr(e, &a, 100);
 	decode_bad(&ft, PERF_FEAT_EVENT_DESC, e, "event_desc: nr 1 exceeds the section");
 	emit_free(e);
 
 	/* second event's attr truncated */
-	e = emit_new(state);
-	perfemit__u32(e, 2);
-	perfemit__u32(e, 128);
+	e = emit_spec(state, "u32:2 u32:128");
 	e_attr(e, &a, 128);
-	perfemit__u32(e, 0);
-	perfemit__feat_string(e, "a");
+	e_spec(e, "u32:0 s:a");
 	e_attr(e, &a, 80);
 	perfemit__zero(e, 8);
 	decode_bad(&ft, PERF_FEAT_EVENT_DESC, e, "event_desc: attr (128 bytes) runs past");
@@ -886,9 +834,7 @@ static void test_corrupt(void **state)
 	emit_free(e);
 
 	/* counts that could ask for huge allocations */
-	e = emit_new(state);
-	perfemit__u32(e, 0xffffffff);
-	perfemit__zero(e, 40);
+	e = emit_spec(state, "u32:0xffffffff z:40");
 	decode_bad(&ft, PERF_FEAT_NUMA_TOPOLOGY, e, "numa_topology: nr nodes 4294967295 exceeds");
 	decode_bad(&ft, PERF_FEAT_PMU_MAPPINGS, e, "pmu_mappings: nr pmus 4294967295 exceeds");
 	decode_bad(&ft, PERF_FEAT_GROUP_DESC, e, "group_desc: nr groups 4294967295 exceeds");
@@ -904,10 +850,7 @@ static void test_corrupt(void **state)
 		 "auxtrace: nr entries 1152921504606846976 exceeds");
 
 	/* versions this code does not know */
-	e = emit_new(state);
-	perfemit__u32(e, 2);
-	perfemit__u32(e, 0);
-	perfemit__zero(e, 16);
+	e = emit_spec(state, "u32:2 u32:0 z:16");
 	decode_bad(&ft, PERF_FEAT_CACHE, e, "cache: version 2 is not 1");
 	decode_bad(&ft, PERF_FEAT_CLOCK_DATA, e, "clock_data: version 2 is not 1");
 	emit_free(e);
@@ -1028,7 +971,7 @@ static void test_misc(void **state)
 
 /* ---------------------------------------------------------------- real files */
 
-static uint64_t filperfemit__u64(const uint8_t *p, int swapped)
+static uint64_t file_u64(const uint8_t *p, int swapped)
 {
 	uint64_t v;
 
@@ -1057,10 +1000,10 @@ static int decode_file(const char *path, struct perf_features *ft)
 		swapped = 1;
 	else
 		fail_msg("%s is not PERFILE2", path);
-	assert_int_equal(filperfemit__u64(hdr + 8, swapped), 104);	/* header size: not pipe mode */
-	feat_off = filperfemit__u64(hdr + 40, swapped) + filperfemit__u64(hdr + 48, swapped);	/* data end */
+	assert_int_equal(file_u64(hdr + 8, swapped), 104);	/* header size: not pipe mode */
+	feat_off = file_u64(hdr + 40, swapped) + file_u64(hdr + 48, swapped);	/* data end */
 	for (i = 0; i < 4; i++)
-		bits[i] = filperfemit__u64(hdr + 72 + 8 * i, swapped);
+		bits[i] = file_u64(hdr + 72 + 8 * i, swapped);
 
 	for (feat = 0; feat < 256 && !err; feat++) {
 		uint8_t sec[16];
@@ -1073,8 +1016,8 @@ static int decode_file(const char *path, struct perf_features *ft)
 		assert_int_equal(fseek(f, (long)feat_off, SEEK_SET), 0);
 		assert_int_equal(fread(sec, 1, 16, f), 16);
 		feat_off += 16;
-		off = filperfemit__u64(sec, swapped);
-		size = filperfemit__u64(sec + 8, swapped);
+		off = file_u64(sec, swapped);
+		size = file_u64(sec + 8, swapped);
 		assert_true(size < (64 << 20));
 		buf = malloc(size ? size : 1);
 		assert_non_null(buf);
