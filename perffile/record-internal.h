@@ -139,19 +139,22 @@ void out_read(struct dump *d, const char *key, const struct perf_sample_read *r,
 
 #define REC_NO_VIEW 0xffff
 
-/* a field at a fixed offset: decoded into the record's view and byte-swapped alike */
+/* a field at a fixed offset: decoded into the record's view, byte-swapped and dumped alike */
 struct rec_field {
 	uint16_t off;		/* in the record, header included */
 	uint16_t size;		/* 1, 2, 4 or 8 */
 	uint16_t view;		/* offset in perf_record.u, or REC_NO_VIEW: swapped only */
+	const char *key;	/* dumped as " key=value" from the view; NULL: not by the table */
+	char fmt;		/* 'u' decimal, 'd' signed decimal, 'x' hex */
 };
 
 /*
  * One record type.  Decoding checks min_size, stores every field that fits
  * into rec->u, then calls decode for the rest (strings, arrays, conditional
  * parts); swapping swaps every field that fits, every u64 from u64_from on
- * (when not 0), then calls swap for the rest.  dump prints the view; NULL
- * prints the body's bytes (a type known by name only).
+ * (when not 0), then calls swap for the rest.  Dumping prints every field
+ * with a key, then calls dump for the rest.  An entry with nothing but a
+ * name is a type known by name only: its body is dumped as bytes.
  */
 struct rec_type {
 	const char *name;

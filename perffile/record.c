@@ -1217,6 +1217,34 @@ static void out_sample(struct dump *d, const struct perf_sample *s, const struct
 	}
 }
 
+/* the fields of the record's type with a key, then what its dump function adds */
+static void out_body(struct dump *d, const struct perf_record *rec, const struct rec_type *t)
+{
+	uint16_t i;
+
+	if (!t || (!t->nr_fields && !t->decode && !t->dump)) {
+		/* a type known by name only, or not at all: its bytes after the header */
+		out_bytes(d, "body", (const uint8_t *)rec->data + HDR, rec->size - HDR);
+		return;
+	}
+	for (i = 0; i < t->nr_fields; i++) {
+		const struct rec_field *f = &t->fields[i];
+		uint64_t v;
+
+		if (!f->key)
+			continue;
+		v = rec_load((const uint8_t *)&rec->u + f->view, f->size);
+		if (f->fmt == 'x')
+			out_x(d, f->key, v);
+		else if (f->fmt == 'd')
+			out(d, " %s=%" PRId64, f->key, f->size == 4 ? (int64_t)(int32_t)v : (int64_t)v);
+		else
+			out_u(d, f->key, v);
+	}
+	if (t->dump)
+		t->dump(d, rec);
+}
+
 int perf_record__dump(const struct perf_record *rec, struct strbuf *sb)
 {
 	struct dump d = { sb, 0 };
@@ -1235,10 +1263,7 @@ int perf_record__dump(const struct perf_record *rec, struct strbuf *sb)
 	if (rec->payload_size)
 		out_u(&d, "payload_size", rec->payload_size);
 	if (rec->size >= HDR) {
-		if (t && t->dump)
-			t->dump(&d, rec);
-		else	/* a type known by name only, or not at all: its bytes after the header */
-			out_bytes(&d, "body", (const uint8_t *)rec->data + HDR, rec->size - HDR);
+		out_body(&d, rec, t);
 		if (rec->sample.sample_type)
 			out_sample(&d, &rec->sample, rec->evattr);
 	}

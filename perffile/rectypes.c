@@ -20,23 +20,27 @@
 
 #define RP_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)	/* perf/event.h */
 
-/* field f of layout R into field v of view V; the two must be as wide */
-#define FIELD(R, f, V, v) { offsetof(struct R, f), \
+/*
+ * Field f of layout R into field v of view V (the two as wide), dumped as
+ * " key=value" in format fmt ('u' decimal, 'd' signed decimal, 'x' hex; a
+ * NULL key: the type's dump prints it, or not).
+ */
+#define FIELD(R, f, V, v, key, fmt) { offsetof(struct R, f), \
 	sizeof(((struct R *)0)->f) + 0 * sizeof(char[sizeof(((struct R *)0)->f) == \
 						     sizeof(((struct V *)0)->v) ? 1 : -1]), \
-	offsetof(struct V, v) }
+	offsetof(struct V, v), key, fmt }
 /* field f of layout R, swapped but decoded by the type's own function (or not at all) */
-#define SWAPPED(R, f) { offsetof(struct R, f), sizeof(((struct R *)0)->f), REC_NO_VIEW }
+#define SWAPPED(R, f) { offsetof(struct R, f), sizeof(((struct R *)0)->f), REC_NO_VIEW, NULL, 0 }
 #define FIELDS(a) (uint16_t)(sizeof(a) / sizeof((a)[0])), a
 
 /* ------------------------------------------------------------ MMAP, MMAP2 */
 
 static const struct rec_field mmap_fields[] = {
-	FIELD(perf_record_mmap, pid, perf_rec_mmap, pid),
-	FIELD(perf_record_mmap, tid, perf_rec_mmap, tid),
-	FIELD(perf_record_mmap, start, perf_rec_mmap, start),
-	FIELD(perf_record_mmap, len, perf_rec_mmap, len),
-	FIELD(perf_record_mmap, pgoff, perf_rec_mmap, pgoff),
+	FIELD(perf_record_mmap, pid, perf_rec_mmap, pid, "pid", 'u'),
+	FIELD(perf_record_mmap, tid, perf_rec_mmap, tid, "tid", 'u'),
+	FIELD(perf_record_mmap, start, perf_rec_mmap, start, "start", 'x'),
+	FIELD(perf_record_mmap, len, perf_rec_mmap, len, "len", 'x'),
+	FIELD(perf_record_mmap, pgoff, perf_rec_mmap, pgoff, "pgoff", 'x'),
 };
 _Static_assert(offsetof(struct perf_record_mmap, pgoff) == offsetof(struct perf_record_mmap2, pgoff),
 	       "MMAP and MMAP2 share their first fields");
@@ -139,10 +143,6 @@ static void dump_mmap(struct dump *d, const struct perf_record *rec)
 {
 	const struct perf_rec_mmap *m = &rec->u.mmap;
 
-	out(d, " pid=%" PRIu32 " tid=%" PRIu32, m->pid, m->tid);
-	out_x(d, "start", m->start);
-	out_x(d, "len", m->len);
-	out_x(d, "pgoff", m->pgoff);
 	if (rec->type == PERF_RECORD_MMAP2) {
 		if (m->build_id) {
 			out_bytes(d, "build_id", m->build_id, m->build_id_size);
@@ -159,8 +159,8 @@ static void dump_mmap(struct dump *d, const struct perf_record *rec)
 /* ------------------------------------------------------------ COMM */
 
 static const struct rec_field comm_fields[] = {
-	FIELD(perf_record_comm, pid, perf_rec_comm, pid),
-	FIELD(perf_record_comm, tid, perf_rec_comm, tid),
+	FIELD(perf_record_comm, pid, perf_rec_comm, pid, "pid", 'u'),
+	FIELD(perf_record_comm, tid, perf_rec_comm, tid, "tid", 'u'),
 };
 
 static int decode_comm(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -174,68 +174,44 @@ static int decode_comm(struct perf_record *rec, const uint8_t *b, size_t size,
 
 static void dump_comm(struct dump *d, const struct perf_record *rec)
 {
-	out(d, " pid=%" PRIu32 " tid=%" PRIu32 " exec=%d", rec->u.comm.pid, rec->u.comm.tid,
-	    rec->u.comm.exec);
+	out(d, " exec=%d", rec->u.comm.exec);
 	out_str(d, "comm", rec->u.comm.comm, SIZE_MAX);
 }
 
 /* ------------------------------------------------------------ FORK, EXIT */
 
 static const struct rec_field fork_fields[] = {
-	FIELD(perf_record_fork, pid, perf_rec_fork, pid),
-	FIELD(perf_record_fork, ppid, perf_rec_fork, ppid),
-	FIELD(perf_record_fork, tid, perf_rec_fork, tid),
-	FIELD(perf_record_fork, ptid, perf_rec_fork, ptid),
-	FIELD(perf_record_fork, time, perf_rec_fork, time),
+	FIELD(perf_record_fork, pid, perf_rec_fork, pid, "pid", 'u'),
+	FIELD(perf_record_fork, ppid, perf_rec_fork, ppid, "ppid", 'u'),
+	FIELD(perf_record_fork, tid, perf_rec_fork, tid, "tid", 'u'),
+	FIELD(perf_record_fork, ptid, perf_rec_fork, ptid, "ptid", 'u'),
+	FIELD(perf_record_fork, time, perf_rec_fork, time, "time", 'u'),
 };
-
-static void dump_fork(struct dump *d, const struct perf_record *rec)
-{
-	const struct perf_rec_fork *f = &rec->u.fork;
-
-	out(d, " pid=%" PRIu32 " ppid=%" PRIu32 " tid=%" PRIu32 " ptid=%" PRIu32,
-	    f->pid, f->ppid, f->tid, f->ptid);
-	out_u(d, "time", f->time);
-}
 
 /* ------------------------------------------------------------ LOST, LOST_SAMPLES */
 
 static const struct rec_field lost_fields[] = {
-	FIELD(perf_record_lost, id, perf_rec_lost, id),
-	FIELD(perf_record_lost, lost, perf_rec_lost, lost),
+	FIELD(perf_record_lost, id, perf_rec_lost, id, "lost_id", 'x'),
+	FIELD(perf_record_lost, lost, perf_rec_lost, lost, "lost", 'u'),
 };
 
 static const struct rec_field lost_samples_fields[] = {
-	FIELD(perf_record_lost_samples, lost, perf_rec_lost, lost),
+	FIELD(perf_record_lost_samples, lost, perf_rec_lost, lost, "lost", 'u'),
 };
-
-static void dump_lost(struct dump *d, const struct perf_record *rec)
-{
-	if (rec->type == PERF_RECORD_LOST)
-		out_x(d, "lost_id", rec->u.lost.id);
-	out_u(d, "lost", rec->u.lost.lost);
-}
 
 /* ------------------------------------------------------------ THROTTLE, UNTHROTTLE */
 
 static const struct rec_field throttle_fields[] = {
-	FIELD(perf_record_throttle, time, perf_rec_throttle, time),
-	FIELD(perf_record_throttle, id, perf_rec_throttle, id),
-	FIELD(perf_record_throttle, stream_id, perf_rec_throttle, stream_id),
+	FIELD(perf_record_throttle, time, perf_rec_throttle, time, "throttle_time", 'u'),
+	FIELD(perf_record_throttle, id, perf_rec_throttle, id, "throttle_id", 'x'),
+	FIELD(perf_record_throttle, stream_id, perf_rec_throttle, stream_id, "throttle_stream_id", 'x'),
 };
-
-static void dump_throttle(struct dump *d, const struct perf_record *rec)
-{
-	out_u(d, "throttle_time", rec->u.throttle.time);
-	out_x(d, "throttle_id", rec->u.throttle.id);
-	out_x(d, "throttle_stream_id", rec->u.throttle.stream_id);
-}
 
 /* ------------------------------------------------------------ READ */
 
 static const struct rec_field read_fields[] = {
-	FIELD(perf_record_read, pid, perf_rec_read, pid),
-	FIELD(perf_record_read, tid, perf_rec_read, tid),
+	FIELD(perf_record_read, pid, perf_rec_read, pid, "pid", 'u'),
+	FIELD(perf_record_read, tid, perf_rec_read, tid, "tid", 'u'),
 };
 
 static int decode_read(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -250,42 +226,29 @@ static int decode_read(struct perf_record *rec, const uint8_t *b, size_t size,
 
 static void dump_read(struct dump *d, const struct perf_record *rec)
 {
-	out(d, " pid=%" PRIu32 " tid=%" PRIu32, rec->u.read.pid, rec->u.read.tid);
 	out_read(d, "values", &rec->u.read.values, rec->evattr ? rec->evattr->attr.read_format : 0);
 }
 
 /* ------------------------------------------------------------ AUX */
 
 static const struct rec_field aux_fields[] = {
-	FIELD(perf_record_aux, aux_offset, perf_rec_aux, aux_offset),
-	FIELD(perf_record_aux, aux_size, perf_rec_aux, aux_size),
-	FIELD(perf_record_aux, flags, perf_rec_aux, flags),
+	FIELD(perf_record_aux, aux_offset, perf_rec_aux, aux_offset, "aux_offset", 'x'),
+	FIELD(perf_record_aux, aux_size, perf_rec_aux, aux_size, "aux_size", 'x'),
+	FIELD(perf_record_aux, flags, perf_rec_aux, flags, "flags", 'x'),
 };
-
-static void dump_aux(struct dump *d, const struct perf_record *rec)
-{
-	out_x(d, "aux_offset", rec->u.aux.aux_offset);
-	out_x(d, "aux_size", rec->u.aux.aux_size);
-	out_x(d, "flags", rec->u.aux.flags);
-}
 
 /* ------------------------------------------------------------ ITRACE_START */
 
 static const struct rec_field itrace_start_fields[] = {
-	FIELD(perf_record_itrace_start, pid, perf_rec_itrace_start, pid),
-	FIELD(perf_record_itrace_start, tid, perf_rec_itrace_start, tid),
+	FIELD(perf_record_itrace_start, pid, perf_rec_itrace_start, pid, "pid", 'u'),
+	FIELD(perf_record_itrace_start, tid, perf_rec_itrace_start, tid, "tid", 'u'),
 };
-
-static void dump_itrace_start(struct dump *d, const struct perf_record *rec)
-{
-	out(d, " pid=%" PRIu32 " tid=%" PRIu32, rec->u.itrace_start.pid, rec->u.itrace_start.tid);
-}
 
 /* ------------------------------------------------------------ SWITCH, SWITCH_CPU_WIDE */
 
 static const struct rec_field switch_cpu_wide_fields[] = {
-	FIELD(perf_record_switch_cpu_wide, next_prev_pid, perf_rec_switch, next_prev_pid),
-	FIELD(perf_record_switch_cpu_wide, next_prev_tid, perf_rec_switch, next_prev_tid),
+	FIELD(perf_record_switch_cpu_wide, next_prev_pid, perf_rec_switch, next_prev_pid, NULL, 0),
+	FIELD(perf_record_switch_cpu_wide, next_prev_tid, perf_rec_switch, next_prev_tid, NULL, 0),
 };
 
 static int decode_switch(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -308,9 +271,9 @@ static void dump_switch(struct dump *d, const struct perf_record *rec)
 /* ------------------------------------------------------------ NAMESPACES */
 
 static const struct rec_field namespaces_fields[] = {
-	FIELD(perf_record_namespaces, pid, perf_rec_namespaces, pid),
-	FIELD(perf_record_namespaces, tid, perf_rec_namespaces, tid),
-	FIELD(perf_record_namespaces, nr_namespaces, perf_rec_namespaces, nr),
+	FIELD(perf_record_namespaces, pid, perf_rec_namespaces, pid, "pid", 'u'),
+	FIELD(perf_record_namespaces, tid, perf_rec_namespaces, tid, "tid", 'u'),
+	FIELD(perf_record_namespaces, nr_namespaces, perf_rec_namespaces, nr, "nr_namespaces", 'u'),
 };
 
 static int decode_namespaces(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -343,8 +306,6 @@ static void dump_namespaces(struct dump *d, const struct perf_record *rec)
 	const uint8_t *l = (const void *)ns->link_info;
 	uint64_t i;
 
-	out(d, " pid=%" PRIu32 " tid=%" PRIu32, ns->pid, ns->tid);
-	out_u(d, "nr_namespaces", ns->nr);
 	out(d, " link_info=[");
 	for (i = 0; i < ns->nr; i++, l += sizeof(struct perf_ns_link_info))
 		out(d, "%s0x%" PRIx64 "/%" PRIu64, i ? "," : "", REC_LD(l, struct perf_ns_link_info, dev),
@@ -355,10 +316,10 @@ static void dump_namespaces(struct dump *d, const struct perf_record *rec)
 /* ------------------------------------------------------------ KSYMBOL */
 
 static const struct rec_field ksymbol_fields[] = {
-	FIELD(perf_record_ksymbol, addr, perf_rec_ksymbol, addr),
-	FIELD(perf_record_ksymbol, len, perf_rec_ksymbol, len),
-	FIELD(perf_record_ksymbol, ksym_type, perf_rec_ksymbol, ksym_type),
-	FIELD(perf_record_ksymbol, flags, perf_rec_ksymbol, flags),
+	FIELD(perf_record_ksymbol, addr, perf_rec_ksymbol, addr, "addr", 'x'),
+	FIELD(perf_record_ksymbol, len, perf_rec_ksymbol, len, "len", 'u'),
+	FIELD(perf_record_ksymbol, ksym_type, perf_rec_ksymbol, ksym_type, "ksym_type", 'u'),
+	FIELD(perf_record_ksymbol, flags, perf_rec_ksymbol, flags, "flags", 'x'),
 };
 
 static int decode_ksymbol(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -371,18 +332,15 @@ static int decode_ksymbol(struct perf_record *rec, const uint8_t *b, size_t size
 
 static void dump_ksymbol(struct dump *d, const struct perf_record *rec)
 {
-	out_x(d, "addr", rec->u.ksymbol.addr);
-	out(d, " len=%" PRIu32 " ksym_type=%u flags=0x%x", rec->u.ksymbol.len,
-	    rec->u.ksymbol.ksym_type, rec->u.ksymbol.flags);
 	out_str(d, "name", rec->u.ksymbol.name, SIZE_MAX);
 }
 
 /* ------------------------------------------------------------ BPF_EVENT */
 
 static const struct rec_field bpf_event_fields[] = {
-	FIELD(perf_record_bpf_event, type, perf_rec_bpf_event, type),
-	FIELD(perf_record_bpf_event, flags, perf_rec_bpf_event, flags),
-	FIELD(perf_record_bpf_event, id, perf_rec_bpf_event, id),
+	FIELD(perf_record_bpf_event, type, perf_rec_bpf_event, type, "bpf_type", 'u'),
+	FIELD(perf_record_bpf_event, flags, perf_rec_bpf_event, flags, "flags", 'x'),
+	FIELD(perf_record_bpf_event, id, perf_rec_bpf_event, id, "bpf_id", 'u'),
 };
 
 static int decode_bpf_event(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -395,15 +353,13 @@ static int decode_bpf_event(struct perf_record *rec, const uint8_t *b, size_t si
 
 static void dump_bpf_event(struct dump *d, const struct perf_record *rec)
 {
-	out(d, " bpf_type=%u flags=0x%x bpf_id=%" PRIu32, rec->u.bpf_event.type,
-	    rec->u.bpf_event.flags, rec->u.bpf_event.id);
 	out_bytes(d, "tag", rec->u.bpf_event.tag, sizeof(((struct perf_record_bpf_event *)0)->tag));
 }
 
 /* ------------------------------------------------------------ CGROUP */
 
 static const struct rec_field cgroup_fields[] = {
-	FIELD(perf_record_cgroup, id, perf_rec_cgroup, id),
+	FIELD(perf_record_cgroup, id, perf_rec_cgroup, id, "cgroup_id", 'u'),
 };
 
 static int decode_cgroup(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -416,16 +372,15 @@ static int decode_cgroup(struct perf_record *rec, const uint8_t *b, size_t size,
 
 static void dump_cgroup(struct dump *d, const struct perf_record *rec)
 {
-	out_u(d, "cgroup_id", rec->u.cgroup.id);
 	out_str(d, "path", rec->u.cgroup.path, SIZE_MAX);
 }
 
 /* ------------------------------------------------------------ TEXT_POKE */
 
 static const struct rec_field text_poke_fields[] = {
-	FIELD(perf_record_text_poke, addr, perf_rec_text_poke, addr),
-	FIELD(perf_record_text_poke, old_len, perf_rec_text_poke, old_len),
-	FIELD(perf_record_text_poke, new_len, perf_rec_text_poke, new_len),
+	FIELD(perf_record_text_poke, addr, perf_rec_text_poke, addr, "addr", 'x'),
+	FIELD(perf_record_text_poke, old_len, perf_rec_text_poke, old_len, "old_len", 'u'),
+	FIELD(perf_record_text_poke, new_len, perf_rec_text_poke, new_len, "new_len", 'u'),
 };
 
 static int decode_text_poke(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -444,8 +399,6 @@ static int decode_text_poke(struct perf_record *rec, const uint8_t *b, size_t si
 
 static void dump_text_poke(struct dump *d, const struct perf_record *rec)
 {
-	out_x(d, "addr", rec->u.text_poke.addr);
-	out(d, " old_len=%u new_len=%u", rec->u.text_poke.old_len, rec->u.text_poke.new_len);
 	out_bytes(d, "bytes", rec->u.text_poke.bytes,
 		  (uint64_t)rec->u.text_poke.old_len + rec->u.text_poke.new_len);
 }
@@ -453,13 +406,8 @@ static void dump_text_poke(struct dump *d, const struct perf_record *rec)
 /* ------------------------------------------------------------ AUX_OUTPUT_HW_ID */
 
 static const struct rec_field aux_output_hw_id_fields[] = {
-	FIELD(perf_record_aux_output_hw_id, hw_id, perf_rec_aux_output_hw_id, hw_id),
+	FIELD(perf_record_aux_output_hw_id, hw_id, perf_rec_aux_output_hw_id, hw_id, "hw_id", 'x'),
 };
-
-static void dump_aux_output_hw_id(struct dump *d, const struct perf_record *rec)
-{
-	out_x(d, "hw_id", rec->u.aux_output_hw_id.hw_id);
-}
 
 /* ------------------------------------------------------------ HEADER_ATTR (pipe mode) */
 
@@ -532,7 +480,7 @@ static void dump_header_attr(struct dump *d, const struct perf_record *rec)
 /* ------------------------------------------------------------ HEADER_EVENT_TYPE */
 
 static const struct rec_field event_type_fields[] = {
-	FIELD(perf_record_header_event_type, event_id, perf_rec_event_type, event_id),
+	FIELD(perf_record_header_event_type, event_id, perf_rec_event_type, event_id, "event_id", 'u'),
 };
 
 static int decode_event_type(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -560,25 +508,19 @@ static int decode_event_type(struct perf_record *rec, const uint8_t *b, size_t s
 
 static void dump_event_type(struct dump *d, const struct perf_record *rec)
 {
-	out_u(d, "event_id", rec->u.event_type.event_id);
 	out_str(d, "name", rec->u.event_type.name, SIZE_MAX);
 }
 
 /* ------------------------------------------------------------ HEADER_TRACING_DATA */
 
 static const struct rec_field tracing_data_fields[] = {
-	FIELD(perf_record_header_tracing_data, size, perf_rec_tracing_data, size),
+	FIELD(perf_record_header_tracing_data, size, perf_rec_tracing_data, size, "tracing_data_size", 'u'),
 };
-
-static void dump_tracing_data(struct dump *d, const struct perf_record *rec)
-{
-	out_u(d, "tracing_data_size", rec->u.tracing_data.size);
-}
 
 /* ------------------------------------------------------------ HEADER_BUILD_ID */
 
 static const struct rec_field build_id_fields[] = {
-	FIELD(perf_record_header_build_id, pid, perf_rec_build_id, pid),
+	FIELD(perf_record_header_build_id, pid, perf_rec_build_id, pid, "pid", 'd'),
 };
 
 static int decode_build_id(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -600,7 +542,6 @@ static int decode_build_id(struct perf_record *rec, const uint8_t *b, size_t siz
 
 static void dump_build_id(struct dump *d, const struct perf_record *rec)
 {
-	out(d, " pid=%" PRId32, rec->u.build_id.pid);
 	out_bytes(d, "build_id", rec->u.build_id.build_id, rec->u.build_id.size);
 	out_str(d, "filename", rec->u.build_id.filename, SIZE_MAX);
 }
@@ -654,7 +595,7 @@ static void dump_id_index(struct dump *d, const struct perf_record *rec)
 /* ------------------------------------------------------------ AUXTRACE_INFO */
 
 static const struct rec_field auxtrace_info_fields[] = {
-	FIELD(perf_record_auxtrace_info, type, perf_rec_auxtrace_info, type),
+	FIELD(perf_record_auxtrace_info, type, perf_rec_auxtrace_info, type, "auxtrace_type", 'u'),
 	SWAPPED(perf_record_auxtrace_info, reserved),
 };
 
@@ -671,43 +612,31 @@ static int decode_auxtrace_info(struct perf_record *rec, const uint8_t *b, size_
 
 static void dump_auxtrace_info(struct dump *d, const struct perf_record *rec)
 {
-	out(d, " auxtrace_type=%" PRIu32, rec->u.auxtrace_info.type);
 	out_u64s(d, "priv", rec->u.auxtrace_info.priv, rec->u.auxtrace_info.nr_priv);
 }
 
 /* ------------------------------------------------------------ AUXTRACE */
 
 static const struct rec_field auxtrace_fields[] = {
-	FIELD(perf_record_auxtrace, size, perf_rec_auxtrace, size),
-	FIELD(perf_record_auxtrace, offset, perf_rec_auxtrace, offset),
-	FIELD(perf_record_auxtrace, reference, perf_rec_auxtrace, reference),
-	FIELD(perf_record_auxtrace, idx, perf_rec_auxtrace, idx),
-	FIELD(perf_record_auxtrace, tid, perf_rec_auxtrace, tid),
-	FIELD(perf_record_auxtrace, cpu, perf_rec_auxtrace, cpu),
+	FIELD(perf_record_auxtrace, size, perf_rec_auxtrace, size, "aux_size", 'u'),
+	FIELD(perf_record_auxtrace, offset, perf_rec_auxtrace, offset, "aux_offset", 'x'),
+	FIELD(perf_record_auxtrace, reference, perf_rec_auxtrace, reference, "reference", 'x'),
+	FIELD(perf_record_auxtrace, idx, perf_rec_auxtrace, idx, "idx", 'u'),
+	FIELD(perf_record_auxtrace, tid, perf_rec_auxtrace, tid, "tid", 'd'),
+	FIELD(perf_record_auxtrace, cpu, perf_rec_auxtrace, cpu, "cpu", 'd'),
 	SWAPPED(perf_record_auxtrace, reserved),
 };
-
-static void dump_auxtrace(struct dump *d, const struct perf_record *rec)
-{
-	const struct perf_rec_auxtrace *a = &rec->u.auxtrace;
-
-	out_u(d, "aux_size", a->size);
-	out_x(d, "aux_offset", a->offset);
-	out_x(d, "reference", a->reference);
-	out(d, " idx=%" PRIu32 " tid=%" PRId32 " cpu=%" PRId32, a->idx, (int32_t)a->tid,
-	    (int32_t)a->cpu);
-}
 
 /* ------------------------------------------------------------ AUXTRACE_ERROR */
 
 static const struct rec_field auxtrace_error_fields[] = {
-	FIELD(perf_record_auxtrace_error, type, perf_rec_auxtrace_error, type),
-	FIELD(perf_record_auxtrace_error, code, perf_rec_auxtrace_error, code),
-	FIELD(perf_record_auxtrace_error, cpu, perf_rec_auxtrace_error, cpu),
-	FIELD(perf_record_auxtrace_error, pid, perf_rec_auxtrace_error, pid),
-	FIELD(perf_record_auxtrace_error, tid, perf_rec_auxtrace_error, tid),
-	FIELD(perf_record_auxtrace_error, fmt, perf_rec_auxtrace_error, fmt),
-	FIELD(perf_record_auxtrace_error, ip, perf_rec_auxtrace_error, ip),
+	FIELD(perf_record_auxtrace_error, type, perf_rec_auxtrace_error, type, "error_type", 'u'),
+	FIELD(perf_record_auxtrace_error, code, perf_rec_auxtrace_error, code, "code", 'u'),
+	FIELD(perf_record_auxtrace_error, cpu, perf_rec_auxtrace_error, cpu, "cpu", 'd'),
+	FIELD(perf_record_auxtrace_error, pid, perf_rec_auxtrace_error, pid, "pid", 'd'),
+	FIELD(perf_record_auxtrace_error, tid, perf_rec_auxtrace_error, tid, "tid", 'd'),
+	FIELD(perf_record_auxtrace_error, fmt, perf_rec_auxtrace_error, fmt, "fmt", 'u'),
+	FIELD(perf_record_auxtrace_error, ip, perf_rec_auxtrace_error, ip, "ip", 'x'),
 	SWAPPED(perf_record_auxtrace_error, time),
 	SWAPPED(perf_record_auxtrace_error, machine_pid),
 	SWAPPED(perf_record_auxtrace_error, vcpu),
@@ -737,10 +666,6 @@ static void dump_auxtrace_error(struct dump *d, const struct perf_record *rec)
 {
 	const struct perf_rec_auxtrace_error *e = &rec->u.auxtrace_error;
 
-	out(d, " error_type=%" PRIu32 " code=%" PRIu32 " cpu=%" PRId32 " pid=%" PRId32
-	    " tid=%" PRId32 " fmt=%" PRIu32, e->type, e->code, (int32_t)e->cpu,
-	    (int32_t)e->pid, (int32_t)e->tid, e->fmt);
-	out_x(d, "ip", e->ip);
 	if (e->fmt >= 1)
 		out_u(d, "time", e->time);
 	out_str(d, "msg", e->msg, SIZE_MAX);
@@ -751,7 +676,7 @@ static void dump_auxtrace_error(struct dump *d, const struct perf_record *rec)
 /* ------------------------------------------------------------ THREAD_MAP */
 
 static const struct rec_field thread_map_fields[] = {
-	FIELD(perf_record_thread_map, nr, perf_rec_thread_map, nr),
+	FIELD(perf_record_thread_map, nr, perf_rec_thread_map, nr, "nr", 'u'),
 };
 
 static int decode_thread_map(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -784,7 +709,6 @@ static void dump_thread_map(struct dump *d, const struct perf_record *rec)
 	const uint8_t *e = rec->u.thread_map.entries;
 	uint64_t i;
 
-	out_u(d, "nr", rec->u.thread_map.nr);
 	out(d, " threads=[");
 	for (i = 0; i < rec->u.thread_map.nr; i++, e += sizeof(struct perf_record_thread_map_entry)) {
 		out(d, "%s%" PRId64, i ? "," : "",
@@ -965,41 +889,24 @@ static void dump_stat_config(struct dump *d, const struct perf_record *rec)
 }
 
 static const struct rec_field stat_fields[] = {
-	FIELD(perf_record_stat, id, perf_rec_stat, id),
-	FIELD(perf_record_stat, cpu, perf_rec_stat, cpu),
-	FIELD(perf_record_stat, thread, perf_rec_stat, thread),
-	FIELD(perf_record_stat, val, perf_rec_stat, val),
-	FIELD(perf_record_stat, ena, perf_rec_stat, ena),
-	FIELD(perf_record_stat, run, perf_rec_stat, run),
+	FIELD(perf_record_stat, id, perf_rec_stat, id, "stat_id", 'x'),
+	FIELD(perf_record_stat, cpu, perf_rec_stat, cpu, "cpu", 'd'),
+	FIELD(perf_record_stat, thread, perf_rec_stat, thread, "thread", 'd'),
+	FIELD(perf_record_stat, val, perf_rec_stat, val, "val", 'u'),
+	FIELD(perf_record_stat, ena, perf_rec_stat, ena, "ena", 'u'),
+	FIELD(perf_record_stat, run, perf_rec_stat, run, "run", 'u'),
 };
-
-static void dump_stat(struct dump *d, const struct perf_record *rec)
-{
-	const struct perf_rec_stat *st = &rec->u.stat;
-
-	out_x(d, "stat_id", st->id);
-	out(d, " cpu=%" PRId32 " thread=%" PRId32, (int32_t)st->cpu, (int32_t)st->thread);
-	out_u(d, "val", st->val);
-	out_u(d, "ena", st->ena);
-	out_u(d, "run", st->run);
-}
 
 static const struct rec_field stat_round_fields[] = {
-	FIELD(perf_record_stat_round, type, perf_rec_stat_round, type),
-	FIELD(perf_record_stat_round, time, perf_rec_stat_round, time),
+	FIELD(perf_record_stat_round, type, perf_rec_stat_round, type, "round_type", 'u'),
+	FIELD(perf_record_stat_round, time, perf_rec_stat_round, time, "time", 'u'),
 };
-
-static void dump_stat_round(struct dump *d, const struct perf_record *rec)
-{
-	out_u(d, "round_type", rec->u.stat_round.type);
-	out_u(d, "time", rec->u.stat_round.time);
-}
 
 /* ------------------------------------------------------------ EVENT_UPDATE */
 
 static const struct rec_field event_update_fields[] = {
-	FIELD(perf_record_event_update, type, perf_rec_event_update, type),
-	FIELD(perf_record_event_update, id, perf_rec_event_update, id),
+	FIELD(perf_record_event_update, type, perf_rec_event_update, type, "update_type", 'u'),
+	FIELD(perf_record_event_update, id, perf_rec_event_update, id, "update_id", 'x'),
 };
 
 static int decode_event_update(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -1045,8 +952,6 @@ static void dump_event_update(struct dump *d, const struct perf_record *rec)
 {
 	const struct perf_rec_event_update *ev = &rec->u.event_update;
 
-	out_u(d, "update_type", ev->type);
-	out_x(d, "update_id", ev->id);
 	if (ev->str)
 		out_str(d, ev->type ? "name" : "unit", ev->str, SIZE_MAX);
 	else if (ev->type == EVENT_UPDATE_SCALE)
@@ -1060,13 +965,13 @@ static void dump_event_update(struct dump *d, const struct perf_record *rec)
 /* ------------------------------------------------------------ TIME_CONV */
 
 static const struct rec_field time_conv_fields[] = {
-	FIELD(perf_record_time_conv, time_shift, perf_rec_time_conv, time_shift),
-	FIELD(perf_record_time_conv, time_mult, perf_rec_time_conv, time_mult),
-	FIELD(perf_record_time_conv, time_zero, perf_rec_time_conv, time_zero),
-	FIELD(perf_record_time_conv, time_cycles, perf_rec_time_conv, time_cycles),
-	FIELD(perf_record_time_conv, time_mask, perf_rec_time_conv, time_mask),
-	FIELD(perf_record_time_conv, cap_user_time_zero, perf_rec_time_conv, cap_user_time_zero),
-	FIELD(perf_record_time_conv, cap_user_time_short, perf_rec_time_conv, cap_user_time_short),
+	FIELD(perf_record_time_conv, time_shift, perf_rec_time_conv, time_shift, "time_shift", 'u'),
+	FIELD(perf_record_time_conv, time_mult, perf_rec_time_conv, time_mult, "time_mult", 'u'),
+	FIELD(perf_record_time_conv, time_zero, perf_rec_time_conv, time_zero, "time_zero", 'u'),
+	FIELD(perf_record_time_conv, time_cycles, perf_rec_time_conv, time_cycles, NULL, 0),
+	FIELD(perf_record_time_conv, time_mask, perf_rec_time_conv, time_mask, NULL, 0),
+	FIELD(perf_record_time_conv, cap_user_time_zero, perf_rec_time_conv, cap_user_time_zero, NULL, 0),
+	FIELD(perf_record_time_conv, cap_user_time_short, perf_rec_time_conv, cap_user_time_short, NULL, 0),
 };
 
 static int decode_time_conv(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -1081,9 +986,6 @@ static void dump_time_conv(struct dump *d, const struct perf_record *rec)
 {
 	const struct perf_rec_time_conv *tc = &rec->u.time_conv;
 
-	out_u(d, "time_shift", tc->time_shift);
-	out_u(d, "time_mult", tc->time_mult);
-	out_u(d, "time_zero", tc->time_zero);
 	if (tc->has_ext) {
 		out_u(d, "time_cycles", tc->time_cycles);
 		out_x(d, "time_mask", tc->time_mask);
@@ -1095,7 +997,7 @@ static void dump_time_conv(struct dump *d, const struct perf_record *rec)
 /* ------------------------------------------------------------ HEADER_FEATURE */
 
 static const struct rec_field feature_fields[] = {
-	FIELD(perf_record_header_feature, feat_id, perf_rec_feature, feat_id),
+	FIELD(perf_record_header_feature, feat_id, perf_rec_feature, feat_id, "feat_id", 'u'),
 };
 
 static int decode_feature(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -1112,7 +1014,6 @@ static int decode_feature(struct perf_record *rec, const uint8_t *b, size_t size
 static void dump_feature(struct dump *d, const struct perf_record *rec)
 {
 	/* the section stays in file byte order: its size only, so both orders dump alike */
-	out_u(d, "feat_id", rec->u.feature.feat_id);
 	out_u(d, "data_size", rec->u.feature.size);
 }
 
@@ -1130,7 +1031,7 @@ static int decode_compressed(struct perf_record *rec, const uint8_t *b, size_t s
 }
 
 static const struct rec_field compressed2_fields[] = {
-	FIELD(perf_record_compressed2, data_size, perf_rec_compressed, size),
+	FIELD(perf_record_compressed2, data_size, perf_rec_compressed, size, NULL, 0),
 };
 
 static int decode_compressed2(struct perf_record *rec, const uint8_t *b, size_t size,
@@ -1169,26 +1070,26 @@ static const struct rec_type types[] = {
 	/* the old layout without prot and flags is shorter: decode_mmap2 checks the size */
 	[PERF_RECORD_MMAP2] = { "MMAP2", 0, 0, FIELDS(mmap_fields), decode_mmap2, swap_mmap2, dump_mmap },
 	[PERF_RECORD_LOST] = { "LOST", SIZE(perf_record_lost), 0, FIELDS(lost_fields),
-			       NULL, NULL, dump_lost },
+			       NULL, NULL, NULL },
 	[PERF_RECORD_COMM] = { "COMM", AT(perf_record_comm, comm), 0, FIELDS(comm_fields),
 			       decode_comm, NULL, dump_comm },
 	[PERF_RECORD_EXIT] = { "EXIT", SIZE(perf_record_fork), 0, FIELDS(fork_fields),
-			       NULL, NULL, dump_fork },
+			       NULL, NULL, NULL },
 	[PERF_RECORD_THROTTLE] = { "THROTTLE", SIZE(perf_record_throttle), 0, FIELDS(throttle_fields),
-				   NULL, NULL, dump_throttle },
+				   NULL, NULL, NULL },
 	[PERF_RECORD_UNTHROTTLE] = { "UNTHROTTLE", SIZE(perf_record_throttle), 0,
-				     FIELDS(throttle_fields), NULL, NULL, dump_throttle },
+				     FIELDS(throttle_fields), NULL, NULL, NULL },
 	[PERF_RECORD_FORK] = { "FORK", SIZE(perf_record_fork), 0, FIELDS(fork_fields),
-			       NULL, NULL, dump_fork },
+			       NULL, NULL, NULL },
 	[PERF_RECORD_READ] = { "READ", AT(perf_record_read, values) + 8, AT(perf_record_read, values),
 			       FIELDS(read_fields), decode_read, NULL, dump_read },
 	[PERF_RECORD_SAMPLE] = { "SAMPLE", .dump = dump_nothing },	/* record.c: decode_sample() */
 	[PERF_RECORD_AUX] = { "AUX", SIZE(perf_record_aux), 0, FIELDS(aux_fields),
-			      NULL, NULL, dump_aux },
+			      NULL, NULL, NULL },
 	[PERF_RECORD_ITRACE_START] = { "ITRACE_START", SIZE(perf_record_itrace_start), 0,
-				       FIELDS(itrace_start_fields), NULL, NULL, dump_itrace_start },
+				       FIELDS(itrace_start_fields), NULL, NULL, NULL },
 	[PERF_RECORD_LOST_SAMPLES] = { "LOST_SAMPLES", SIZE(perf_record_lost_samples), 0,
-				       FIELDS(lost_samples_fields), NULL, NULL, dump_lost },
+				       FIELDS(lost_samples_fields), NULL, NULL, NULL },
 	[PERF_RECORD_SWITCH] = { "SWITCH", 0, 0, 0, NULL, decode_switch, NULL, dump_switch },
 	[PERF_RECORD_SWITCH_CPU_WIDE] = { "SWITCH_CPU_WIDE", SIZE(perf_record_switch_cpu_wide), 0,
 					  FIELDS(switch_cpu_wide_fields), decode_switch, NULL,
@@ -1206,7 +1107,7 @@ static const struct rec_type types[] = {
 				    FIELDS(text_poke_fields), decode_text_poke, NULL, dump_text_poke },
 	[PERF_RECORD_AUX_OUTPUT_HW_ID] = { "AUX_OUTPUT_HW_ID", SIZE(perf_record_aux_output_hw_id), 0,
 					   FIELDS(aux_output_hw_id_fields), NULL, NULL,
-					   dump_aux_output_hw_id },
+					   NULL },
 	[22] = { "CALLCHAIN_DEFERRED" },	/* newer perf */
 
 	[PERF_RECORD_HEADER_ATTR] = { "ATTR", (uint16_t)(HDR + PERF_ATTR_SIZE_VER0), 0, 0, NULL,
@@ -1216,7 +1117,7 @@ static const struct rec_type types[] = {
 					    dump_event_type },
 	[PERF_RECORD_HEADER_TRACING_DATA] = { "TRACING_DATA", SIZE(perf_record_header_tracing_data), 0,
 					      FIELDS(tracing_data_fields), NULL, NULL,
-					      dump_tracing_data },
+					      NULL },
 	[PERF_RECORD_HEADER_BUILD_ID] = { "BUILD_ID", AT(perf_record_header_build_id, filename), 0,
 					  FIELDS(build_id_fields), decode_build_id, NULL,
 					  dump_build_id },
@@ -1229,7 +1130,7 @@ static const struct rec_type types[] = {
 					FIELDS(auxtrace_info_fields), decode_auxtrace_info, NULL,
 					dump_auxtrace_info },
 	[PERF_RECORD_AUXTRACE] = { "AUXTRACE", SIZE(perf_record_auxtrace), 0, FIELDS(auxtrace_fields),
-				   NULL, NULL, dump_auxtrace },
+				   NULL, NULL, NULL },
 	[PERF_RECORD_AUXTRACE_ERROR] = { "AUXTRACE_ERROR", AT(perf_record_auxtrace_error, msg) + 1, 0,
 					 FIELDS(auxtrace_error_fields), decode_auxtrace_error, NULL,
 					 dump_auxtrace_error },
@@ -1242,9 +1143,9 @@ static const struct rec_type types[] = {
 				      AT(perf_record_stat_config, nr), 0, NULL, decode_stat_config,
 				      NULL, dump_stat_config },
 	[PERF_RECORD_STAT] = { "STAT", SIZE(perf_record_stat), 0, FIELDS(stat_fields),
-			       NULL, NULL, dump_stat },
+			       NULL, NULL, NULL },
 	[PERF_RECORD_STAT_ROUND] = { "STAT_ROUND", SIZE(perf_record_stat_round), 0,
-				     FIELDS(stat_round_fields), NULL, NULL, dump_stat_round },
+				     FIELDS(stat_round_fields), NULL, NULL, NULL },
 	[PERF_RECORD_EVENT_UPDATE] = { "EVENT_UPDATE", AT(perf_record_event_update, data), 0,
 				       FIELDS(event_update_fields), decode_event_update,
 				       swap_event_update, dump_event_update },
