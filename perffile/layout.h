@@ -132,6 +132,12 @@ struct perf_record_aux_output_hw_id {
 	uint64_t hw_id;
 } PACKED;
 
+struct perf_record_callchain_deferred {	/* Linux 6.19 */
+	struct perf_event_header header;
+	uint64_t cookie, nr;
+	uint64_t ips[];			/* the user part of the callchains of earlier samples */
+} PACKED;
+
 struct perf_record_header_attr {	/* pipe mode */
 	struct perf_event_header header;
 	struct perf_event_attr attr;	/* attr.size bytes, then the ids (u64) */
@@ -346,6 +352,7 @@ LAYOUT_AT(struct perf_record_ksymbol, name, 24);
 LAYOUT_AT(struct perf_record_bpf_event, tag, 16);
 LAYOUT_AT(struct perf_record_cgroup, path, 16);
 LAYOUT_AT(struct perf_record_text_poke, bytes, 20);
+LAYOUT_AT(struct perf_record_callchain_deferred, ips, 24);
 LAYOUT_AT(struct perf_record_header_attr, attr, 8);
 LAYOUT_AT(struct perf_record_header_event_type, name, 16);
 LAYOUT_AT(struct perf_record_header_build_id, sized.size, 32);

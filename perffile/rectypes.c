@@ -409,6 +409,31 @@ static const struct rec_field aux_output_hw_id_fields[] = {
 	FIELD(perf_record_aux_output_hw_id, hw_id, perf_rec_aux_output_hw_id, hw_id, "hw_id", 'x'),
 };
 
+/* ------------------------------------------------------------ CALLCHAIN_DEFERRED */
+
+static const struct rec_field callchain_deferred_fields[] = {
+	FIELD(perf_record_callchain_deferred, cookie, perf_rec_callchain_deferred, cookie, "cookie", 'x'),
+	FIELD(perf_record_callchain_deferred, nr, perf_rec_callchain_deferred, nr, "nr", 'u'),
+};
+
+static int decode_callchain_deferred(struct perf_record *rec, const uint8_t *b, size_t size,
+				     const struct perf_evattr *ea, const char **why)
+{
+	const size_t at = offsetof(struct perf_record_callchain_deferred, ips);
+	struct perf_rec_callchain_deferred *c = &rec->u.callchain_deferred;
+
+	(void)ea;
+	if (c->nr > (size - at) / sizeof(uint64_t))
+		return rec_fail(rec, why, "callchain nr %" PRIu64 " exceeds the record", c->nr);
+	c->ips = (const uint64_t *)(const void *)(b + at);
+	return 0;
+}
+
+static void dump_callchain_deferred(struct dump *d, const struct perf_record *rec)
+{
+	out_u64s(d, "ips", rec->u.callchain_deferred.ips, rec->u.callchain_deferred.nr);
+}
+
 /* ------------------------------------------------------------ HEADER_ATTR (pipe mode) */
 
 /* attr.size of the record's attr (0 means VER0), or 0 when invalid */
@@ -1108,7 +1133,10 @@ static const struct rec_type types[] = {
 	[PERF_RECORD_AUX_OUTPUT_HW_ID] = { "AUX_OUTPUT_HW_ID", SIZE(perf_record_aux_output_hw_id), 0,
 					   FIELDS(aux_output_hw_id_fields), NULL, NULL,
 					   NULL },
-	[22] = { "CALLCHAIN_DEFERRED" },	/* newer perf */
+	[RP_RECORD_CALLCHAIN_DEFERRED] = { "CALLCHAIN_DEFERRED", AT(perf_record_callchain_deferred, ips),
+					   AT(perf_record_callchain_deferred, ips),
+					   FIELDS(callchain_deferred_fields),
+					   decode_callchain_deferred, NULL, dump_callchain_deferred },
 
 	[PERF_RECORD_HEADER_ATTR] = { "ATTR", (uint16_t)(HDR + PERF_ATTR_SIZE_VER0), 0, 0, NULL,
 				      decode_header_attr, swap_header_attr, dump_header_attr },

@@ -1711,6 +1711,59 @@ static void test_corrupt(void **state)
 	fx_release(&fx);
 }
 
+/*
+ * CALLCHAIN_DEFERRED (Linux 6.19: cookie, nr, ips[nr], then the
+ * sample_id_all trailer), in both byte orders, and one whose nr runs past
+ * the record.
+ */
+static void test_callchain_deferred(void **state)
+{
+	static const uint64_t ips[] = { 0x401000, 0x401100, 0x7f0000001000ULL };
+	struct fixture fx;
+	struct em e;
+	struct decoded d[2];
+	char *a, *b;
+	int be;
+	size_t i;
+
+	(void)state;
+	fx_kernel(&fx);
+	for (be = 0; be < 2; be++) {
+		em_begin(&e, be, RP_RECORD_CALLCHAIN_DEFERRED, 0);
+		em64(&e, 0xc00c1e);
+		em64(&e, 3);
+		for (i = 0; i < 3; i++)
+			em64(&e, ips[i]);
+		em_trailer(&e);
+		em_end(&e);
+		dec(&d[be], &e, &fx.evlist);
+		assert_int_equal(d[be].err, 0);
+		assert_int_equal(d[be].rec.u.callchain_deferred.cookie, 0xc00c1e);
+		assert_int_equal(d[be].rec.u.callchain_deferred.nr, 3);
+		assert_memory_equal(d[be].rec.u.callchain_deferred.ips, ips, sizeof(ips));
+		assert_int_equal(d[be].rec.sample.tid, 42);
+	}
+	a = dump(&d[0].rec);
+	b = dump(&d[1].rec);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "CALLCHAIN_DEFERRED "));
+	assert_non_null(strstr(a, " cookie=0xc00c1e nr=3 ips=[0x401000,0x401100,0x7f0000001000]"));
+	free(a);
+	free(b);
+	dec_free(&d[0]);
+	dec_free(&d[1]);
+
+	em_begin(&e, 0, RP_RECORD_CALLCHAIN_DEFERRED, 0);
+	em64(&e, 1);
+	em64(&e, 4);	/* one more than the record holds */
+	for (i = 0; i < 3; i++)
+		em64(&e, ips[i]);
+	em_trailer(&e);
+	em_end(&e);
+	expect_einval(&e, &fx.evlist, "callchain nr 4 exceeds the record");
+	fx_release(&fx);
+}
+
 /* HEADER_EVENT_TYPE as perf wrote it: a 16-character name in 16 bytes, no NUL */
 static void test_event_type_no_nul(void **state)
 {
@@ -2141,6 +2194,7 @@ int main(void)
 		cmocka_unit_test(test_find_id_pos),
 		cmocka_unit_test(test_find_bounds),
 		cmocka_unit_test(test_kernel_records),
+		cmocka_unit_test(test_callchain_deferred),
 		cmocka_unit_test(test_mmap2_build_id),
 		cmocka_unit_test(test_mmap2_old_layout),
 		cmocka_unit_test(test_user_records),
