@@ -33,6 +33,15 @@
 #define SWAPPED(R, f) { offsetof(struct R, f), sizeof(((struct R *)0)->f), REC_NO_VIEW, NULL, 0 }
 #define FIELDS(a) (uint16_t)(sizeof(a) / sizeof((a)[0])), a
 
+/* an array of nr elements of one bytes at offset at: does it fit in size? 0 or -EINVAL */
+static int array_fits(struct perf_record *rec, const char **why, const char *what, uint64_t nr,
+		      size_t one, size_t at, size_t size)
+{
+	if (nr > (uint64_t)(size - at) / one)
+		return rec_fail(rec, why, "%s nr %" PRIu64 " exceeds the record", what, nr);
+	return 0;
+}
+
 /* ------------------------------------------------------------ MMAP, MMAP2 */
 
 static const struct rec_field mmap_fields[] = {
@@ -283,8 +292,8 @@ static int decode_namespaces(struct perf_record *rec, const uint8_t *b, size_t s
 	struct perf_rec_namespaces *ns = &rec->u.namespaces;
 
 	(void)ea;
-	if (ns->nr > (uint64_t)(size - at) / sizeof(struct perf_ns_link_info))
-		return rec_fail(rec, why, "namespaces nr %" PRIu64 " exceeds the record", ns->nr);
+	if (array_fits(rec, why, "namespaces", ns->nr, sizeof(struct perf_ns_link_info), at, size))
+		return -EINVAL;
 	ns->link_info = (const uint64_t *)(const void *)(b + at);
 	return 0;
 }
@@ -423,8 +432,8 @@ static int decode_callchain_deferred(struct perf_record *rec, const uint8_t *b, 
 	struct perf_rec_callchain_deferred *c = &rec->u.callchain_deferred;
 
 	(void)ea;
-	if (c->nr > (size - at) / sizeof(uint64_t))
-		return rec_fail(rec, why, "callchain nr %" PRIu64 " exceeds the record", c->nr);
+	if (array_fits(rec, why, "callchain", c->nr, sizeof(uint64_t), at, size))
+		return -EINVAL;
 	c->ips = (const uint64_t *)(const void *)(b + at);
 	return 0;
 }
@@ -584,8 +593,8 @@ static int decode_id_index(struct perf_record *rec, const uint8_t *b, size_t siz
 
 	(void)ea;
 	ix->nr = REC_LD(b, struct perf_record_id_index, nr);
-	if (ix->nr > room / one)
-		return rec_fail(rec, why, "id_index nr %" PRIu64 " exceeds the record", ix->nr);
+	if (array_fits(rec, why, "id_index", ix->nr, one, at, size))
+		return -EINVAL;
 	ix->entries = (const struct perf_rec_id_index_entry *)(const void *)(b + at);
 	/* perf_event__process_id_index(): id_index_entry_2 follow when there is room */
 	if (ix->nr && ix->nr <= room / two)
@@ -710,9 +719,9 @@ static int decode_thread_map(struct perf_record *rec, const uint8_t *b, size_t s
 	const size_t at = offsetof(struct perf_record_thread_map, entries);
 
 	(void)ea;
-	if (rec->u.thread_map.nr > (uint64_t)(size - at) / sizeof(struct perf_record_thread_map_entry))
-		return rec_fail(rec, why, "thread_map nr %" PRIu64 " exceeds the record",
-				rec->u.thread_map.nr);
+	if (array_fits(rec, why, "thread_map", rec->u.thread_map.nr,
+		       sizeof(struct perf_record_thread_map_entry), at, size))
+		return -EINVAL;
 	rec->u.thread_map.entries = b + at;
 	return 0;
 }
@@ -762,8 +771,8 @@ static int decode_cpu_map_data(struct perf_record *rec, const uint8_t *p, size_t
 		if (len < at)
 			return rec_fail(rec, why, "cpu map nr exceeds the record");
 		nr = REC_LD(p, struct perf_cpu_map_cpus, nr);
-		if (nr > (len - at) / sizeof(uint16_t))
-			return rec_fail(rec, why, "cpu map nr %" PRIu64 " exceeds the record", nr);
+		if (array_fits(rec, why, "cpu map", nr, sizeof(uint16_t), at, len))
+			return -EINVAL;
 		m->nr = nr;
 		m->data = p + at;
 		break;
@@ -778,8 +787,10 @@ static int decode_cpu_map_data(struct perf_record *rec, const uint8_t *p, size_t
 			at = offsetof(struct perf_cpu_map_mask64, mask);
 		else
 			return rec_fail(rec, why, "cpu map long_size %u is neither 4 nor 8", m->long_size);
-		if (len < at || nr > (len - at) / m->long_size)
+		if (len < at)
 			return rec_fail(rec, why, "cpu map mask nr %" PRIu64 " exceeds the record", nr);
+		if (array_fits(rec, why, "cpu map mask", nr, m->long_size, at, len))
+			return -EINVAL;
 		m->nr = nr;
 		m->data = p + at;
 		break;
@@ -892,9 +903,9 @@ static int decode_stat_config(struct perf_record *rec, const uint8_t *b, size_t 
 
 	(void)ea;
 	rec->u.stat_config.nr = REC_LD(b, struct perf_record_stat_config, nr);
-	if (rec->u.stat_config.nr > (uint64_t)(size - at) / sizeof(struct perf_record_stat_config_entry))
-		return rec_fail(rec, why, "stat_config nr %" PRIu64 " exceeds the record",
-				rec->u.stat_config.nr);
+	if (array_fits(rec, why, "stat_config", rec->u.stat_config.nr,
+		       sizeof(struct perf_record_stat_config_entry), at, size))
+		return -EINVAL;
 	rec->u.stat_config.data = (const uint64_t *)(const void *)(b + at);
 	return 0;
 }
