@@ -43,7 +43,7 @@ endif
 
 UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c
 # the file format; then, behind the boundary, capture (perf_event_open, ring buffer, synthesized records)
-PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/record.c perffile/features.c \
+PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/record.c perffile/rectypes.c perffile/features.c \
 	perffile/ordered.c perffile/writer.c perffile/tracing.c \
 	perffile/capture/capture.c perffile/capture/ringbuf.c perffile/capture/selfmon.c \
 	perffile/capture/synth.c perffile/capture/recorder.c

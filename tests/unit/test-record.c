@@ -1642,6 +1642,63 @@ static void test_corrupt(void **state)
 		"u64:1 u16:100 u16:100 u32:0", &r->fx, "text_poke");
 }
 
+/*
+ * CALLCHAIN_DEFERRED (Linux 6.19: cookie, nr, ips[nr], then the
+ * sample_id_all trailer), in both byte orders, and one whose nr runs past
+ * the record.
+ */
+static const uint64_t deferred_ips[] = { 0x401000, 0x401100, 0x7f0000001000ULL };
+
+/* the record with cookie and nr; its 3 ips whatever nr says */
+static void emit_deferred_nr(struct perfemit *e, int be, uint64_t cookie, uint64_t nr)
+{
+	size_t i;
+
+	em_begin(e, be, RP_RECORD_CALLCHAIN_DEFERRED, 0);
+	perfemit__u64(e, cookie);
+	perfemit__u64(e, nr);
+	for (i = 0; i < 3; i++)
+		perfemit__u64(e, deferred_ips[i]);
+	perfemit__sample_id(e, TRAILER_ALL, &trailer);
+	em_end(e);
+}
+
+static void emit_deferred(struct perfemit *e, int be, uint32_t t)
+{
+	(void)t;
+	emit_deferred_nr(e, be, 0xc00c1e, 3);
+}
+
+static void check_deferred(const struct decoded *d, const struct fixture *fx, uint32_t t)
+{
+	(void)fx;
+	(void)t;
+	assert_int_equal(d->err, 0);
+	assert_int_equal(d->rec.u.callchain_deferred.cookie, 0xc00c1e);
+	assert_int_equal(d->rec.u.callchain_deferred.nr, 3);
+	assert_memory_equal(d->rec.u.callchain_deferred.ips, deferred_ips, sizeof(deferred_ips));
+	assert_int_equal(d->rec.sample.tid, 42);
+}
+
+static void test_callchain_deferred(void **state)
+{
+	struct fixture fx;
+	struct perfemit e = { 0 };
+	char *a;
+
+	(void)state;
+	fx_kernel(&fx);
+	a = both_orders(&e, &fx, RP_RECORD_CALLCHAIN_DEFERRED, emit_deferred, check_deferred);
+	assert_non_null(strstr(a, "CALLCHAIN_DEFERRED "));
+	assert_non_null(strstr(a, " cookie=0xc00c1e nr=3 ips=[0x401000,0x401100,0x7f0000001000]"));
+	free(a);
+
+	emit_deferred_nr(&e, 0, 1, 4);	/* one more than the record holds */
+	expect_einval(&e, &fx.evlist, "callchain nr 4 exceeds the record");
+	fx_release(&fx);
+	perfemit__release(&e);
+}
+
 /* HEADER_EVENT_TYPE as perf wrote it: a 16-character name in 16 bytes, no NUL */
 static void test_event_type_no_nul(void **state)
 {
@@ -2035,6 +2092,11 @@ static void test_real_files(void **state)
 		run_real_case(&real_cases[i]);
 }
 
+/* test fn once per byte order, on a fresh struct run */
+#define BOTH_ORDERS(fn) \
+	cmocka_unit_test_prestate_setup_teardown(fn, run_setup, run_teardown, (void *)&order_le), \
+	cmocka_unit_test_prestate_setup_teardown(fn, run_setup, run_teardown, (void *)&order_be)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2042,28 +2104,20 @@ int main(void)
 		cmocka_unit_test(test_sample_type_format),
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_sample_all_fields),
-		cmocka_unit_test_prestate_setup_teardown(test_sample_variants, run_setup, run_teardown, (void *)&order_le),
-		cmocka_unit_test_prestate_setup_teardown(test_sample_variants, run_setup, run_teardown, (void *)&order_be),
+		BOTH_ORDERS(test_sample_variants),
 		cmocka_unit_test(test_read_formats),
-		cmocka_unit_test_prestate_setup_teardown(test_find_identifier, run_setup, run_teardown, (void *)&order_le),
-		cmocka_unit_test_prestate_setup_teardown(test_find_identifier, run_setup, run_teardown, (void *)&order_be),
-		cmocka_unit_test_prestate_setup_teardown(test_find_id_pos, run_setup, run_teardown, (void *)&order_le),
-		cmocka_unit_test_prestate_setup_teardown(test_find_id_pos, run_setup, run_teardown, (void *)&order_be),
+		BOTH_ORDERS(test_find_identifier),
+		BOTH_ORDERS(test_find_id_pos),
 		cmocka_unit_test(test_find_bounds),
 		cmocka_unit_test(test_kernel_records),
-		cmocka_unit_test_prestate_setup_teardown(test_mmap2_build_id, run_setup, run_teardown, (void *)&order_le),
-		cmocka_unit_test_prestate_setup_teardown(test_mmap2_build_id, run_setup, run_teardown, (void *)&order_be),
-		cmocka_unit_test_prestate_setup_teardown(test_mmap2_old_layout, run_setup, run_teardown, (void *)&order_le),
-		cmocka_unit_test_prestate_setup_teardown(test_mmap2_old_layout, run_setup, run_teardown, (void *)&order_be),
+		cmocka_unit_test(test_callchain_deferred),
+		BOTH_ORDERS(test_mmap2_build_id),
+		BOTH_ORDERS(test_mmap2_old_layout),
 		cmocka_unit_test(test_user_records),
-		cmocka_unit_test_prestate_setup_teardown(test_cpu_map_encodings, run_setup, run_teardown, (void *)&order_le),
-		cmocka_unit_test_prestate_setup_teardown(test_cpu_map_encodings, run_setup, run_teardown, (void *)&order_be),
-		cmocka_unit_test_prestate_setup_teardown(test_corrupt, run_setup, run_teardown, (void *)&order_le),
-		cmocka_unit_test_prestate_setup_teardown(test_corrupt, run_setup, run_teardown, (void *)&order_be),
-		cmocka_unit_test_prestate_setup_teardown(test_event_type_no_nul, run_setup, run_teardown, (void *)&order_le),
-		cmocka_unit_test_prestate_setup_teardown(test_event_type_no_nul, run_setup, run_teardown, (void *)&order_be),
-		cmocka_unit_test_prestate_setup_teardown(test_build_id_size, run_setup, run_teardown, (void *)&order_le),
-		cmocka_unit_test_prestate_setup_teardown(test_build_id_size, run_setup, run_teardown, (void *)&order_be),
+		BOTH_ORDERS(test_cpu_map_encodings),
+		BOTH_ORDERS(test_corrupt),
+		BOTH_ORDERS(test_event_type_no_nul),
+		BOTH_ORDERS(test_build_id_size),
 		cmocka_unit_test(test_size_smaller_than_header),
 		cmocka_unit_test(test_no_attr),
 		cmocka_unit_test(test_random_records),
