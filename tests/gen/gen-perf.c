@@ -1544,7 +1544,7 @@ int main(int argc, char **argv)
 		return mutate(argv[2], argv[3], argv[4], argv[5]);
 	if (argc >= 3 && !big_command(argc, argv))
 		return 0;
-	if (argc != 2) {
+	if (argc != 2 || argv[1][0] == '-') {	/* "--help" is no OUTDIR */
 		fprintf(stderr, "usage: gen-perf OUTDIR\n       gen-perf --mutate SEED N IN OUTDIR\n"
 			"       gen-perf --procs|--forks|--noround|--compressed-empty|--pipe-attrs|--pipe-aux OUT ...\n");
 		return 1;
