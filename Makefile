@@ -43,7 +43,7 @@ endif
 
 UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c
 # the file format; then, behind the boundary, capture (perf_event_open, ring buffer, synthesized records)
-PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.c perffile/record.c perffile/features.c \
+PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.c perffile/record.c perffile/rectypes.c perffile/features.c \
 	perffile/ordered.c perffile/writer.c perffile/tracing.c \
 	perffile/capture/capture.c perffile/capture/ringbuf.c perffile/capture/selfmon.c \
 	perffile/capture/synth.c perffile/capture/recorder.c
@@ -51,7 +51,9 @@ DECODE_SRCS = decode/filestat.c decode/symbols.c decode/dso.c decode/kallsyms.c 
 	decode/machine.c decode/analysis.c decode/report.c decode/stacks.c decode/diff.c decode/schema.c \
 	decode/group.c decode/unwind.c decode/threads.c decode/timeline.c \
 	decode/speedscope.c
-GEN_SRCS = tests/gen/gen-perf.c
+# the perf.data emitter the generator and the unit tests share; the external fixtures
+TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
+GEN_SRCS = tests/gen/gen-perf.c tests/lib/perfemit.c
 UNIT_TESTS = test-util test-record test-features test-writer test-capture test-selfmon test-symbols \
 	test-ordered test-machine test-analysis test-unwind test-tracing
 
@@ -64,8 +66,9 @@ PROG = $(B)/readperf
 UNIT_BINS = $(UNIT_TESTS:%=$(B)/tests/unit/%)
 GEN = $(B)/tests/gen/gen-perf
 GEN_OBJS = $(GEN_SRCS:%.c=$(B)/%.o)
+TEST_LIB_OBJS = $(TEST_LIB_SRCS:%.c=$(B)/%.o)
 
-.SECONDARY: $(UNIT_TESTS:%=$(B)/tests/unit/%.o)
+.SECONDARY: $(UNIT_TESTS:%=$(B)/tests/unit/%.o) $(TEST_LIB_OBJS)
 .PHONY: all check check-run unit-tests bench fuzz install uninstall clean demo demo-run
 .DEFAULT_GOAL := all
 
@@ -109,9 +112,9 @@ $(PROG): $(B)/readperf.o $(LIB)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(B)/readperf.o $(LIB) $(LIBS)
 
-$(B)/tests/unit/%: $(B)/tests/unit/%.o $(LIB)
+$(B)/tests/unit/%: $(B)/tests/unit/%.o $(TEST_LIB_OBJS) $(LIB)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS) $(TEST_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(TEST_LIB_OBJS) $(LIB) $(LIBS) $(TEST_LIBS)
 
 $(GEN): $(GEN_OBJS) $(LIB)
 	@mkdir -p $(dir $@)

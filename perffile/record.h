@@ -193,6 +193,13 @@ struct perf_rec_aux_output_hw_id {
 	uint64_t hw_id;
 };
 
+#define RP_RECORD_CALLCHAIN_DEFERRED 22	/* newer than the 6.1 uapi header */
+
+struct perf_rec_callchain_deferred {	/* the user stack of the samples with this cookie */
+	uint64_t cookie, nr;
+	const uint64_t *ips;		/* nr addresses */
+};
+
 struct perf_rec_header_attr {	/* pipe mode: attr + ids */
 	const void *attr;		/* host order, attr_size bytes */
 	uint32_t attr_size;
@@ -330,6 +337,7 @@ struct perf_record {
 		struct perf_rec_cgroup cgroup;
 		struct perf_rec_text_poke text_poke;
 		struct perf_rec_aux_output_hw_id aux_output_hw_id;
+		struct perf_rec_callchain_deferred callchain_deferred;
 		struct perf_rec_header_attr header_attr;
 		struct perf_rec_event_type event_type;
 		struct perf_rec_tracing_data tracing_data;

@@ -106,13 +106,30 @@ need() {
 	fi
 }
 
-check_stat() {
-	[ -f "$exp/stats.txt" ] || return 0
-	need stat.csv stat || return 0
-	if ! csv_cols "$out/stat.csv" type count > "$tmp/stat" 2> "$tmp/err"; then
-		notok stat "$(cat "$tmp/err")"
-		return 0
+# load EXPECTED CSV CHECK TSV COLUMN...: when perf's EXPECTED file is there,
+# readperf's CSV columns into $tmp/TSV; 1 when the check does not apply or
+# the CSV is missing or bad (said as CHECK's failure)
+load() {
+	local expected=$1 csv=$2 check=$3 tsv=$4
+	shift 4
+	[ -f "$exp/$expected" ] || return 1
+	need "$csv" "$check" || return 1
+	if ! csv_cols "$out/$csv" "$@" > "$tmp/$tsv" 2> "$tmp/err"; then
+		notok "$check" "$(cat "$tmp/err")"
+		return 1
 	fi
+}
+
+# verdict CHECK MSG: MSG is "pass DETAIL" or "fail DETAIL"
+verdict() {
+	case $2 in
+	pass*) ok "$1: ${2#pass }" ;;
+	*) notok "$1" "${2#fail }" ;;
+	esac
+}
+
+check_stat() {
+	load stats.txt stat.csv stat stat type count || return 0
 	local msg
 	msg=$(awk -F'\t' '
 		FNR == NR { got[$1] += $2; sum += $2; next }
@@ -129,27 +146,30 @@ check_stat() {
 	if [ -n "$msg" ]; then notok stat "$msg"; else ok stat; fi
 }
 
-check_events() {
-	[ -f "$exp/events" ] || return 0
-	need events.csv events || return 0
-	if ! csv_cols "$out/events.csv" event samples > "$tmp/events" 2> "$tmp/err"; then
-		notok events "$(cat "$tmp/err")"
-		return 0
-	fi
+# count_match CHECK GOT EXPECTED LABEL MISSING: both TAB files "key count",
+# every key's counts equal (readperf may add keys of count 0); LABEL goes
+# before a key in the message; MISSING "none": a key readperf lacks is a
+# mismatch, "0": it counts 0
+count_match() {
 	local msg
-	msg=$(awk -F'\t' '
+	msg=$(awk -F'\t' -v label="$4" -v missing="$5" '
 		FNR == NR { got[$1] += $2; seen[$1] = 1; next }
 		{
-			want[$1] = $2
-			if (!($1 in seen)) { bad = bad sprintf(" %s: perf %s, readperf none;", $1, $2); nb++ }
-			else if (got[$1] != $2) { bad = bad sprintf(" %s: perf %s, readperf %s;", $1, $2, got[$1]); nb++ }
+			want[$1] = 1
+			if (!($1 in seen) && missing == "none") { bad = bad sprintf(" %s%s: perf %s, readperf none;", label, $1, $2); nb++ }
+			else if (got[$1] + 0 != $2) { bad = bad sprintf(" %s%s: perf %s, readperf %s;", label, $1, $2, got[$1] + 0); nb++ }
 		}
 		END {
-			for (e in got)
-				if (!(e in want) && got[e] != 0) { bad = bad sprintf(" %s: perf none, readperf %s;", e, got[e]); nb++ }
+			for (k in seen)
+				if (!(k in want) && got[k] != 0) { bad = bad sprintf(" %s%s: perf none, readperf %s;", label, k, got[k]); nb++ }
 			if (nb) print nb " mismatches:" bad
-		}' "$tmp/events" "$exp/events")
-	if [ -n "$msg" ]; then notok events "$msg"; else ok events; fi
+		}' "$2" "$3")
+	if [ -n "$msg" ]; then notok "$1" "$msg"; else ok "$1"; fi
+}
+
+check_events() {
+	load events events.csv events events event samples || return 0
+	count_match events "$tmp/events" "$exp/events" "" none
 }
 
 # bucket_match CHECK GOT EXPECTED NKEY: both TAB files "key1..keyN samples";
@@ -177,29 +197,16 @@ bucket_match() {
 			if (worst > 0) printf "; worst: %s perf %d readperf %d", wk, we, wg
 			printf "\n"
 		}' "$2" "$3")
-	case $msg in
-	pass*) ok "$check: ${msg#pass }" ;;
-	*) notok "$check" "${msg#fail }" ;;
-	esac
+	verdict "$check" "$msg"
 }
 
 check_results() {
-	[ -f "$exp/dso_sym" ] || return 0
-	need results.csv results || return 0
-	if ! csv_cols "$out/results.csv" event dso function samples > "$tmp/results" 2> "$tmp/err"; then
-		notok results "$(cat "$tmp/err")"
-		return 0
-	fi
+	load dso_sym results.csv results results event dso function samples || return 0
 	bucket_match results "$tmp/results" "$exp/dso_sym" 3
 }
 
 check_children() {
-	[ -f "$exp/children" ] || return 0
-	need results.csv children || return 0
-	if ! csv_cols "$out/results.csv" event dso function percent children_percent > "$tmp/children" 2> "$tmp/err"; then
-		notok children "$(cat "$tmp/err")"
-		return 0
-	fi
+	load children results.csv children children event dso function percent children_percent || return 0
 	local msg
 	msg=$(awk -F'\t' '
 		function abs(x) { return x < 0 ? -x : x }
@@ -217,54 +224,23 @@ check_children() {
 			if (nb) print "fail " nb " mismatches:" bad
 			else printf "pass %d functions at >= 1%% children, max deviation %.2f points\n", n, worst
 		}' "$tmp/children" "$exp/children")
-	case $msg in
-	pass*) ok "children: ${msg#pass }" ;;
-	*) notok children "${msg#fail }" ;;
-	esac
+	verdict children "$msg"
 }
 
 check_lines() {
-	[ -f "$exp/dso_sym_srcfile" ] || return 0
-	need lines.csv lines || return 0
-	if ! csv_cols "$out/lines.csv" event dso function source_file samples > "$tmp/lines0" 2> "$tmp/err"; then
-		notok lines "$(cat "$tmp/err")"
-		return 0
-	fi
+	load dso_sym_srcfile lines.csv lines lines0 event dso function source_file samples || return 0
 	# perf prints the source file's base name
 	awk -F'\t' 'BEGIN { OFS = "\t" } { sub(/.*\//, "", $4); print }' "$tmp/lines0" > "$tmp/lines"
 	bucket_match lines "$tmp/lines" "$exp/dso_sym_srcfile" 4
 }
 
 check_processes() {
-	[ -f "$exp/pid" ] || return 0
-	need processes.csv processes || return 0
-	if ! csv_cols "$out/processes.csv" pid samples > "$tmp/proc" 2> "$tmp/err"; then
-		notok processes "$(cat "$tmp/err")"
-		return 0
-	fi
-	local msg
-	msg=$(awk -F'\t' '
-		FNR == NR { got[$1] += $2; next }
-		{
-			want[$1] = 1
-			g = ($1 in got) ? got[$1] : 0
-			if (g != $2) { bad = bad sprintf(" pid %s: perf %s, readperf %s;", $1, $2, g); nb++ }
-		}
-		END {
-			for (p in got)
-				if (!(p in want) && got[p] != 0) { bad = bad sprintf(" pid %s: perf none, readperf %s;", p, got[p]); nb++ }
-			if (nb) print nb " mismatches:" bad
-		}' "$tmp/proc" "$exp/pid")
-	if [ -n "$msg" ]; then notok processes "$msg"; else ok processes; fi
+	load pid processes.csv processes proc pid samples || return 0
+	count_match processes "$tmp/proc" "$exp/pid" "pid " 0
 }
 
 check_overview() {
-	[ -f "$exp/script" ] || return 0
-	need overview.csv overview || return 0
-	if ! csv_cols "$out/overview.csv" type tid time ip symbol event > "$tmp/ov0" 2> "$tmp/err"; then
-		notok overview "$(cat "$tmp/err")"
-		return 0
-	fi
+	load script overview.csv overview ov0 type tid time ip symbol event || return 0
 	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "SAMPLE" { print $2, $3, tolower($4), $5, $6 }' "$tmp/ov0" > "$tmp/ov_order"
 	# replay order: sample times never go back (perf script prints in time order too)
 	local back

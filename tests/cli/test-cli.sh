@@ -3,15 +3,7 @@
 # The command line as a user meets it: exit codes and messages for bad input
 # and bad options, reports kept after a fault, -e matching, determinism.
 # Prints "ok - ..." / "not ok - ..." / "skip - ..." lines.
-set -u
-export LC_ALL=C
-root=$(cd "$(dirname "$0")/../.." && pwd)
-PROG=${PROG:-$root/build/readperf}
-case $PROG in /*) ;; *) PROG=$root/$PROG ;; esac
-td=$root/testdata
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp/home
+. "$(dirname "$0")/testlib.sh"
 
 t() {	# DESCRIPTION EXPECTED_EXIT STDERR_REGEX(or "") -- readperf ARGS...
 	local what=$1 want=$2 re=$3 rc

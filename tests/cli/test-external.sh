@@ -9,11 +9,8 @@
 # The fixtures are found at $READPERF_SHARED/testdata-external or
 # <repo>/../shared/testdata-external; without them every test prints "skip".
 #   PROG=build/readperf tests/cli/test-external.sh
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/testlib.sh"
 cli=$root/tests/cli
-PROG=${PROG:-$root/readperf}
-case $PROG in /*) ;; *) PROG=$root/$PROG ;; esac
 shared=${READPERF_SHARED:-}
 if [ -z "$shared" ]; then
 	top=$(git -C "$root" rev-parse --show-toplevel 2> /dev/null || echo "$root")
@@ -24,15 +21,7 @@ if [ ! -d "$ext" ]; then
 	echo "skip - external: no fixtures at $ext"
 	exit 0
 fi
-if [ ! -x "$PROG" ]; then
-	echo "skip - external: no readperf binary at $PROG"
-	exit 0
-fi
 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp/home
-mkdir -p "$HOME"
 to=
 command -v timeout > /dev/null && to="timeout 120"
 
@@ -61,11 +50,6 @@ for exp in "$cli"/expected/external/*__*; do
 		echo "skip - $label compare: perf 6.1 cannot read it fully ($why)"
 		continue
 	fi
-	if [ $rc -ne 0 ]; then
-		echo "not ok - $label readperf: exit $rc: $(head -1 "$tmp/stderr")"
-		fail=1
-		[ $rc -ge 124 ] && continue
-	fi
-	"$cli/compare-perf.sh" -n "$label" "$o" "$exp" || fail=1
+	compare_run "$label" $rc "$o" "$exp"
 done
 exit $fail

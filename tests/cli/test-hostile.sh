@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Hostile inputs built by scripts in tests/cli (no binaries committed):
 #  - an empty PERF_RECORD_COMPRESSED as the first compressed record
-#    (gen-compressed-empty.py): read with exit 0, no sanitizer report (the
+#    (gen-perf --compressed-empty): read with exit 0, no sanitizer report (the
 #    reader called memcpy(NULL, p, 0); `make check SANITIZE=...` catches it);
-#  - pipe-mode AUXTRACE payloads (gen-pipe-aux.py): 17 MiB through a real
+#  - pipe-mode AUXTRACE payloads (gen-perf --pipe-aux): 17 MiB through a real
 #    pipe, skipped by reading (it failed with "Illegal seek", exit 3); a size
 #    of 2^63 by name and through a pipe: exit 2 naming the record's offset
 #    (exit 2 without a message before);
@@ -12,16 +12,13 @@
 #    the offset, as the uncompressed file (exit 3 "Illegal seek" before);
 #  - an event_types section past the end of the file: exit 2 (it was 0 after
 #    the message), the records still counted;
-#  - 65,536 pipe-mode HEADER_ATTR records (gen-pipe-attrs.py): linear, under
+#  - 65,536 pipe-mode HEADER_ATTR records (gen-perf --pipe-attrs): linear, under
 #    10 s (31 s before).
 . "$(dirname "$0")/testlib.sh"
 
-py=$(command -v python3)
-if [ -z "$py" ]; then
-	echo "skip - hostile inputs: no python3"
-	exit 0
-fi
-"$py" "$root/tests/cli/gen-compressed-empty.py" "$tmp/ce.data"
+need_gen "hostile inputs"
+need_python "hostile inputs"
+"$GEN" --compressed-empty "$tmp/ce.data"
 "$PROG" -q -o "$tmp/ce" --reports stat,events "$tmp/ce.data" 2> "$tmp/ce.err"
 rc=$?
 check "empty COMPRESSED record: exit 0 (exit $rc)" test $rc -eq 0
@@ -30,7 +27,7 @@ check "empty COMPRESSED record: counted, and the COMM after it" \
 	test "$(grep -c '^COMPRESSED,1,8$\|^COMM,1,40$' "$tmp/ce/stat.csv")" -eq 2
 
 # --- pipe-mode AUXTRACE
-"$py" "$root/tests/cli/gen-pipe-aux.py" "$tmp/aux17.data" $((17 * 1024 * 1024))
+"$GEN" --pipe-aux "$tmp/aux17.data" $((17 * 1024 * 1024))
 cat "$tmp/aux17.data" | "$PROG" -q -o "$tmp/aux17" --reports stat - 2> "$tmp/aux17.err"
 rc=$?
 check "AUXTRACE payload of 17 MiB through a pipe: exit 0, no message (exit $rc)" \
@@ -39,7 +36,7 @@ check "AUXTRACE 17 MiB through a pipe: both COMMs, the round after it" \
 	test "$(grep -c '^COMM,2,80$\|^FINISHED_ROUND,1,8$' "$tmp/aux17/stat.csv")" -eq 2
 "$PROG" -q -o "$tmp/aux17f" --reports stat "$tmp/aux17.data"
 check "AUXTRACE 17 MiB: the same read by name" cmp -s "$tmp/aux17/stat.csv" "$tmp/aux17f/stat.csv"
-"$py" "$root/tests/cli/gen-pipe-aux.py" "$tmp/auxh.data" 9223372036854775808
+"$GEN" --pipe-aux "$tmp/auxh.data" 9223372036854775808
 "$PROG" -q -o "$tmp/auxh" --reports stat "$tmp/auxh.data" 2> "$tmp/auxh.err"
 rc=$?
 check "AUXTRACE size 2^63 by name: exit 2, the record's offset ($(head -c 150 "$tmp/auxh.err"))" \
@@ -74,7 +71,7 @@ check "event_types past the end of the file: exit 2 with the offset (exit $rc)" 
 check "event_types past the end: the samples still counted" grep -q '^SAMPLE,' "$tmp/et/stat.csv"
 
 # --- 65,536 pipe-mode attrs
-"$py" "$root/tests/cli/gen-pipe-attrs.py" "$tmp/attrs.data" 65536
+"$GEN" --pipe-attrs "$tmp/attrs.data" 65536
 timeout 30 "$PROG" -q -o "$tmp/attrs" --reports stat,events "$tmp/attrs.data"
 rc=$?
 check "65,536 pipe-mode attrs: done, exit 0 (exit $rc; 124 = over 30 s, a hang guard)" test $rc -eq 0

@@ -1,17 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# 200,000 processes created in descending pid order (tests/cli/gen-procs.py):
+# 200,000 processes created in descending pid order (gen-perf --procs):
 # the processes report sorts them in O(n log n) (an insertion sort took 97 s
 # on this input). A 120 s timeout guards against the quadratic case; it is a
 # hang guard, not a benchmark. Rows in pid order, one per process.
 . "$(dirname "$0")/testlib.sh"
 
-py=$(command -v python3)
-if [ -z "$py" ]; then
-	echo "skip - many processes: no python3"
-	exit 0
-fi
-"$py" "$root/tests/cli/gen-procs.py" "$tmp/procs.data" 200000
+need_gen "many processes"
+"$GEN" --procs "$tmp/procs.data" 200000
 timeout 120 "$PROG" -q -o "$tmp/out" --reports processes,stat "$tmp/procs.data"
 rc=$?
 check "200,000 processes in descending pid order: done, exit 0 (exit $rc; 124 = over 120 s)" test $rc -eq 0
@@ -21,7 +17,7 @@ check "processes.csv: the first is pid 3800001 with its sample" grep -q '^380000
 
 # 160,000 maps at descending addresses (each in front of the others): linear now
 # (0.7 s; 9.6 s with the memmove). A 120 s timeout is the hang guard.
-"$py" "$root/tests/cli/gen-forks.py" "$tmp/desc.data" 160000 0 desc
+"$GEN" --forks "$tmp/desc.data" 160000 0 desc
 timeout 120 "$PROG" -q -o "$tmp/desc" --reports stat,results,processes "$tmp/desc.data"
 rc=$?
 check "160,000 maps at descending addresses: done, exit 0 (exit $rc; 124 = over 120 s)" test $rc -eq 0

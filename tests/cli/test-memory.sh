@@ -1,20 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Memory from compressed input: a gzip file of about 9 MB holding 3,000,000
-# samples (120 MB of records) and no FINISHED_ROUND (tests/cli/gen-noround.py)
+# samples (120 MB of records) and no FINISHED_ROUND (gen-perf --noround)
 # made the ordered queue hold the whole file (264 MB peak before the bound).
 # With the queue bounded the default analysis stays under 256 MiB, counts
 # every sample and delivers them in time order.
-# And 40,000 forks of a process with 2000 maps (tests/cli/gen-forks.py): each
+# And 40,000 forks of a process with 2000 maps (gen-perf --forks): each
 # child copied its parent's map list (3.2 GB, 7.7 s); shared until one side
 # changes, it takes tens of MB.
 . "$(dirname "$0")/testlib.sh"
 
-py=$(command -v python3)
-if [ -z "$py" ]; then
-	echo "skip - memory bound: no python3"
-	exit 0
-fi
+need_gen "memory bound"
+need_python "memory bound"
 peak() {	# CMD...: its exit status and peak RSS in KiB
 	"$py" -c '
 import resource, subprocess, sys
@@ -22,7 +19,7 @@ r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DE
 print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
 }
 
-"$py" "$root/tests/cli/gen-noround.py" "$tmp/nr.data.gz" 3000000
+"$GEN" --noround - 3000000 | gzip -6 > "$tmp/nr.data.gz"
 read -r rc kib < <(peak "$PROG" -q -o "$tmp/nr" --reports stat,events,processes,results "$tmp/nr.data.gz")
 check "no FINISHED_ROUND, 3M samples gzipped: exit 0 (exit $rc)" test "$rc" -eq 0
 case $PROG in
@@ -33,7 +30,7 @@ check "every sample counted" grep -q '^SAMPLE,3000000,' "$tmp/nr/stat.csv"
 check "results.csv: the 3,000,000 samples" \
 	test "$(csv2tsv "$tmp/nr/results.csv" | awk -F'\t' 'NR > 1 { s += $6 } END { printf "%.0f", s }')" = 3000000
 
-"$py" "$root/tests/cli/gen-forks.py" "$tmp/forks.data" 2000 40000
+"$GEN" --forks "$tmp/forks.data" 2000 40000
 read -r rc kib < <(peak timeout 60 "$PROG" -q -o "$tmp/fk" "$tmp/forks.data")
 check "40,000 forks of 2000 maps: exit 0 (exit $rc; 124 = over 60 s)" test "$rc" -eq 0
 case $PROG in

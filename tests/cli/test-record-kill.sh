@@ -13,23 +13,21 @@
 . "$(dirname "$0")/testlib.sh"
 
 busy=(sh -c 'while :; do :; done')
-# OUT CMD...: run CMD for 2 s and until OUT holds 64 KiB (a loaded machine
-# samples the loop slowly; 30 s at most), then SIGKILL it; then its workload,
-# found by parent pid (a pattern would also match other users' runs)
-killed_run() {
-	local out=$1 p i kids
+killed_run() {	# OUT CMD...: run CMD until OUT holds 64 KiB (samples, not only the
+	# header: a loaded machine or a sanitizer build may take seconds to start;
+	# at most 60 s), then SIGKILL it
+	local out=$1 p i
 	shift
 	"$@" > /dev/null 2>&1 &
 	p=$!
-	sleep 2
-	for ((i = 0; i < 280; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		[ "$(stat -c %s "$out" 2> /dev/null || echo 0)" -ge 65536 ] && break
 		sleep 0.1
 	done
-	kids=$(pgrep -P "$p")
+	sleep 0.5
 	kill -9 "$p"
 	wait "$p" 2> /dev/null
-	[ -z "$kids" ] || kill -9 $kids 2> /dev/null
+	pkill -f 'while :; do :; done' 2> /dev/null
 	true
 }
 

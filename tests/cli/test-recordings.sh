@@ -6,43 +6,28 @@
 # in expected/selftest/good and fails each check on expected/selftest/bad.
 #   PROG=build/readperf tests/cli/test-recordings.sh [NAME...]
 # Prints "ok - ...", "not ok - ...", "skip - ..." lines; exit 1 on any failure.
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/testlib.sh"	# also: readperf uses no build-id cache of this machine
 cli=$root/tests/cli
-td=$root/testdata
-PROG=${PROG:-$root/readperf}
-case $PROG in /*) ;; *) PROG=$root/$PROG ;; esac
 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # --- the comparer must be able to pass and to fail
-st=$cli/expected/selftest
-out=$("$cli/compare-perf.sh" -n selftest-good "$st/good" "$st/perf")
-rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c '^ok - ' <<< "$out")" -eq 7 ]; then
-	echo "ok - compare-perf selftest: matching CSVs pass"
-else
-	echo "not ok - compare-perf selftest: matching CSVs do not pass: $(grep -v '^ok' <<< "$out" | head -1)"
-	fail=1
-fi
-out=$("$cli/compare-perf.sh" -n selftest-bad "$st/bad" "$st/perf")
-rc=$?
-if [ $rc -ne 0 ] && [ "$(grep -c '^not ok - ' <<< "$out")" -eq 7 ]; then
-	echo "ok - compare-perf selftest: each wrong CSV fails its check"
-else
-	echo "not ok - compare-perf selftest: wrong CSVs not caught: $(grep '^ok' <<< "$out" | tr '\n' ' ')"
-	fail=1
-fi
+# selftest WHICH WANT PASSES FAILS: compare-perf.sh on expected/selftest/WHICH
+# gives its 7 checks as WANT ("ok" or "not ok") lines, exit 0 only when all pass
+selftest() {
+	local st=$cli/expected/selftest out rc bad=0
+	[ "$2" = ok ] || bad=1
+	out=$("$cli/compare-perf.sh" -n "selftest-$1" "$st/$1" "$st/perf")
+	rc=$?
+	if [ $((rc != 0)) -eq $bad ] && [ "$(grep -c "^$2 - " <<< "$out")" -eq 7 ]; then
+		echo "ok - compare-perf selftest: $3"
+	else
+		echo "not ok - compare-perf selftest: $4: $(grep -v "^$2 - " <<< "$out" | head -3 | tr '\n' ' ')"
+		fail=1
+	fi
+}
+selftest good ok "matching CSVs pass" "matching CSVs do not pass"
+selftest bad "not ok" "each wrong CSV fails its check" "wrong CSVs not caught"
 
-if [ ! -x "$PROG" ]; then
-	echo "skip - recordings: no readperf binary at $PROG"
-	exit $fail
-fi
-
-# readperf must not use this machine's build-id cache either
-export HOME=$tmp/home
-mkdir -p "$HOME"
 to=
 command -v timeout > /dev/null && to="timeout 300"
 
@@ -66,12 +51,6 @@ for name in "${names[@]}"; do
 	fi
 	o=$tmp/$name
 	$to "$PROG" -q -o "$o" --symfs "$td/symfs" "${kopt[@]}" "$td/$name.data" 2> "$tmp/stderr"
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		echo "not ok - $name readperf: exit $rc: $(head -1 "$tmp/stderr")"
-		fail=1
-		[ $rc -ge 124 ] && continue
-	fi
-	"$cli/compare-perf.sh" -n "$name" "$o" "$exp" || fail=1
+	compare_run "$name" $? "$o" "$exp"
 done
 exit $fail

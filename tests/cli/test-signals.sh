@@ -3,16 +3,12 @@
 # SIGINT/SIGTERM during an analysis: exit 130/143, no temporary file left in the
 # output directory and the previous reports as they were; temporary files that
 # a killed run (SIGKILL) left are removed by the next run. The input is 400,000
-# processes (gen-procs.py, a few seconds to analyse) so the signal lands while
+# processes (gen-perf --procs, a few seconds to analyse) so the signal lands while
 # records are read.
 . "$(dirname "$0")/testlib.sh"
 
-py=$(command -v python3)
-if [ -z "$py" ]; then
-	echo "skip - signals: no python3"
-	exit 0
-fi
-"$py" "$root/tests/cli/gen-procs.py" "$tmp/big.data" 400000
+need_gen signals
+"$GEN" --procs "$tmp/big.data" 400000
 for sig in INT TERM; do
 	want=$([ $sig = INT ] && echo 130 || echo 143)
 	out=$tmp/out-$sig

@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Sourced by tests/cli/test-diff.sh and test-folded.sh (not a test itself):
-# the readperf binary ($PROG), testdata/ ($td), a temporary directory ($tmp,
-# removed at exit, also $HOME so no build-id cache is used), the symbol
-# options of the shipped recordings (${sym[@]}) and check().
+# Sourced by the tests/cli/test-*.sh scripts (not a test itself): the
+# readperf binary ($PROG), the generator ($GEN), testdata/ ($td), a temporary
+# directory ($tmp, removed at exit, also $HOME so no build-id cache is used),
+# the symbol options of the shipped recordings (${sym[@]}), check() and the
+# skips skip_unless(), need_gen() and need_python().
 set -u
 export LC_ALL=C
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PROG=${PROG:-$root/build/readperf}
 case $PROG in /*) ;; *) PROG=$root/$PROG ;; esac
+GEN=${GEN:-$root/build/tests/gen/gen-perf}
+case $GEN in /*) ;; *) GEN=$root/$GEN ;; esac
 td=$root/testdata
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -54,6 +57,37 @@ node_check() {	# NAME SCRIPT ARGS...: a tests/js script's ok/not ok lines, prefi
 	sed "s/^\(not \)\{0,1\}ok - /&$name: /" "$tmp/node.out" | grep -E '^(not )?ok - '
 	check "$name: the driver ran to its end (exit $rc$(grep -v -E '^(not )?ok - ' "$tmp/node.out" | head -c 300))" \
 		test $rc -eq 0 -o "$(grep -c '^not ok - ' "$tmp/node.out")" -gt 0
+}
+
+skip_unless() {	# NAME REASON COMMAND...: skip the whole test (REASON) unless COMMAND succeeds
+	local name=$1 why=$2
+	shift 2
+	if ! "$@" > /dev/null 2>&1; then
+		echo "skip - $name: $why"
+		exit 0
+	fi
+}
+
+need_gen() {	# NAME: skip the whole test when tests/gen is not built
+	skip_unless "$1" "gen-perf not built ($GEN)" test -x "$GEN"
+}
+
+need_python() {	# NAME: skip the whole test without python3, else set $py to it
+	py=$(command -v python3)
+	skip_unless "$1" "no python3" test -n "$py"
+}
+
+# compare_run LABEL RC OUTDIR EXPECTED: readperf ended with RC (its stderr in
+# $tmp/stderr) writing OUTDIR; compare-perf.sh against perf's EXPECTED
+# directory; fail=1 on any failure
+compare_run() {
+	local label=$1 rc=$2
+	if [ "$rc" -ne 0 ]; then
+		echo "not ok - $label readperf: exit $rc: $(head -1 "$tmp/stderr")"
+		fail=1
+		[ "$rc" -ge 124 ] && return
+	fi
+	"$root/tests/cli/compare-perf.sh" -n "$label" "$3" "$4" || fail=1
 }
 
 check() {	# DESCRIPTION, then a command that must succeed

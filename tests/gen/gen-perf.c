@@ -10,9 +10,11 @@
  *
  *   gen-perf OUTDIR
  *   gen-perf --mutate SEED N IN OUTDIR     N deterministic mutations of IN
+ *   gen-perf --procs OUT N (and others)    one large or hostile file for tests/cli
+ *                                          (above big_command())
  *
- * It has its own byte-order-aware emitter and does not use the reader or
- * the writer.  A big-endian file is what a big-endian machine's perf would
+ * It writes through tests/lib/perfemit (either byte order) and does not use
+ * the reader or the writer.  A big-endian file is what a big-endian machine's perf would
  * write: every field in big-endian order at its struct offset, and the attr
  * (and branch entry) bitfield words in big-endian bit order, which is the
  * little-endian word with the bits of each byte reversed (the inverse of
@@ -32,14 +34,7 @@
 #include <zstd.h>
 
 #include "perffile/record.h"	/* the user record type numbers only */
-
-/* ------------------------------------------------------------ emitter */
-
-struct out {
-	uint8_t *p;
-	size_t len, cap;
-	int be;
-};
+#include "tests/lib/perfemit.h"
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
@@ -54,103 +49,6 @@ static void die(const char *fmt, ...)
 	va_end(ap);
 	exit(1);
 }
-
-static void o_reserve(struct out *o, size_t n)
-{
-	if (o->cap - o->len >= n)
-		return;
-	while (o->cap - o->len < n)
-		o->cap = o->cap ? o->cap * 2 : 4096;
-	o->p = realloc(o->p, o->cap);
-	if (!o->p)
-		die("out of memory");
-}
-
-static void o_bytes(struct out *o, const void *d, size_t n)
-{
-	o_reserve(o, n);
-	if (n)
-		memcpy(o->p + o->len, d, n);
-	o->len += n;
-}
-
-static void o_zero(struct out *o, size_t n)
-{
-	o_reserve(o, n);
-	memset(o->p + o->len, 0, n);
-	o->len += n;
-}
-
-static void o_uint(struct out *o, uint64_t v, unsigned n)
-{
-	uint8_t b[8];
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		b[o->be ? n - 1 - i : i] = (uint8_t)(v >> (8 * i));
-	o_bytes(o, b, n);
-}
-
-static void o_u8(struct out *o, uint64_t v) { o_uint(o, v, 1); }
-static void o_u16(struct out *o, uint64_t v) { o_uint(o, v, 2); }
-static void o_u32(struct out *o, uint64_t v) { o_uint(o, v, 4); }
-static void o_u64(struct out *o, uint64_t v) { o_uint(o, v, 8); }
-
-static void o_put(struct out *o, size_t off, uint64_t v, unsigned n)
-{
-	size_t save = o->len;
-
-	o->len = off;
-	o_uint(o, v, n);
-	o->len = save;
-}
-
-/* a string padded with NULs to a multiple of align (at least one NUL) */
-static void o_str(struct out *o, const char *s, size_t align)
-{
-	size_t n = strlen(s) + 1;
-
-	o_bytes(o, s, n);
-	o_zero(o, (align - n % align) % align);
-}
-
-/*
- * A C bitfield word as a machine of o's byte order stores it.  v is the
- * word as this (little-endian) host holds it; widths lists the fields from
- * bit 0 up.  A big-endian compiler allocates the first field at the most
- * significant bit, each value keeping its own bit order; the word is then
- * stored big-endian.  For 1-bit fields this is the per-byte bit reversal
- * that perf's swap_bitfield() undoes (session.c); multi-bit fields are what
- * evsel__bitfield_swap_branch_flags() (evsel.c) undoes.
- */
-static void o_bitfield(struct out *o, uint64_t v, const unsigned char *widths)
-{
-	uint64_t w = 0;
-	unsigned pos = 0, i;
-
-	if (!o->be) {
-		o_u64(o, v);
-		return;
-	}
-	for (i = 0; pos < 64 && widths[i]; i++) {
-		unsigned n = widths[i];
-		uint64_t mask = n == 64 ? ~0ULL : (1ULL << n) - 1;
-		uint64_t field = (v >> pos) & mask;
-
-		w |= field << (64 - pos - n);
-		pos += n;
-	}
-	o_u64(o, w);
-}
-
-/* struct perf_event_attr's flags: 15 one-bit fields, precise_ip:2, 21 one-bit fields, __reserved_1:26 */
-static const unsigned char attr_flag_widths[] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 26, 0
-};
-
-/* struct perf_branch_flags: mispred, predicted, in_tx, abort, cycles:16, type:4, spec:2, new_type:4, priv:3, reserved:31 */
-static const unsigned char branch_flag_widths[] = { 1, 1, 1, 1, 16, 4, 2, 4, 3, 31, 0 };
 
 /* ------------------------------------------------------------ model */
 
@@ -171,8 +69,8 @@ struct gen {
 	uint32_t attr_size;		/* on-disk perf_event_attr size */
 	struct gattr attrs[MAX_ATTRS];
 	int nr_attrs;
-	struct out data;		/* the records (pipe: everything after the header) */
-	struct out stage;		/* records to be compressed */
+	struct perfemit data;		/* the records (pipe: everything after the header) */
+	struct perfemit stage;		/* records to be compressed */
 	int staging;
 	unsigned long counts[NR_TYPES];
 	uint64_t serial;		/* drives sample values */
@@ -181,7 +79,7 @@ struct gen {
 	size_t rec_start;		/* in cur(): where the open record began */
 };
 
-static struct out *cur(struct gen *g)
+static struct perfemit *cur(struct gen *g)
 {
 	return g->staging ? &g->stage : &g->data;
 }
@@ -214,86 +112,25 @@ static struct gattr *add_attr(struct gen *g, const char *name, uint32_t type, ui
 	return a;
 }
 
-static uint64_t attr_bitfield(const struct perf_event_attr *attr)
-{
-	uint64_t v;
-
-	memcpy(&v, (const uint8_t *)attr + offsetof(struct perf_event_attr, read_format) + 8, 8);
-	return v;
-}
-
-/* struct perf_event_attr, size bytes (64, 96, 128, or more: extra nonzero bytes) */
-static void o_attr(struct out *o, const struct perf_event_attr *a, uint32_t size)
-{
-	struct out t = { .be = o->be };
-	uint32_t i;
-
-	o_u32(&t, a->type);
-	o_u32(&t, size);
-	o_u64(&t, a->config);
-	o_u64(&t, a->sample_period);
-	o_u64(&t, a->sample_type);
-	o_u64(&t, a->read_format);
-	o_bitfield(&t, attr_bitfield(a), attr_flag_widths);
-	o_u32(&t, a->wakeup_events);
-	o_u32(&t, a->bp_type);
-	o_u64(&t, a->config1);
-	o_u64(&t, a->config2);			/* 64 */
-	o_u64(&t, a->branch_sample_type);
-	o_u64(&t, a->sample_regs_user);
-	o_u32(&t, a->sample_stack_user);
-	o_u32(&t, (uint32_t)a->clockid);
-	o_u64(&t, a->sample_regs_intr);		/* 96 */
-	o_u32(&t, a->aux_watermark);
-	o_u16(&t, a->sample_max_stack);
-	o_u16(&t, 0);
-	o_u32(&t, a->aux_sample_size);
-	o_u32(&t, 0);
-	o_u64(&t, a->sig_data);			/* 120 */
-	for (i = 128; i < size; i++)		/* fields this perf does not know */
-		o_u8(&t, 0xa0 + (i & 0xf));
-	if (t.len < size)
-		die("attr size %u", size);
-	o_bytes(o, t.p, size);
-	free(t.p);
-}
-
 static size_t rec_begin(struct gen *g, uint32_t type, uint16_t misc)
 {
-	struct out *o = cur(g);
-	size_t start = o->len;
-
-	o_u32(o, type);
-	o_u16(o, misc);
-	o_u16(o, 0);
-	g->rec_start = start;
-	return start;
+	g->rec_start = perfemit__rec_begin(cur(g), type, misc);
+	return g->rec_start;
 }
 
 /* pad the open record to a multiple of 8 bytes (records may start unaligned) */
 static void rec_pad(struct gen *g)
 {
-	struct out *o = cur(g);
-
-	o_zero(o, (8 - (o->len - g->rec_start) % 8) % 8);
+	perfemit__pad(cur(g), g->rec_start, 8);
 }
 
 /* close a record: pad to 8 unless unpadded, set header.size, count it */
 static size_t rec_end_pad(struct gen *g, size_t start, int pad)
 {
-	struct out *o = cur(g);
 	uint32_t type;
-	size_t size;
 
-	if (pad)
-		o_zero(o, (8 - (o->len - start) % 8) % 8);
-	size = o->len - start;
-	if (size > 0xffff)
-		die("record too large");
-	o_put(o, start + 6, size, 2);
-	memcpy(&type, o->p + start, 4);
-	if (g->be)
-		type = __builtin_bswap32(type);
+	perfemit__rec_end(cur(g), start, pad);
+	type = perfemit__rec_type(cur(g), start);
 	if (type < NR_TYPES)
 		g->counts[type]++;
 	return start;
@@ -312,30 +149,15 @@ static void note_time(struct gen *g, uint64_t t)
 		g->last_time = t;
 }
 
-/* the sample_id_all trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER */
+/* the sample_id_all trailer of attr a */
 static void o_trailer(struct gen *g, const struct gattr *a, uint32_t pid, uint32_t tid, uint64_t time)
 {
-	struct out *o = cur(g);
-	uint64_t st = a->attr.sample_type;
+	const struct perfemit_sample_id sid = {
+		.pid = pid, .tid = tid, .time = time, .id = a->ids[0], .stream_id = a->ids[0] + 0x1000, .cpu = 1,
+	};
 
-	if (!a->attr.sample_id_all)
-		return;
-	if (st & PERF_SAMPLE_TID) {
-		o_u32(o, pid);
-		o_u32(o, tid);
-	}
-	if (st & PERF_SAMPLE_TIME)
-		o_u64(o, time);
-	if (st & PERF_SAMPLE_ID)
-		o_u64(o, a->ids[0]);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		o_u64(o, a->ids[0] + 0x1000);
-	if (st & PERF_SAMPLE_CPU) {
-		o_u32(o, 1);
-		o_u32(o, 0);
-	}
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		o_u64(o, a->ids[0]);
+	if (a->attr.sample_id_all)
+		perfemit__sample_id(cur(g), a->attr.sample_type, &sid);
 }
 
 static size_t krec_end(struct gen *g, size_t start, int ai, uint32_t pid, uint32_t tid, uint64_t time)
@@ -346,34 +168,34 @@ static size_t krec_end(struct gen *g, size_t start, int ai, uint32_t pid, uint32
 }
 
 /* the read_format values (sample READ and PERF_RECORD_READ) */
-static void o_read_values(struct out *o, const struct gattr *a, uint64_t n)
+static void o_read_values(struct perfemit *o, const struct gattr *a, uint64_t n)
 {
 	uint64_t rf = a->attr.read_format;
 	uint64_t i, nr = 2;
 
 	if (rf & PERF_FORMAT_GROUP) {
-		o_u64(o, nr);
+		perfemit__u64(o, nr);
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			o_u64(o, 5000 + n);
+			perfemit__u64(o, 5000 + n);
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			o_u64(o, 4000 + n);
+			perfemit__u64(o, 4000 + n);
 		for (i = 0; i < nr; i++) {
-			o_u64(o, 100 * (i + 1) + n);
+			perfemit__u64(o, 100 * (i + 1) + n);
 			if (rf & PERF_FORMAT_ID)
-				o_u64(o, a->ids[0] + 0x500 + i);
+				perfemit__u64(o, a->ids[0] + 0x500 + i);
 			if (rf & PERF_FORMAT_LOST)
-				o_u64(o, i);
+				perfemit__u64(o, i);
 		}
 	} else {
-		o_u64(o, 100 + n);
+		perfemit__u64(o, 100 + n);
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			o_u64(o, 5000 + n);
+			perfemit__u64(o, 5000 + n);
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			o_u64(o, 4000 + n);
+			perfemit__u64(o, 4000 + n);
 		if (rf & PERF_FORMAT_ID)
-			o_u64(o, a->ids[0]);
+			perfemit__u64(o, a->ids[0]);
 		if (rf & PERF_FORMAT_LOST)
-			o_u64(o, 3);
+			perfemit__u64(o, 3);
 	}
 }
 
@@ -393,100 +215,100 @@ static size_t emit_sample(struct gen *g, int ai, uint32_t pid, uint32_t tid, uin
 	uint64_t id = so && so->id ? so->id : a->ids[a->nr_ids ? n % (uint64_t)a->nr_ids : 0];
 	uint64_t ip = so && so->ip ? so->ip : 0x401000 + 16 * (n % 64);
 	size_t start = rec_begin(g, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-	struct out *o = cur(g);
+	struct perfemit *o = cur(g);
 	uint64_t i;
 
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		o_u64(o, id);
+		perfemit__u64(o, id);
 	if (st & PERF_SAMPLE_IP)
-		o_u64(o, ip);
+		perfemit__u64(o, ip);
 	if (st & PERF_SAMPLE_TID) {
-		o_u32(o, pid);
-		o_u32(o, tid);
+		perfemit__u32(o, pid);
+		perfemit__u32(o, tid);
 	}
 	if (st & PERF_SAMPLE_TIME)
-		o_u64(o, time);
+		perfemit__u64(o, time);
 	if (st & PERF_SAMPLE_ADDR)
-		o_u64(o, 0x7f0000001000ULL + n * 8);
+		perfemit__u64(o, 0x7f0000001000ULL + n * 8);
 	if (st & PERF_SAMPLE_ID)
-		o_u64(o, id);
+		perfemit__u64(o, id);
 	if (st & PERF_SAMPLE_STREAM_ID)
-		o_u64(o, id + 0x1000);
+		perfemit__u64(o, id + 0x1000);
 	if (st & PERF_SAMPLE_CPU) {
-		o_u32(o, (uint32_t)(n % 2));
-		o_u32(o, 0);
+		perfemit__u32(o, (uint32_t)(n % 2));
+		perfemit__u32(o, 0);
 	}
 	if (st & PERF_SAMPLE_PERIOD)
-		o_u64(o, 4000 + n % 7);
+		perfemit__u64(o, 4000 + n % 7);
 	if (st & PERF_SAMPLE_READ)
 		o_read_values(o, a, n);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		uint64_t nr = so && so->callchain_nr ? so->callchain_nr : 4;
 
-		o_u64(o, nr);
+		perfemit__u64(o, nr);
 		if (so && so->callchain_nr) {
-			o_u64(o, ip);	/* the record ends here: nr does not fit */
+			perfemit__u64(o, ip);	/* the record ends here: nr does not fit */
 		} else {
-			o_u64(o, PERF_CONTEXT_USER);
-			o_u64(o, ip);
-			o_u64(o, 0x402000 + 16 * (n % 5));
-			o_u64(o, 0x403000);
+			perfemit__u64(o, PERF_CONTEXT_USER);
+			perfemit__u64(o, ip);
+			perfemit__u64(o, 0x402000 + 16 * (n % 5));
+			perfemit__u64(o, 0x403000);
 		}
 	}
 	if (st & PERF_SAMPLE_RAW) {
 		static const uint8_t raw[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
 
-		o_u32(o, sizeof(raw));
-		o_bytes(o, raw, sizeof(raw));
+		perfemit__u32(o, sizeof(raw));
+		perfemit__bytes(o, raw, sizeof(raw));
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		o_u64(o, 2);
+		perfemit__u64(o, 2);
 		if (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			o_u64(o, 7);
+			perfemit__u64(o, 7);
 		for (i = 0; i < 2; i++) {
-			o_u64(o, 0x401100 + i * 0x10);
-			o_u64(o, 0x401200 + i * 0x10);
+			perfemit__u64(o, 0x401100 + i * 0x10);
+			perfemit__u64(o, 0x401200 + i * 0x10);
 			/* mispred for the first; predicted, cycles 5 and type 3 for the second */
-			o_bitfield(o, i ? 2 | (5 << 4) | (3ULL << 20) : 1, branch_flag_widths);
+			perfemit__bitfield(o, i ? 2 | (5 << 4) | (3ULL << 20) : 1, perfemit_branch_flag_widths);
 		}
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
-		o_u64(o, PERF_SAMPLE_REGS_ABI_64);
+		perfemit__u64(o, PERF_SAMPLE_REGS_ABI_64);
 		for (i = 0; i < (uint64_t)__builtin_popcountll(a->attr.sample_regs_user); i++)
-			o_u64(o, 0x1000 + i);
+			perfemit__u64(o, 0x1000 + i);
 	}
 	if (st & PERF_SAMPLE_STACK_USER) {
-		o_u64(o, a->attr.sample_stack_user);
+		perfemit__u64(o, a->attr.sample_stack_user);
 		for (i = 0; i < a->attr.sample_stack_user; i++)
-			o_u8(o, i);
+			perfemit__u8(o, i);
 		if (a->attr.sample_stack_user)
-			o_u64(o, 8);
+			perfemit__u64(o, 8);
 	}
 	if (st & PERF_SAMPLE_WEIGHT)
-		o_u64(o, 30 + n);
+		perfemit__u64(o, 30 + n);
 	if (st & PERF_SAMPLE_WEIGHT_STRUCT)	/* var1_dw 30+n, var2_w 2, var3_w 3, as one u64 */
-		o_u64(o, (30 + n) | (2ULL << 32) | (3ULL << 48));
+		perfemit__u64(o, (30 + n) | (2ULL << 32) | (3ULL << 48));
 	if (st & PERF_SAMPLE_DATA_SRC)
-		o_u64(o, 0x68100142ULL);
+		perfemit__u64(o, 0x68100142ULL);
 	if (st & PERF_SAMPLE_TRANSACTION)
-		o_u64(o, 0x1);
+		perfemit__u64(o, 0x1);
 	if (st & PERF_SAMPLE_REGS_INTR) {
-		o_u64(o, PERF_SAMPLE_REGS_ABI_64);
+		perfemit__u64(o, PERF_SAMPLE_REGS_ABI_64);
 		for (i = 0; i < (uint64_t)__builtin_popcountll(a->attr.sample_regs_intr); i++)
-			o_u64(o, 0x2000 + i);
+			perfemit__u64(o, 0x2000 + i);
 	}
 	if (st & PERF_SAMPLE_PHYS_ADDR)
-		o_u64(o, 0x12345000);
+		perfemit__u64(o, 0x12345000);
 	if (st & PERF_SAMPLE_CGROUP)
-		o_u64(o, 77);
+		perfemit__u64(o, 77);
 	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
-		o_u64(o, 4096);
+		perfemit__u64(o, 4096);
 	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
-		o_u64(o, 4096);
+		perfemit__u64(o, 4096);
 	if (st & PERF_SAMPLE_AUX) {
-		o_u64(o, 16);
+		perfemit__u64(o, 16);
 		for (i = 0; i < 16; i++)
-			o_u8(o, 0xc0 + i);
+			perfemit__u8(o, 0xc0 + i);
 	}
 	a->samples++;
 	note_time(g, time);
@@ -500,9 +322,9 @@ static size_t emit_comm(struct gen *g, int ai, uint32_t pid, uint32_t tid, const
 {
 	size_t s = rec_begin(g, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
 
-	o_u32(cur(g), pid);
-	o_u32(cur(g), tid);
-	o_str(cur(g), comm, 8);
+	perfemit__u32(cur(g), pid);
+	perfemit__u32(cur(g), tid);
+	perfemit__str(cur(g), comm, 8);
 	return krec_end(g, s, ai, pid, tid, time);
 }
 
@@ -511,69 +333,69 @@ static size_t emit_mmap2(struct gen *g, int ai, uint32_t pid, uint64_t start, co
 {
 	size_t s = rec_begin(g, PERF_RECORD_MMAP2,
 			     PERF_RECORD_MISC_USER | (build_id ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0));
-	struct out *o = cur(g);
+	struct perfemit *o = cur(g);
 	int i;
 
-	o_u32(o, pid);
-	o_u32(o, pid);
-	o_u64(o, start);
-	o_u64(o, 0x3000);
-	o_u64(o, 0x1000);
+	perfemit__u32(o, pid);
+	perfemit__u32(o, pid);
+	perfemit__u64(o, start);
+	perfemit__u64(o, 0x3000);
+	perfemit__u64(o, 0x1000);
 	if (build_id) {
-		o_u8(o, 20);
-		o_u8(o, 0);
-		o_u16(o, 0);
+		perfemit__u8(o, 20);
+		perfemit__u8(o, 0);
+		perfemit__u16(o, 0);
 		for (i = 0; i < 20; i++)
-			o_u8(o, 0xb0 + i);
+			perfemit__u8(o, 0xb0 + i);
 	} else {
-		o_u32(o, 8);
-		o_u32(o, 1);
-		o_u64(o, 123456);
-		o_u64(o, 1);
+		perfemit__u32(o, 8);
+		perfemit__u32(o, 1);
+		perfemit__u64(o, 123456);
+		perfemit__u64(o, 1);
 	}
-	o_u32(o, 5);		/* PROT_READ | PROT_EXEC */
-	o_u32(o, 2);		/* MAP_PRIVATE */
-	o_str(o, file, 8);
+	perfemit__u32(o, 5);		/* PROT_READ | PROT_EXEC */
+	perfemit__u32(o, 2);		/* MAP_PRIVATE */
+	perfemit__str(o, file, 8);
 	return krec_end(g, s, ai, pid, pid, time);
 }
 
 /* one of every kernel record type (but SAMPLE), each with its trailer */
 static void emit_kernel_records(struct gen *g, int ai, uint32_t pid, uint64_t t)
 {
-	struct out *o;
+	struct perfemit *o;
 	size_t s;
 	int i;
 
 	s = rec_begin(g, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
 	o = cur(g);
-	o_u32(o, pid); o_u32(o, pid);
-	o_u64(o, 0x7f0000000000ULL); o_u64(o, 0x20000); o_u64(o, 0);
-	o_str(o, "/usr/lib/libgen.so", 8);
+	perfemit__u32(o, pid); perfemit__u32(o, pid);
+	perfemit__u64(o, 0x7f0000000000ULL); perfemit__u64(o, 0x20000); perfemit__u64(o, 0);
+	perfemit__str(o, "/usr/lib/libgen.so", 8);
 	krec_end(g, s, ai, pid, pid, t + 1);
 
 	s = rec_begin(g, PERF_RECORD_LOST, 0);
-	o_u64(cur(g), g->attrs[ai].ids[0]); o_u64(cur(g), 17);
+	perfemit__u64(cur(g), g->attrs[ai].ids[0]); perfemit__u64(cur(g), 17);
 	krec_end(g, s, ai, pid, pid, t + 2);
 
 	emit_comm(g, ai, pid + 1, pid + 1, "child", 0, t + 3);
 
 	s = rec_begin(g, PERF_RECORD_FORK, 0);
 	o = cur(g);
-	o_u32(o, pid + 1); o_u32(o, pid); o_u32(o, pid + 1); o_u32(o, pid); o_u64(o, t + 4);
+	perfemit__u32(o, pid + 1); perfemit__u32(o, pid); perfemit__u32(o, pid + 1); perfemit__u32(o, pid); perfemit__u64(o, t + 4);
 	krec_end(g, s, ai, pid + 1, pid + 1, t + 4);
 
 	s = rec_begin(g, PERF_RECORD_THROTTLE, 0);
 	o = cur(g);
-	o_u64(o, t + 5); o_u64(o, g->attrs[ai].ids[0]); o_u64(o, g->attrs[ai].ids[0] + 0x1000);
+	perfemit__u64(o, t + 5); perfemit__u64(o, g->attrs[ai].ids[0]); perfemit__u64(o, g->attrs[ai].ids[0] + 0x1000);
 	krec_end(g, s, ai, pid, pid, t + 5);
 
 	s = rec_begin(g, PERF_RECORD_UNTHROTTLE, 0);
 	o = cur(g);
-	o_u64(o, t + 6); o_u64(o, g->attrs[ai].ids[0]); o_u64(o, g->attrs[ai].ids[0] + 0x1000);
+	perfemit__u64(o, t + 6); perfemit__u64(o, g->attrs[ai].ids[0]); perfemit__u64(o, g->attrs[ai].ids[0] + 0x1000);
 	krec_end(g, s, ai, pid, pid, t + 6);
 
 	s = rec_begin(g, PERF_RECORD_READ, 0);
-	o_u32(cur(g), pid); o_u32(cur(g), pid);
+	perfemit__u32(cur(g), pid); perfemit__u32(cur(g), pid);
 	o_read_values(cur(g), &g->attrs[ai], 1);
 	krec_end(g, s, ai, pid, pid, t + 7);
 
@@ -582,66 +404,66 @@ static void emit_kernel_records(struct gen *g, int ai, uint32_t pid, uint64_t t)
 
 	s = rec_begin(g, PERF_RECORD_AUX, 0);
 	o = cur(g);
-	o_u64(o, 0x1000); o_u64(o, 0x800); o_u64(o, PERF_AUX_FLAG_TRUNCATED);
+	perfemit__u64(o, 0x1000); perfemit__u64(o, 0x800); perfemit__u64(o, PERF_AUX_FLAG_TRUNCATED);
 	krec_end(g, s, ai, pid, pid, t + 10);
 
 	s = rec_begin(g, PERF_RECORD_ITRACE_START, 0);
-	o_u32(cur(g), pid); o_u32(cur(g), pid);
+	perfemit__u32(cur(g), pid); perfemit__u32(cur(g), pid);
 	krec_end(g, s, ai, pid, pid, t + 11);
 
 	s = rec_begin(g, PERF_RECORD_LOST_SAMPLES, 0);
-	o_u64(cur(g), 4);
+	perfemit__u64(cur(g), 4);
 	krec_end(g, s, ai, pid, pid, t + 12);
 
 	s = rec_begin(g, PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 	krec_end(g, s, ai, pid, pid, t + 13);
 
 	s = rec_begin(g, PERF_RECORD_SWITCH_CPU_WIDE, 0);
-	o_u32(cur(g), pid + 1); o_u32(cur(g), pid + 1);
+	perfemit__u32(cur(g), pid + 1); perfemit__u32(cur(g), pid + 1);
 	krec_end(g, s, ai, pid, pid, t + 14);
 
 	s = rec_begin(g, PERF_RECORD_NAMESPACES, 0);
 	o = cur(g);
-	o_u32(o, pid); o_u32(o, pid); o_u64(o, 7);
+	perfemit__u32(o, pid); perfemit__u32(o, pid); perfemit__u64(o, 7);
 	for (i = 0; i < 7; i++) {
-		o_u64(o, 4);
-		o_u64(o, 0xf0000000ULL + (uint64_t)i);
+		perfemit__u64(o, 4);
+		perfemit__u64(o, 0xf0000000ULL + (uint64_t)i);
 	}
 	krec_end(g, s, ai, pid, pid, t + 15);
 
 	s = rec_begin(g, PERF_RECORD_KSYMBOL, 0);
 	o = cur(g);
-	o_u64(o, 0xffffffffc0001000ULL); o_u32(o, 0x100);
-	o_u16(o, PERF_RECORD_KSYMBOL_TYPE_BPF); o_u16(o, 0);
-	o_str(o, "bpf_prog_0123456789abcdef_gen", 8);
+	perfemit__u64(o, 0xffffffffc0001000ULL); perfemit__u32(o, 0x100);
+	perfemit__u16(o, PERF_RECORD_KSYMBOL_TYPE_BPF); perfemit__u16(o, 0);
+	perfemit__str(o, "bpf_prog_0123456789abcdef_gen", 8);
 	krec_end(g, s, ai, pid, pid, t + 16);
 
 	s = rec_begin(g, PERF_RECORD_BPF_EVENT, 0);
 	o = cur(g);
-	o_u16(o, PERF_BPF_EVENT_PROG_LOAD); o_u16(o, 0); o_u32(o, 42);
+	perfemit__u16(o, PERF_BPF_EVENT_PROG_LOAD); perfemit__u16(o, 0); perfemit__u32(o, 42);
 	for (i = 0; i < 8; i++)
-		o_u8(o, 0x10 + i);
+		perfemit__u8(o, 0x10 + i);
 	krec_end(g, s, ai, pid, pid, t + 17);
 
 	s = rec_begin(g, PERF_RECORD_CGROUP, 0);
-	o_u64(cur(g), 77);
-	o_str(cur(g), "/system.slice/gen.service", 8);
+	perfemit__u64(cur(g), 77);
+	perfemit__str(cur(g), "/system.slice/gen.service", 8);
 	krec_end(g, s, ai, pid, pid, t + 18);
 
 	s = rec_begin(g, PERF_RECORD_TEXT_POKE, PERF_RECORD_MISC_KERNEL);
 	o = cur(g);
-	o_u64(o, 0xffffffff81000000ULL); o_u16(o, 5); o_u16(o, 5);
+	perfemit__u64(o, 0xffffffff81000000ULL); perfemit__u16(o, 5); perfemit__u16(o, 5);
 	for (i = 0; i < 10; i++)
-		o_u8(o, i < 5 ? 0x90 : 0xe8);
+		perfemit__u8(o, i < 5 ? 0x90 : 0xe8);
 	krec_end(g, s, ai, pid, pid, t + 19);
 
 	s = rec_begin(g, PERF_RECORD_AUX_OUTPUT_HW_ID, 0);
-	o_u64(cur(g), 3);
+	perfemit__u64(cur(g), 3);
 	krec_end(g, s, ai, pid, pid, t + 20);
 
 	s = rec_begin(g, PERF_RECORD_EXIT, 0);
 	o = cur(g);
-	o_u32(o, pid + 1); o_u32(o, pid); o_u32(o, pid + 1); o_u32(o, pid); o_u64(o, t + 21);
+	perfemit__u32(o, pid + 1); perfemit__u32(o, pid); perfemit__u32(o, pid + 1); perfemit__u32(o, pid); perfemit__u64(o, t + 21);
 	krec_end(g, s, ai, pid + 1, pid + 1, t + 21);
 }
 
@@ -652,46 +474,50 @@ static void emit_finished_round(struct gen *g)
 	rec_end(g, rec_begin(g, PERF_RECORD_FINISHED_ROUND, 0));
 }
 
-static void emit_build_id_rec(struct out *o, uint16_t misc, int32_t pid, uint8_t seed, const char *file)
+static void emit_build_id_rec(struct perfemit *o, uint16_t misc, int32_t pid, uint8_t seed, const char *file)
 {
-	size_t start = o->len;
+	uint8_t id[20];
 	int i;
 
-	o_u32(o, PERF_RECORD_HEADER_BUILD_ID);
-	o_u16(o, misc | MISC_BUILD_ID_SIZE);
-	o_u16(o, 0);
-	o_u32(o, (uint32_t)pid);
 	for (i = 0; i < 20; i++)
-		o_u8(o, (uint8_t)(seed + i));
-	o_u8(o, 20);
-	o_zero(o, 3);
-	o_str(o, file, 64);
-	o_put(o, start + 6, o->len - start, 2);
+		id[i] = (uint8_t)(seed + i);
+	perfemit__build_id(o, misc | MISC_BUILD_ID_SIZE, pid, id, sizeof(id), file,
+			   (strlen(file) + 1 + 63) / 64 * 64, 0);
+}
+
+/* a record of constant fields (perfemit__spec()) */
+static void spec_rec(struct gen *g, uint32_t type, const char *spec)
+{
+	size_t s = rec_begin(g, type, 0);
+
+	if (perfemit__spec(cur(g), spec))
+		die("bad spec %s", spec);
+	rec_end(g, s);
 }
 
 /* every user record type that may stand in the data (not ATTR/FEATURE/COMPRESSED) */
 static void emit_user_records(struct gen *g, int ai, uint64_t t)
 {
-	struct out *o;
+	struct perfemit *o;
 	size_t s;
 	int i;
 
 	s = rec_begin(g, PERF_RECORD_HEADER_EVENT_TYPE, 0);
-	o_u64(cur(g), g->attrs[ai].ids[0]);
+	perfemit__u64(cur(g), g->attrs[ai].ids[0]);
 	o = cur(g);
 	{
 		char name[64] = "gen:event_type";
 
-		o_bytes(o, name, sizeof(name));
+		perfemit__bytes(o, name, sizeof(name));
 	}
 	rec_end(g, s);
 
 	/* HEADER_TRACING_DATA: 12-byte record, then size bytes (8-aligned) of payload */
 	s = rec_begin(g, PERF_RECORD_HEADER_TRACING_DATA, 0);
 	o = cur(g);
-	o_u32(o, 24);
+	perfemit__u32(o, 24);
 	rec_end_pad(g, s, 0);
-	o_bytes(o, "\x17\x08\x44tracing0.5\0\0\0\0\0\0\0\0\0\0", 24);
+	perfemit__bytes(o, "\x17\x08\x44tracing0.5\0\0\0\0\0\0\0\0\0\0", 24);
 
 	s = o->len;
 	emit_build_id_rec(o, PERF_RECORD_MISC_USER, 1000, 0x40, "/usr/bin/gen-pipe-bid");
@@ -704,89 +530,76 @@ static void emit_user_records(struct gen *g, int ai, uint64_t t)
 
 	s = rec_begin(g, PERF_RECORD_ID_INDEX, 0);
 	o = cur(g);
-	o_u64(o, (uint64_t)g->attrs[ai].nr_ids);
+	perfemit__u64(o, (uint64_t)g->attrs[ai].nr_ids);
 	for (i = 0; i < g->attrs[ai].nr_ids; i++) {
-		o_u64(o, g->attrs[ai].ids[i]);
-		o_u64(o, (uint64_t)i);
-		o_u64(o, (uint64_t)i);
-		o_u64(o, (uint64_t)-1);
+		perfemit__u64(o, g->attrs[ai].ids[i]);
+		perfemit__u64(o, (uint64_t)i);
+		perfemit__u64(o, (uint64_t)i);
+		perfemit__u64(o, (uint64_t)-1);
 	}
 	rec_end(g, s);
 
 	s = rec_begin(g, PERF_RECORD_AUXTRACE_INFO, 0);
 	o = cur(g);
-	o_u32(o, 4); o_u32(o, 0); o_u64(o, 0x11); o_u64(o, 0x22);
+	perfemit__u32(o, 4); perfemit__u32(o, 0); perfemit__u64(o, 0x11); perfemit__u64(o, 0x22);
 	rec_end(g, s);
 
 	s = rec_begin(g, PERF_RECORD_AUXTRACE, 0);
 	o = cur(g);
-	o_u64(o, 32); o_u64(o, 0); o_u64(o, 0xabcdef); o_u32(o, 0); o_u32(o, 1000); o_u32(o, 0); o_u32(o, 0);
+	perfemit__u64(o, 32); perfemit__u64(o, 0); perfemit__u64(o, 0xabcdef); perfemit__u32(o, 0); perfemit__u32(o, 1000); perfemit__u32(o, 0); perfemit__u32(o, 0);
 	rec_end(g, s);
 	for (i = 0; i < 32; i++)
-		o_u8(o, 0x55);
+		perfemit__u8(o, 0x55);
 
 	s = rec_begin(g, PERF_RECORD_AUXTRACE_ERROR, 0);
 	o = cur(g);
-	o_u32(o, 1); o_u32(o, 2); o_u32(o, 0); o_u32(o, 1000); o_u32(o, 1000); o_u32(o, 1);
-	o_u64(o, 0x401000); o_u64(o, t);
+	perfemit__u32(o, 1); perfemit__u32(o, 2); perfemit__u32(o, 0); perfemit__u32(o, 1000); perfemit__u32(o, 1000); perfemit__u32(o, 1);
+	perfemit__u64(o, 0x401000); perfemit__u64(o, t);
 	{
 		char msg[64] = "gen auxtrace error";
 
-		o_bytes(o, msg, sizeof(msg));
+		perfemit__bytes(o, msg, sizeof(msg));
 	}
-	o_u32(o, 0); o_u32(o, 0);
+	perfemit__u32(o, 0); perfemit__u32(o, 0);
 	rec_end(g, s);
 
 	s = rec_begin(g, PERF_RECORD_THREAD_MAP, 0);
 	o = cur(g);
-	o_u64(o, 2);
+	perfemit__u64(o, 2);
 	for (i = 0; i < 2; i++) {
 		char comm[16] = "gen-thread";
 
-		o_u64(o, 1000 + (uint64_t)i);
-		o_bytes(o, comm, sizeof(comm));
+		perfemit__u64(o, 1000 + (uint64_t)i);
+		perfemit__bytes(o, comm, sizeof(comm));
 	}
 	rec_end(g, s);
 
 	/* CPU_MAP in its three forms (struct perf_record_cpu_map_data is packed) */
-	s = rec_begin(g, PERF_RECORD_CPU_MAP, 0);
-	o = cur(g);
-	o_u16(o, 0); o_u16(o, 3); o_u16(o, 0); o_u16(o, 1); o_u16(o, 3);
-	rec_end(g, s);
-	s = rec_begin(g, PERF_RECORD_CPU_MAP, 0);
-	o = cur(g);
-	o_u16(o, 1); o_u16(o, 1); o_u16(o, 8); o_zero(o, 4); o_u64(o, 0xb);
-	rec_end(g, s);
-	s = rec_begin(g, PERF_RECORD_CPU_MAP, 0);
-	o = cur(g);
-	o_u16(o, 2); o_u8(o, 0); o_u8(o, 0); o_u16(o, 0); o_u16(o, 3);
-	rec_end(g, s);
-
-	s = rec_begin(g, PERF_RECORD_STAT_CONFIG, 0);
-	o = cur(g);
-	o_u64(o, 2); o_u64(o, 0); o_u64(o, 1); o_u64(o, 1); o_u64(o, 1);
-	rec_end(g, s);
+	spec_rec(g, PERF_RECORD_CPU_MAP, "u16:0 u16:3 u16:0 u16:1 u16:3");	/* CPUS: 0 1 3 */
+	spec_rec(g, PERF_RECORD_CPU_MAP, "u16:1 u16:1 u16:8 z:4 u64:0xb");	/* MASK */
+	spec_rec(g, PERF_RECORD_CPU_MAP, "u16:2 u8:0 u8:0 u16:0 u16:3");	/* RANGE 0-3 */
+	spec_rec(g, PERF_RECORD_STAT_CONFIG, "u64:2 u64:0 u64:1 u64:1 u64:1");
 
 	s = rec_begin(g, PERF_RECORD_STAT, 0);
 	o = cur(g);
-	o_u64(o, g->attrs[ai].ids[0]); o_u32(o, 0); o_u32(o, 0); o_u64(o, 1234); o_u64(o, 2000); o_u64(o, 1000);
+	perfemit__u64(o, g->attrs[ai].ids[0]); perfemit__u32(o, 0); perfemit__u32(o, 0); perfemit__u64(o, 1234); perfemit__u64(o, 2000); perfemit__u64(o, 1000);
 	rec_end(g, s);
 
 	s = rec_begin(g, PERF_RECORD_STAT_ROUND, 0);
-	o_u64(cur(g), 1); o_u64(cur(g), t);
+	perfemit__u64(cur(g), 1); perfemit__u64(cur(g), t);
 	rec_end(g, s);
 
 	s = rec_begin(g, PERF_RECORD_EVENT_UPDATE, 0);
 	o = cur(g);
-	o_u64(o, 0);	/* PERF_EVENT_UPDATE__UNIT */
-	o_u64(o, g->attrs[ai].ids[0]);
-	o_str(o, "msec", 8);
+	perfemit__u64(o, 0);	/* PERF_EVENT_UPDATE__UNIT */
+	perfemit__u64(o, g->attrs[ai].ids[0]);
+	perfemit__str(o, "msec", 8);
 	rec_end(g, s);
 
 	s = rec_begin(g, PERF_RECORD_TIME_CONV, 0);
 	o = cur(g);
-	o_u64(o, 10); o_u64(o, 1000); o_u64(o, 5000); o_u64(o, 100); o_u64(o, ~0ULL);
-	o_u8(o, 1); o_u8(o, 1); o_zero(o, 6);
+	perfemit__u64(o, 10); perfemit__u64(o, 1000); perfemit__u64(o, 5000); perfemit__u64(o, 100); perfemit__u64(o, ~0ULL);
+	perfemit__u8(o, 1); perfemit__u8(o, 1); perfemit__zero(o, 6);
 	rec_end(g, s);
 
 	rec_end(g, rec_begin(g, PERF_RECORD_FINISHED_INIT, 0));
@@ -829,12 +642,12 @@ static void stage_flush(struct gen *g, uint32_t type)
 		s = rec_begin(g, type, 0);
 		if (type == PERF_RECORD_COMPRESSED2) {
 			/* struct perf_record_compressed2 { header; u64 data_size; data[] }, padded */
-			o_u64(cur(g), zs);
-			o_bytes(cur(g), z, zs);
+			perfemit__u64(cur(g), zs);
+			perfemit__bytes(cur(g), z, zs);
 			rec_end_pad(g, s, 1);
 		} else {
 			/* header + data, unpadded, as perf record -z writes it */
-			o_bytes(cur(g), z, zs);
+			perfemit__bytes(cur(g), z, zs);
 			rec_end_pad(g, s, 0);
 		}
 		free(z);
@@ -843,17 +656,8 @@ static void stage_flush(struct gen *g, uint32_t type)
 
 /* ------------------------------------------------------------ features */
 
-static void f_string(struct out *o, const char *s)
-{
-	size_t n = strlen(s) + 1, len = (n + 63) / 64 * 64;
-
-	o_u32(o, len);
-	o_bytes(o, s, n);
-	o_zero(o, len - n);
-}
-
 /* encode feature feat into o; returns 0 when the file has no such section */
-static int feature_bytes(struct gen *g, unsigned feat, struct out *o)
+static int feature_bytes(struct gen *g, unsigned feat, struct perfemit *o)
 {
 	int i, j;
 
@@ -862,163 +666,104 @@ static int feature_bytes(struct gen *g, unsigned feat, struct out *o)
 		emit_build_id_rec(o, PERF_RECORD_MISC_USER, -1, 0x20, "/usr/bin/gen-inode");
 		emit_build_id_rec(o, PERF_RECORD_MISC_KERNEL, -1, 0x60, "[kernel.kallsyms]");
 		return 1;
-	case 3: f_string(o, "gen-host"); return 1;
-	case 4: f_string(o, "6.1.0-gen"); return 1;
-	case 5: f_string(o, "6.1.gen"); return 1;
-	case 6: f_string(o, "x86_64"); return 1;
-	case 7: o_u32(o, 4); o_u32(o, 2); return 1;	/* avail, online */
-	case 8: f_string(o, "Gen CPU @ 2.00GHz"); return 1;
-	case 9: f_string(o, "GenuineIntel,6,85,4"); return 1;
-	case 10: o_u64(o, 16384000); return 1;
+	case 3: perfemit__feat_string(o, "gen-host"); return 1;
+	case 4: perfemit__feat_string(o, "6.1.0-gen"); return 1;
+	case 5: perfemit__feat_string(o, "6.1.gen"); return 1;
+	case 6: perfemit__feat_string(o, "x86_64"); return 1;
+	case 7: perfemit__u32(o, 4); perfemit__u32(o, 2); return 1;	/* avail, online */
+	case 8: perfemit__feat_string(o, "Gen CPU @ 2.00GHz"); return 1;
+	case 9: perfemit__feat_string(o, "GenuineIntel,6,85,4"); return 1;
+	case 10: perfemit__u64(o, 16384000); return 1;
 	case 11:
-		o_u32(o, 3);
-		f_string(o, "/usr/bin/perf");
-		f_string(o, "record");
-		f_string(o, "-a");
+		perfemit__u32(o, 3);
+		perfemit__feat_string(o, "/usr/bin/perf");
+		perfemit__feat_string(o, "record");
+		perfemit__feat_string(o, "-a");
 		return 1;
 	case 12:	/* EVENT_DESC */
-		o_u32(o, (uint32_t)g->nr_attrs);
-		o_u32(o, g->attr_size);
+		perfemit__u32(o, (uint32_t)g->nr_attrs);
+		perfemit__u32(o, g->attr_size);
 		for (i = 0; i < g->nr_attrs; i++) {
-			o_attr(o, &g->attrs[i].attr, g->attr_size);
-			o_u32(o, (uint32_t)g->attrs[i].nr_ids);
-			f_string(o, g->attrs[i].name);
+			perfemit__attr(o, &g->attrs[i].attr, g->attr_size);
+			perfemit__u32(o, (uint32_t)g->attrs[i].nr_ids);
+			perfemit__feat_string(o, g->attrs[i].name);
 			for (j = 0; j < g->attrs[i].nr_ids; j++)
-				o_u64(o, g->attrs[i].ids[j]);
+				perfemit__u64(o, g->attrs[i].ids[j]);
 		}
 		return 1;
 	case 21:	/* SAMPLE_TIME */
 		if (!g->last_time)
 			return 0;
-		o_u64(o, g->first_time);
-		o_u64(o, g->last_time);
+		perfemit__u64(o, g->first_time);
+		perfemit__u64(o, g->last_time);
 		return 1;
 	case 27:	/* COMPRESSED: ver, type (1 = zstd), level, ratio, mmap_len */
 		if (!g->compressed_feat)
 			return 0;
-		o_u32(o, 1); o_u32(o, 1); o_u32(o, 3); o_u32(o, 4); o_u32(o, 528384);
+		perfemit__u32(o, 1); perfemit__u32(o, 1); perfemit__u32(o, 3); perfemit__u32(o, 4); perfemit__u32(o, 528384);
 		return 1;
 	}
 	return 0;
 }
 
-#define MAX_FEAT 32
-
-/* where things landed, for corrupt variants */
-struct layout {
-	uint64_t data_offset;
-	uint64_t table_offset;
-	uint64_t feat_entry[MAX_FEAT];	/* offset of the table entry of a feature */
-	uint64_t feat_offset[MAX_FEAT];	/* offset of the section */
+/* the file's attrs and feature sections as perfemit wants them; release with files_release() */
+struct files {
+	struct perfemit_attr attrs[MAX_ATTRS];
+	struct perfemit secs[PERFEMIT_MAX_FEAT];
+	struct perfemit_file f;
 };
 
-/* PERFILE2 file: header, attrs, ids, data, feature table, sections */
-static void build_file(struct gen *g, struct out *f, struct layout *lay)
+static void files_init(struct gen *g, struct files *fs)
 {
-	struct out secs[MAX_FEAT];
-	uint64_t feats = 0, attrs_off = 104, ids_off, off;
-	unsigned i, nr = 0;
-	int a, j;
+	unsigned i;
+	int a;
 
-	memset(f, 0, sizeof(*f));
-	memset(lay, 0, sizeof(*lay));
-	f->be = g->be;
-	for (i = 1; i < MAX_FEAT; i++) {
-		memset(&secs[i], 0, sizeof(secs[i]));
-		secs[i].be = g->be;
-		if (feature_bytes(g, i, &secs[i])) {
-			feats |= 1ULL << i;
-			nr++;
-		}
-	}
-	ids_off = attrs_off + (uint64_t)g->nr_attrs * (g->attr_size + 16);
-	off = ids_off;
-	for (a = 0; a < g->nr_attrs; a++)
-		off += 8 * (uint64_t)g->attrs[a].nr_ids;
-	lay->data_offset = off;
-	lay->table_offset = off + g->data.len;
-
-	o_u64(f, 0x32454c4946524550ULL);	/* "PERFILE2" */
-	o_u64(f, 104);
-	o_u64(f, g->attr_size + 16);
-	o_u64(f, attrs_off);
-	o_u64(f, (uint64_t)g->nr_attrs * (g->attr_size + 16));
-	o_u64(f, lay->data_offset);
-	o_u64(f, g->data.len);
-	o_u64(f, 0);
-	o_u64(f, 0);
-	o_u64(f, feats);
-	o_u64(f, 0);
-	o_u64(f, 0);
-	o_u64(f, 0);
-	off = ids_off;
+	memset(fs, 0, sizeof(*fs));
 	for (a = 0; a < g->nr_attrs; a++) {
-		o_attr(f, &g->attrs[a].attr, g->attr_size);
-		o_u64(f, off);
-		o_u64(f, 8 * (uint64_t)g->attrs[a].nr_ids);
-		off += 8 * (uint64_t)g->attrs[a].nr_ids;
+		fs->attrs[a].attr = &g->attrs[a].attr;
+		fs->attrs[a].ids = g->attrs[a].ids;
+		fs->attrs[a].nr_ids = (size_t)g->attrs[a].nr_ids;
 	}
-	for (a = 0; a < g->nr_attrs; a++)
-		for (j = 0; j < g->attrs[a].nr_ids; j++)
-			o_u64(f, g->attrs[a].ids[j]);
-	o_bytes(f, g->data.p, g->data.len);
-	off = lay->table_offset + 16ULL * nr;
-	for (i = 1; i < MAX_FEAT; i++) {
-		if (!(feats & (1ULL << i)))
-			continue;
-		lay->feat_entry[i] = f->len;
-		lay->feat_offset[i] = off;
-		o_u64(f, off);
-		o_u64(f, secs[i].len);
-		off += secs[i].len;
-	}
-	for (i = 1; i < MAX_FEAT; i++) {
-		if (feats & (1ULL << i))
-			o_bytes(f, secs[i].p, secs[i].len);
-		free(secs[i].p);
+	fs->f.attr_size = g->attr_size;
+	fs->f.attrs = fs->attrs;
+	fs->f.nr_attrs = (size_t)g->nr_attrs;
+	fs->f.data = &g->data;
+	for (i = 1; i < PERFEMIT_MAX_FEAT; i++) {
+		perfemit__init(&fs->secs[i], g->be);
+		if (feature_bytes(g, i, &fs->secs[i]))
+			fs->f.feat[i] = &fs->secs[i];
 	}
 }
 
-/* pipe mode: 16-byte header, HEADER_ATTR and HEADER_FEATURE records, then the data */
-static void build_pipe(struct gen *g, struct out *f)
+static void files_release(struct files *fs)
 {
 	unsigned i;
-	int a, j;
 
-	memset(f, 0, sizeof(*f));
-	f->be = g->be;
-	o_u64(f, 0x32454c4946524550ULL);
-	o_u64(f, 16);
-	for (a = 0; a < g->nr_attrs; a++) {
-		size_t s = f->len;
+	for (i = 1; i < PERFEMIT_MAX_FEAT; i++)
+		perfemit__release(&fs->secs[i]);
+}
 
-		o_u32(f, PERF_RECORD_HEADER_ATTR);
-		o_u16(f, 0);
-		o_u16(f, 0);
-		o_attr(f, &g->attrs[a].attr, g->attr_size);
-		for (j = 0; j < g->attrs[a].nr_ids; j++)
-			o_u64(f, g->attrs[a].ids[j]);
-		o_put(f, s + 6, f->len - s, 2);
-		g->counts[PERF_RECORD_HEADER_ATTR]++;
-	}
-	for (i = 1; i <= MAX_FEAT; i++) {
-		struct out sec = { .be = g->be };
-		size_t s;
+/* PERFILE2 file: header, attrs, ids, data, feature table, sections */
+static void build_file(struct gen *g, struct perfemit *f, struct perfemit_layout *lay)
+{
+	struct files fs;
 
-		/* perf does not send BUILD_ID as a feature in pipe mode */
-		if (i != MAX_FEAT && (i == 2 || !feature_bytes(g, i, &sec)))
-			continue;
-		s = f->len;
-		o_u32(f, PERF_RECORD_HEADER_FEATURE);
-		o_u16(f, 0);
-		o_u16(f, 0);
-		o_u64(f, i);	/* MAX_FEAT == HEADER_LAST_FEATURE: the end mark */
-		o_bytes(f, sec.p, sec.len);
-		o_put(f, s + 6, f->len - s, 2);
-		g->counts[PERF_RECORD_HEADER_FEATURE]++;
-		free(sec.p);
-	}
-	o_bytes(f, g->data.p, g->data.len);
+	files_init(g, &fs);
+	perfemit__init(f, g->be);
+	perfemit__file(f, &fs.f, lay);
+	files_release(&fs);
+}
+
+/* pipe mode: 16-byte header, HEADER_ATTR and HEADER_FEATURE records, then the data */
+static void build_pipe(struct gen *g, struct perfemit *f)
+{
+	struct files fs;
+
+	files_init(g, &fs);
+	perfemit__init(f, g->be);
+	g->counts[PERF_RECORD_HEADER_FEATURE] += perfemit__pipe(f, &fs.f);
+	g->counts[PERF_RECORD_HEADER_ATTR] += (unsigned long)g->nr_attrs;
+	files_release(&fs);
 }
 
 /* ------------------------------------------------------------ files and manifest */
@@ -1051,15 +796,42 @@ static const char *type_name(unsigned t)
 	return t < sizeof(names) / sizeof(names[0]) && names[t] ? names[t] : NULL;
 }
 
+/* path "-" is stdout */
+static FILE *open_out(const char *path)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+
+	if (!fp)
+		die("%s: %s", path, strerror(errno));
+	return fp;
+}
+
+static void write_out(FILE *fp, const char *path, const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, fp) != n)
+		die("%s: %s", path, strerror(errno));
+}
+
+static void close_out(FILE *fp, const char *path)
+{
+	if (fclose(fp))
+		die("%s: %s", path, strerror(errno));
+}
+
+static void write_path(const char *path, const void *p, size_t n)
+{
+	FILE *fp = open_out(path);
+
+	write_out(fp, path, p, n);
+	close_out(fp, path);
+}
+
 static void write_bytes(const struct gen_out *go, const char *name, const void *p, size_t n)
 {
 	char path[4096];
-	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s", go->dir, name);
-	fp = fopen(path, "wb");
-	if (!fp || (n && fwrite(p, 1, n, fp) != n) || fclose(fp))
-		die("%s: %s", path, strerror(errno));
+	write_path(path, p, n);
 }
 
 /*
@@ -1097,8 +869,8 @@ static void gen_init(struct gen *g, int be, int pipe, uint32_t attr_size)
 
 static void gen_free(struct gen *g)
 {
-	free(g->data.p);
-	free(g->stage.p);
+	perfemit__release(&g->data);
+	perfemit__release(&g->stage);
 }
 
 /* build the file in both byte orders and list them */
@@ -1111,8 +883,8 @@ static void make_pair(const struct gen_out *go, const char *base, build_fn fn, i
 	snprintf(be_name, sizeof(be_name), "%s-be.data", base);
 	for (be = 0; be <= 1; be++) {
 		struct gen g;
-		struct out f;
-		struct layout lay;
+		struct perfemit f;
+		struct perfemit_layout lay;
 
 		gen_init(&g, be, pipe, attr_size);
 		fn(&g);
@@ -1122,7 +894,7 @@ static void make_pair(const struct gen_out *go, const char *base, build_fn fn, i
 			build_file(&g, &f, &lay);
 		write_bytes(go, be ? be_name : le_name, f.p, f.len);
 		manifest_good(go, be ? be_name : le_name, &g);
-		free(f.p);
+		perfemit__release(&f);
 		gen_free(&g);
 	}
 	fprintf(go->manifest, "same %s %s\n", be_name, le_name);
@@ -1203,8 +975,8 @@ static void build_readfmt(struct gen *g)
 	for (i = 0; i < 32; i++) {
 		size_t s = rec_begin(g, PERF_RECORD_READ, 0);
 
-		o_u32(cur(g), 3000);
-		o_u32(cur(g), 3000);
+		perfemit__u32(cur(g), 3000);
+		perfemit__u32(cur(g), 3000);
 		o_read_values(cur(g), &g->attrs[i], (uint64_t)i);
 		krec_end(g, s, i, 3000, 3000, 3000010 + (uint64_t)i);
 		emit_sample(g, i, 3000, 3000, 3000100 + (uint64_t)i, NULL);
@@ -1308,8 +1080,8 @@ enum corrupt {
 static void make_corrupt(const struct gen_out *go, const char *name, enum corrupt kind, int be)
 {
 	struct gen g;
-	struct out f;
-	struct layout lay;
+	struct perfemit f;
+	struct perfemit_layout lay;
 	size_t victim = 0, len;
 	uint64_t voff;
 	int i;
@@ -1339,30 +1111,30 @@ static void make_corrupt(const struct gen_out *go, const char *name, enum corrup
 	fprintf(go->manifest, "file %s 2\n", name);
 	switch (kind) {
 	case C_SIZE0:
-		o_put(&f, voff + 6, 0, 2);
+		perfemit__put(&f, voff + 6, 0, 2);
 		fprintf(go->manifest, "fault %s 0x%llx\n", name, (unsigned long long)voff);
 		break;
 	case C_SMALL:
-		o_put(&f, voff + 6, 4, 2);
+		perfemit__put(&f, voff + 6, 4, 2);
 		fprintf(go->manifest, "fault %s 0x%llx\n", name, (unsigned long long)voff);
 		break;
 	case C_PAST_END: {
 		/* the last record (FINISHED_ROUND, 8 bytes) claims 64: past the data end */
 		uint64_t last = lay.table_offset - 8;
 
-		o_put(&f, last + 6, 64, 2);
+		perfemit__put(&f, last + 6, 64, 2);
 		fprintf(go->manifest, "fault %s 0x%llx\n", name, (unsigned long long)last);
 		break;
 	}
 	case C_SECTION:
 		/* the HOSTNAME section's offset points past the end of the file */
-		o_put(&f, lay.feat_entry[3], f.len + 4096, 8);
+		perfemit__put(&f, lay.feat_entry[3], f.len + 4096, 8);
 		fprintf(go->manifest, "fault %s 0x%llx 0x%llx\n", name,
 			(unsigned long long)lay.feat_entry[3], (unsigned long long)(f.len + 4096));
 		break;
 	case C_FEAT_NR:
 		/* EVENT_DESC claims 0x10000000 events */
-		o_put(&f, lay.feat_offset[12], 0x10000000, 4);
+		perfemit__put(&f, lay.feat_offset[12], 0x10000000, 4);
 		fprintf(go->manifest, "fault %s 0x%llx\n", name, (unsigned long long)lay.feat_offset[12]);
 		break;
 	case C_CALLCHAIN:
@@ -1381,8 +1153,269 @@ static void make_corrupt(const struct gen_out *go, const char *name, enum corrup
 		break;
 	}
 	write_bytes(go, name, f.p, len);
-	free(f.p);
+	perfemit__release(&f);
 	gen_free(&g);
+}
+
+/* ------------------------------------------------------------ large and hostile files */
+
+/*
+ * Files for tests/cli (test-hostile, test-memory, test-many-procs,
+ * test-signals), little-endian, with one cpu-clock attr (period 1000,
+ * sample_id_all, no ids) and no feature sections:
+ *   --procs OUT N              N COMMs of processes in descending pid order, a sample each
+ *   --forks OUT MAPS FORKS [desc]  process 1 maps MAPS files, then forks FORKS children,
+ *                              each with a sample in its last map; desc: maps at
+ *                              descending addresses, every 1000th with a sample
+ *   --noround OUT N            a COMM and N samples in time order, no FINISHED_ROUND
+ *   --compressed-empty OUT     a COMPRESSED record with no payload, a COMM, a round
+ *   --pipe-attrs OUT N         pipe mode: N HEADER_ATTRs (one id each), a round
+ *   --pipe-aux OUT PAYLOAD     pipe mode: a COMM, an AUXTRACE saying PAYLOAD bytes follow
+ *                              (zeros, written when under 1 GiB), a COMM, a round
+ * OUT "-" is stdout.
+ */
+
+#define BIG_ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+#define BIG_MISC_USER 2		/* the records' misc as the tests always wrote it */
+
+/* a record's sample_id_all trailer: TID and TIME */
+static void big_end(struct perfemit *o, size_t start, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	const struct perfemit_sample_id sid = { .pid = pid, .tid = tid, .time = time };
+
+	perfemit__sample_id(o, BIG_ST, &sid);
+	perfemit__rec_end(o, start, 1);
+}
+
+static void big_comm(struct perfemit *o, uint32_t pid, const char *comm, uint64_t time)
+{
+	size_t s = perfemit__rec_begin(o, PERF_RECORD_COMM, 0);
+
+	perfemit__u32x2(o, pid, pid);
+	perfemit__str(o, comm, 8);
+	big_end(o, s, pid, pid, time);
+}
+
+static void big_sample(struct perfemit *o, uint64_t ip, uint32_t pid, uint64_t time)
+{
+	size_t s = perfemit__rec_begin(o, PERF_RECORD_SAMPLE, BIG_MISC_USER);
+
+	perfemit__u64(o, ip);
+	perfemit__u32x2(o, pid, pid);
+	perfemit__u64(o, time);
+	perfemit__u64(o, 1000);
+	perfemit__rec_end(o, s, 1);
+}
+
+static void big_round(struct perfemit *o)
+{
+	perfemit__rec_end(o, perfemit__rec_begin(o, PERF_RECORD_FINISHED_ROUND, 0), 1);
+}
+
+/* the file of one attr around data; data size says data_size (0: data's length) */
+static void big_file(struct perfemit *f, const struct perfemit *data, uint64_t data_size)
+{
+	struct perf_event_attr attr;
+	const struct perfemit_attr pa = { .attr = &attr };
+	const struct perfemit_file file = { .attr_size = 128, .attrs = &pa, .nr_attrs = 1, .data = data };
+	struct perfemit_layout lay;
+
+	perfemit__sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK, 1000, BIG_ST);
+	perfemit__init(f, 0);
+	perfemit__file(f, &file, &lay);
+	if (data_size)
+		perfemit__put(f, 48, data_size, 8);	/* the header's data.size */
+}
+
+static void big_write(const char *out, const struct perfemit *data)
+{
+	struct perfemit f;
+
+	big_file(&f, data, 0);
+	write_path(out, f.p, f.len);
+	perfemit__release(&f);
+}
+
+static void gen_procs(const char *out, long n)
+{
+	struct perfemit d;
+	long i;
+
+	perfemit__init(&d, 0);
+	for (i = 0; i < n; i++) {
+		uint32_t pid = 4000000 - (uint32_t)i;
+		uint64_t t = 1000 + 2 * (uint64_t)i;
+		char name[16];
+
+		snprintf(name, sizeof(name), "p%07u", pid);
+		big_comm(&d, pid, name, t);
+		big_sample(&d, 0x400000 + (uint64_t)i, pid, t + 1);
+	}
+	big_round(&d);
+	big_write(out, &d);
+	perfemit__release(&d);
+}
+
+static void gen_forks(const char *out, long nmaps, long nforks, int desc)
+{
+	struct perfemit d;
+	uint64_t t = 1000;
+	long i;
+
+	perfemit__init(&d, 0);
+	big_comm(&d, 1, "parent", t);
+	for (i = 0; i < nmaps; i++) {
+		uint64_t start = desc ? 0x7f0000000000ULL - (uint64_t)(i + 1) * 0x10000 :
+					0x10000000 + (uint64_t)i * 0x10000;
+		char name[32];
+		size_t s;
+
+		t++;
+		snprintf(name, sizeof(name), "/lib/m%06ld.so", i);
+		s = perfemit__rec_begin(&d, PERF_RECORD_MMAP, BIG_MISC_USER);
+		perfemit__u32x2(&d, 1, 1);
+		perfemit__u64(&d, start);
+		perfemit__u64(&d, 0x10000);
+		perfemit__u64(&d, 0);
+		perfemit__str(&d, name, 8);
+		big_end(&d, s, 1, 1, t);
+		if (desc && i % 1000 == 0)
+			big_sample(&d, start + 0x10, 1, t);
+	}
+	for (i = 0; i < nforks; i++) {
+		uint32_t pid = 1000 + (uint32_t)i;
+		size_t s;
+
+		t += 2;
+		s = perfemit__rec_begin(&d, PERF_RECORD_FORK, 0);
+		perfemit__u32x2(&d, pid, 1);
+		perfemit__u32x2(&d, pid, 1);
+		perfemit__u64(&d, t);
+		big_end(&d, s, pid, pid, t);
+		big_sample(&d, 0x10000000 + (uint64_t)(nmaps - 1) * 0x10000 + 0x10, pid, t + 1);
+	}
+	big_round(&d);
+	big_write(out, &d);
+	perfemit__release(&d);
+}
+
+/* written as it goes: N = 3M is 120 MB of samples */
+static void gen_noround(const char *out, long n)
+{
+	struct perfemit d, f;
+	FILE *fp = open_out(out);
+	long i;
+
+	perfemit__init(&d, 0);
+	big_comm(&d, 7, "noround", 100);
+	big_file(&f, &d, d.len + 40 * (uint64_t)n);	/* a sample: header, ip, pid/tid, time, period */
+	write_out(fp, out, f.p, f.len);
+	perfemit__release(&f);
+	d.len = 0;	/* the COMM is written */
+	for (i = 0; i < n; i++) {
+		if (d.len >= 1 << 20) {
+			write_out(fp, out, d.p, d.len);
+			d.len = 0;
+		}
+		big_sample(&d, 0x400000 + (uint64_t)(i & 0xff), 7, 1000 + (uint64_t)i);
+	}
+	write_out(fp, out, d.p, d.len);
+	close_out(fp, out);
+	perfemit__release(&d);
+}
+
+static void gen_compressed_empty(const char *out)
+{
+	struct perfemit d;
+
+	perfemit__init(&d, 0);
+	perfemit__rec_end(&d, perfemit__rec_begin(&d, PERF_RECORD_COMPRESSED, 0), 0);
+	big_comm(&d, 7, "empty", 100);
+	big_round(&d);
+	big_write(out, &d);
+	perfemit__release(&d);
+}
+
+/* pipe mode: attrs (id i + 1 each) around data, no feature records */
+static void big_pipe(const char *out, long nr_attrs, uint64_t sample_type, const struct perfemit *data)
+{
+	struct perf_event_attr attr;
+	struct perfemit_attr *pa = calloc((size_t)nr_attrs, sizeof(*pa));
+	uint64_t *ids = calloc((size_t)nr_attrs, sizeof(*ids));
+	struct perfemit_file file = { .attr_size = 128, .attrs = pa, .nr_attrs = (size_t)nr_attrs,
+				      .data = data, .no_feature_end = 1 };
+	struct perfemit f;
+	long i;
+
+	if (!pa || !ids)
+		die("out of memory");
+	perfemit__sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK, 1000, sample_type);
+	for (i = 0; i < nr_attrs; i++) {
+		ids[i] = (uint64_t)i + 1;
+		pa[i].attr = &attr;
+		pa[i].ids = &ids[i];
+		pa[i].nr_ids = 1;
+	}
+	perfemit__init(&f, 0);
+	perfemit__pipe(&f, &file);
+	write_path(out, f.p, f.len);
+	perfemit__release(&f);
+	free(pa);
+	free(ids);
+}
+
+static void gen_pipe_attrs(const char *out, long n)
+{
+	struct perfemit d;
+
+	perfemit__init(&d, 0);
+	big_round(&d);
+	big_pipe(out, n, BIG_ST | PERF_SAMPLE_ID, &d);
+	perfemit__release(&d);
+}
+
+static void gen_pipe_aux(const char *out, uint64_t payload)
+{
+	struct perfemit d;
+	size_t s;
+
+	perfemit__init(&d, 0);
+	big_comm(&d, 7, "first", 100);
+	s = perfemit__rec_begin(&d, PERF_RECORD_AUXTRACE, 0);
+	perfemit__u64(&d, payload);	/* size, offset, reference, idx, tid, cpu, reserved */
+	perfemit__u64(&d, 0);
+	perfemit__u64(&d, 0);
+	perfemit__u32x2(&d, 0, 7);
+	perfemit__u32x2(&d, 0, 0);
+	perfemit__rec_end(&d, s, 0);
+	if (payload < 1ULL << 30)
+		perfemit__zero(&d, payload);
+	big_comm(&d, 8, "second", 200);
+	big_round(&d);
+	big_pipe(out, 1, BIG_ST, &d);
+	perfemit__release(&d);
+}
+
+/* the --NAME commands above; returns -1 when argv is none of them */
+static int big_command(int argc, char **argv)
+{
+	const char *cmd = argv[1];
+
+	if (argc == 4 && !strcmp(cmd, "--procs"))
+		gen_procs(argv[2], strtol(argv[3], NULL, 0));
+	else if ((argc == 5 || (argc == 6 && !strcmp(argv[5], "desc"))) && !strcmp(cmd, "--forks"))
+		gen_forks(argv[2], strtol(argv[3], NULL, 0), strtol(argv[4], NULL, 0), argc == 6);
+	else if (argc == 4 && !strcmp(cmd, "--noround"))
+		gen_noround(argv[2], strtol(argv[3], NULL, 0));
+	else if (argc == 3 && !strcmp(cmd, "--compressed-empty"))
+		gen_compressed_empty(argv[2]);
+	else if (argc == 4 && !strcmp(cmd, "--pipe-attrs"))
+		gen_pipe_attrs(argv[2], strtol(argv[3], NULL, 0));
+	else if (argc == 4 && !strcmp(cmd, "--pipe-aux"))
+		gen_pipe_aux(argv[2], strtoull(argv[3], NULL, 0));
+	else
+		return -1;
+	return 0;
 }
 
 /* ------------------------------------------------------------ mutations */
@@ -1484,6 +1517,19 @@ int main(int argc, char **argv)
 	struct gen_out go;
 	char path[4096];
 	static const struct {
+		const char *base;
+		build_fn fn;
+		int pipe;
+		uint32_t attr_size;
+	} good[] = {
+		{ "kernel", build_kernel, 0, 128 }, { "samples", build_samples, 0, 128 },
+		{ "readfmt", build_readfmt, 0, 128 }, { "byid", build_byid, 0, 128 },
+		{ "pipe", build_pipefile, 1, 128 }, { "user", build_userfile, 0, 128 },
+		{ "compressed", build_compressed, 0, 128 }, { "compressed2", build_compressed2, 0, 128 },
+		{ "attr64", build_attrsize, 0, 64 }, { "attr96", build_attrsize, 0, 96 },
+		{ "attr136", build_attrsize, 0, 136 }, { "pipe-attr64", build_attrsize, 1, 64 },
+	};
+	static const struct {
 		const char *name;
 		enum corrupt kind;
 	} bad[] = {
@@ -1496,8 +1542,11 @@ int main(int argc, char **argv)
 
 	if (argc == 6 && !strcmp(argv[1], "--mutate"))
 		return mutate(argv[2], argv[3], argv[4], argv[5]);
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen-perf OUTDIR\n       gen-perf --mutate SEED N IN OUTDIR\n");
+	if (argc >= 3 && !big_command(argc, argv))
+		return 0;
+	if (argc != 2 || argv[1][0] == '-') {	/* "--help" is no OUTDIR */
+		fprintf(stderr, "usage: gen-perf OUTDIR\n       gen-perf --mutate SEED N IN OUTDIR\n"
+			"       gen-perf --procs|--forks|--noround|--compressed-empty|--pipe-attrs|--pipe-aux OUT ...\n");
 		return 1;
 	}
 	go.dir = argv[1];
@@ -1507,18 +1556,8 @@ int main(int argc, char **argv)
 	go.manifest = fopen(path, "w");
 	if (!go.manifest)
 		die("%s: %s", path, strerror(errno));
-	make_pair(&go, "kernel", build_kernel, 0, 128);
-	make_pair(&go, "samples", build_samples, 0, 128);
-	make_pair(&go, "readfmt", build_readfmt, 0, 128);
-	make_pair(&go, "byid", build_byid, 0, 128);
-	make_pair(&go, "pipe", build_pipefile, 1, 128);
-	make_pair(&go, "user", build_userfile, 0, 128);
-	make_pair(&go, "compressed", build_compressed, 0, 128);
-	make_pair(&go, "compressed2", build_compressed2, 0, 128);
-	make_pair(&go, "attr64", build_attrsize, 0, 64);
-	make_pair(&go, "attr96", build_attrsize, 0, 96);
-	make_pair(&go, "attr136", build_attrsize, 0, 136);
-	make_pair(&go, "pipe-attr64", build_attrsize, 1, 64);
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		make_pair(&go, good[i].base, good[i].fn, good[i].pipe, good[i].attr_size);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char be_name[64];
 

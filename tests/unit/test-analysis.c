@@ -2,7 +2,7 @@
 /*
  * Unit tests of decode/analysis.c and decode/report.c: a small program is
  * compiled at test time (skipped without cc), a perf.data file is built in
- * memory (perfemit.h) with a COMM, an MMAP of that program's text as the
+ * memory (tests/lib/perfemit.h) with a COMM, an MMAP of that program's text as the
  * loader maps it, samples of two events with callchains, and one sample in
  * no map; it is replayed through the ordered queue and the reports are
  * compared with sums worked out by hand (comments next to each).  The same
@@ -26,7 +26,7 @@
 #include "decode/diff.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
-#include "tests/unit/perfemit.h"
+#include "tests/lib/perfemit.h"
 
 /* alpha is defined on line 2, beta on line 3 */
 static const char prog_src[] =
@@ -169,6 +169,24 @@ static int prog_teardown(void **state)
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | \
 	    PERF_SAMPLE_CALLCHAIN)
 
+/* p's directory NAME, made for one test */
+static void make_dir(const struct prog *p, const char *name, char *dir, size_t size)
+{
+	snprintf(dir, size, "%s/%s", p->dir, name);
+	assert_int_equal(mkdir(dir, 0755), 0);
+}
+
+/* the program of the group setup, with o zeroed; skips the test when it was not built */
+static const struct prog *prog_of(void **state, struct analysis_opts *o)
+{
+	const struct prog *p = *state;
+
+	if (!p->path[0])
+		skip();
+	memset(o, 0, sizeof(*o));
+	return p;
+}
+
 /*
  * The stream (pid 10, comm "prog"):
  *   cpu-clock  3 x alpha, period 100, chain USER alpha, beta+4 (return address)
@@ -187,21 +205,21 @@ static uint8_t *make_stream(const struct prog *p, size_t *len)
 	uint64_t chain_u[] = { PERF_CONTEXT_USER, 0x1234 };
 	uint8_t *buf;
 
-	pe_attr(&e, ST, 100);		/* cpu-clock */
-	pe_attr(&e, ST, 7);		/* task-clock */
-	pe_comm(&e, 0, 10, 10, "prog", 1, 1000);
-	pe_mmap(&e, 0, PERF_RECORD_MISC_USER, 10, 10, map_start,
+	pe__attr(&e, ST, 100);		/* cpu-clock */
+	pe__attr(&e, ST, 7);		/* task-clock */
+	pe__comm(&e, 0, 10, 10, "prog", 1, 1000);
+	pe__mmap(&e, 0, PERF_RECORD_MISC_USER, 10, 10, map_start,
 		(p->text_size + (p->text_vaddr & 0xfff) + 0xfff) & ~0xfffULL,
 		p->text_off & ~0xfffULL, p->path, 1001);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2003, 100, chain_a, 3);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2001, 100, chain_a, 3);
-	pe_sample(&e, 1, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2002, 7, NULL, 0);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2004, 100, chain_a, 3);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, b_ip, 10, 10, 2005, 200, chain_b, 2);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1234, 10, 10, 2006, 50, chain_u, 2);
-	pe_round(&e);
-	buf = pe_file(&e, len);
-	pe_release(&e);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2003, 100, chain_a, 3);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2001, 100, chain_a, 3);
+	pe__sample(&e, 1, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2002, 7, NULL, 0);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, a_ip, 10, 10, 2004, 100, chain_a, 3);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, b_ip, 10, 10, 2005, 200, chain_b, 2);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1234, 10, 10, 2006, 50, chain_u, 2);
+	pe__round(&e);
+	buf = pe__file(&e, len);
+	pe__release(&e);
 	return buf;
 }
 
@@ -266,20 +284,16 @@ static char *report(const char *dir, const char *name)
  */
 static void test_reports(void **state)
 {
-	const struct prog *p = *state;
 	struct analysis_opts o;
+	const struct prog *p = prog_of(state, &o);
 	struct symbols_opts so;
 	struct analysis_stats st;
 	char dir[96], *s;
 
-	if (!p->path[0])
-		skip();
-	memset(&o, 0, sizeof(o));
 	memset(&so, 0, sizeof(so));
 	o.reports = REPORT_OVERVIEW | REPORT_PROCESSES | REPORT_RESULTS | REPORT_LINES | REPORT_CALLERS;
 	o.symbols = &so;
-	snprintf(dir, sizeof(dir), "%s/out", p->dir);
-	assert_int_equal(mkdir(dir, 0755), 0);
+	make_dir(p, "out", dir, sizeof(dir));
 	run(p, &o, dir, &st);
 	assert_int_equal(st.samples, 6);
 	assert_int_equal(st.unresolved, 1);
@@ -343,18 +357,14 @@ static void test_reports(void **state)
 /* filters: -e, --pid, --time; percentages stay shares of the event's samples in --time */
 static void test_filters(void **state)
 {
-	const struct prog *p = *state;
 	struct analysis_opts o;
+	const struct prog *p = prog_of(state, &o);
 	struct analysis_stats st;
 	static const uint32_t other_pid = 11;
 	char dir[96], *s;
 
-	if (!p->path[0])
-		skip();
-	snprintf(dir, sizeof(dir), "%s/filt", p->dir);
-	assert_int_equal(mkdir(dir, 0755), 0);
+	make_dir(p, "filt", dir, sizeof(dir));
 
-	memset(&o, 0, sizeof(o));
 	o.reports = REPORT_RESULTS;
 	o.event = "task-clock";
 	run(p, &o, dir, &st);
@@ -401,14 +411,11 @@ static char *folded_of(const struct prog *p, struct analysis *a)
 
 static void test_folded(void **state)
 {
-	const struct prog *p = *state;
 	struct analysis_opts o;
+	const struct prog *p = prog_of(state, &o);
 	struct replay r;
 	char path[96], *s;
 
-	if (!p->path[0])
-		skip();
-	memset(&o, 0, sizeof(o));
 	o.stacks = 1;
 	replay_open(&r, p, &o);
 	s = folded_of(p, r.a);
@@ -467,20 +474,33 @@ static void test_folded(void **state)
  * old period: alpha 200/300 = 0.6667, beta 1, [unknown] 0.  Rows by event
  * pair (attr order), then |new - old period|: alpha 100, [unknown] 50, beta 0.
  */
+#define DIFF_CSV_HEADER \
+	"event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent," \
+	"delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent\n"
+
+/* d written to dir (and deleted): diff.csv must be want */
+static void expect_diff(struct diff *d, const char *dir, const char *want)
+{
+	char *s;
+
+	assert_int_equal(diff__write(d, dir), 0);
+	diff__delete(d);
+	s = report(dir, "diff.csv");
+	assert_non_null(s);
+	assert_string_equal(s, want);
+	free(s);
+}
+
 static void test_diff(void **state)
 {
-	const struct prog *p = *state;
 	struct analysis_opts o;
+	const struct prog *p = prog_of(state, &o);
 	struct analysis_function fn;
 	struct replay old, new;
 	struct diff *d;
-	char dir[96], *s;
+	char dir[96];
 
-	if (!p->path[0])
-		skip();
-	snprintf(dir, sizeof(dir), "%s/diff", p->dir);
-	assert_int_equal(mkdir(dir, 0755), 0);
-	memset(&o, 0, sizeof(o));
+	make_dir(p, "diff", dir, sizeof(dir));
 	replay_open(&old, p, &o);
 	o.has_time = 1;
 	o.time_start = 2003;
@@ -501,33 +521,19 @@ static void test_diff(void **state)
 	assert_int_equal(diff__nr_pairs(d), 2);
 	assert_int_equal(diff__pair(d, 0)->how, DIFF_PAIR_NAME);
 	assert_int_equal(diff__pair(d, 1)->how, DIFF_PAIR_OLD_ONLY);
-	assert_int_equal(diff__write(d, dir), 0);
-	diff__delete(d);
-	s = report(dir, "diff.csv");
-	assert_non_null(s);
-	assert_string_equal(s,
-		"event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent,"
-		"delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent\n"
+	expect_diff(d, dir, DIFF_CSV_HEADER
 		"cpu-clock,prog,alpha,3,2,300,200,54.5455,50.0000,-4.5455,0.6667,54.5455,50.0000,-4.5455\n"
 		"cpu-clock,[unknown],[unknown],1,0,50,0,9.0909,0.0000,-9.0909,0.0000,9.0909,0.0000,-9.0909\n"
 		"cpu-clock,prog,beta,1,1,200,200,36.3636,50.0000,13.6364,1.0000,90.9091,100.0000,9.0909\n"
 		"task-clock,prog,alpha,1,0,7,0,100.0000,0.0000,-100.0000,0.0000,0.0000,0.0000,0.0000\n");
-	free(s);
 
 	/* against itself: no change; ties by dso, function within the event */
 	assert_int_equal(diff__new(&d, old.a, old.a, DIFF_SORT_PERIOD), 0);
-	assert_int_equal(diff__write(d, dir), 0);
-	diff__delete(d);
-	s = report(dir, "diff.csv");
-	assert_non_null(s);
-	assert_string_equal(s,
-		"event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent,"
-		"delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent\n"
+	expect_diff(d, dir, DIFF_CSV_HEADER
 		"cpu-clock,[unknown],[unknown],1,1,50,50,9.0909,9.0909,0.0000,1.0000,9.0909,9.0909,0.0000\n"
 		"cpu-clock,prog,alpha,3,3,300,300,54.5455,54.5455,0.0000,1.0000,54.5455,54.5455,0.0000\n"
 		"cpu-clock,prog,beta,1,1,200,200,36.3636,36.3636,0.0000,1.0000,90.9091,90.9091,0.0000\n"
 		"task-clock,prog,alpha,1,1,7,7,100.0000,100.0000,0.0000,1.0000,100.0000,100.0000,0.0000\n");
-	free(s);
 	replay_close(&new);
 	replay_close(&old);
 }

@@ -25,6 +25,7 @@
 #include "perffile/capture/capture.h"
 #include "perffile/capture/synth.h"
 #include "perffile/capture/ringbuf.h"
+#include "tests/lib/perfemit.h"
 
 static struct capture_evlist parse_ok(const char *spec)
 {
@@ -374,8 +375,7 @@ static void test_parse_sample(void **state)
 	struct capture_evlist el = parse_ok("cpu-clock");
 	struct capture_opts o;
 	struct capture_sample s;
-	uint64_t rec[16];
-	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0 };
+	struct perfemit rec, comm;
 
 	(void)state;
 	memset(&o, 0, sizeof(o));
@@ -384,17 +384,19 @@ static void test_parse_sample(void **state)
 	o.callchain = 1;
 	capture_evlist__config(&el, &o);
 	/* IP, TID, TIME, PERIOD, CALLCHAIN (nr 3) */
-	rec[1] = 0x401000;
-	rec[2] = ((uint64_t)43 << 32) | 42;
-	rec[3] = 123456789;
-	rec[4] = 1000000;
-	rec[5] = 3;
-	rec[6] = (uint64_t)PERF_CONTEXT_USER;
-	rec[7] = 0x401000;
-	rec[8] = 0x402000;
-	h.size = 9 * 8;
-	memcpy(rec, &h, 8);
-	assert_int_equal(capture__parse_sample(&el, rec, h.size, &s), 0);
+	perfemit__init(&rec, 0);
+	perfemit__rec_begin(&rec, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	perfemit__u64(&rec, 0x401000);
+	perfemit__u32x2(&rec, 42, 43);
+	perfemit__u64(&rec, 123456789);
+	perfemit__u64(&rec, 1000000);
+	perfemit__u64(&rec, 3);
+	perfemit__u64(&rec, PERF_CONTEXT_USER);
+	perfemit__u64(&rec, 0x401000);
+	perfemit__u64(&rec, 0x402000);
+	perfemit__rec_end(&rec, 0, 0);
+	assert_int_equal(rec.len, 9 * 8);
+	assert_int_equal(capture__parse_sample(&el, rec.p, rec.len, &s), 0);
 	assert_int_equal(s.ip, 0x401000);
 	assert_int_equal(s.pid, 42);
 	assert_int_equal(s.tid, 43);
@@ -402,22 +404,22 @@ static void test_parse_sample(void **state)
 	assert_int_equal(s.cpumode, PERF_RECORD_MISC_USER);
 	assert_int_equal(s.nr_chain, 3);
 	assert_int_equal(s.chain[2], 0x402000);
-	assert_int_equal(capture__record_time(&el, rec, h.size), 123456789);
+	assert_int_equal(capture__record_time(&el, rec.p, rec.len), 123456789);
 	/* nr says 4 but only 3 entries follow */
-	rec[5] = 4;
-	assert_int_equal(capture__parse_sample(&el, rec, h.size, &s), -EINVAL);
+	perfemit__put(&rec, 5 * 8, 4, 8);
+	assert_int_equal(capture__parse_sample(&el, rec.p, rec.len, &s), -EINVAL);
 	/* too short for the fixed fields */
-	assert_int_equal(capture__parse_sample(&el, rec, 24, &s), -EINVAL);
+	assert_int_equal(capture__parse_sample(&el, rec.p, 24, &s), -EINVAL);
+	perfemit__release(&rec);
 
 	/* a COMM with a trailer TID, TIME: the time is 16 bytes from the end */
-	{
-		uint64_t comm[5] = { 0 };
-		struct perf_event_header ch = { PERF_RECORD_COMM, 0, 40 };
-
-		memcpy(comm, &ch, 8);
-		comm[4] = 777;
-		assert_int_equal(capture__record_time(&el, comm, 40), 777);
-	}
+	perfemit__init(&comm, 0);
+	perfemit__rec_begin(&comm, PERF_RECORD_COMM, 0);
+	perfemit__zero(&comm, 24);
+	perfemit__u64(&comm, 777);
+	perfemit__rec_end(&comm, 0, 0);
+	assert_int_equal(capture__record_time(&el, comm.p, 40), 777);
+	perfemit__release(&comm);
 	capture_evlist__release(&el);
 }
 

@@ -22,87 +22,45 @@
 
 #include "perffile/features.h"
 #include "perffile/record.h"
+#include "tests/lib/perfemit.h"
+#include "tests/lib/external.h"
 
 static const int order_native = 0;
 static const int order_swapped = 1;
 
 /* ---------------------------------------------------------------- emitter */
 
-struct emit {
-	uint8_t buf[16384];
-	size_t len;
-	int swap;		/* write the other byte order */
-};
-
-static struct emit *emit_new(void **state)
+/* an empty section in the test's byte order; emit_free() releases it */
+static struct perfemit *emit_new(void **state)
 {
-	struct emit *e = calloc(1, sizeof(*e));
+	struct perfemit *e = calloc(1, sizeof(*e));
 
 	assert_non_null(e);
-	e->swap = *(const int *)*state;
+	perfemit__init(e, *(const int *)*state);	/* swapped: big-endian, the host is little */
 	return e;
 }
 
-static void e_bytes(struct emit *e, const void *p, size_t n)
+static void emit_free(struct perfemit *e)
 {
-	assert_true(e->len + n <= sizeof(e->buf));
-	memcpy(e->buf + e->len, p, n);
-	e->len += n;
-}
-
-static void e_zero(struct emit *e, size_t n)
-{
-	assert_true(e->len + n <= sizeof(e->buf));
-	memset(e->buf + e->len, 0, n);
-	e->len += n;
-}
-
-static void e_u16(struct emit *e, uint16_t v)
-{
-	if (e->swap)
-		v = bswap_16(v);
-	e_bytes(e, &v, sizeof(v));
-}
-
-static void e_u32(struct emit *e, uint32_t v)
-{
-	if (e->swap)
-		v = bswap_32(v);
-	e_bytes(e, &v, sizeof(v));
-}
-
-static void e_u64(struct emit *e, uint64_t v)
-{
-	if (e->swap)
-		v = bswap_64(v);
-	e_bytes(e, &v, sizeof(v));
-}
-
-/* do_write_string(): u32 len (NUL included, aligned to 64), string, zeros */
-static void e_str(struct emit *e, const char *s)
-{
-	size_t olen = strlen(s) + 1, len = (olen + 63) / 64 * 64;
-
-	e_u32(e, (uint32_t)len);
-	e_bytes(e, s, olen);
-	e_zero(e, len - olen);
+	perfemit__release(e);
+	free(e);
 }
 
 /* decode from an exact-size heap copy, so that ASan sees any overread */
-static int decode(struct perf_features *ft, unsigned feat, const struct emit *e, size_t len,
+static int decode(struct perf_features *ft, unsigned feat, const struct perfemit *e, size_t len,
 		  const char **why)
 {
 	void *copy = malloc(len ? len : 1);
 	int err;
 
 	assert_non_null(copy);
-	memcpy(copy, e->buf, len);
-	err = perf_features__decode(ft, feat, copy, len, e->swap, why);
+	memcpy(copy, e->p, len);
+	err = perf_features__decode(ft, feat, copy, len, e->be, why);
 	free(copy);
 	return err;
 }
 
-static void decode_ok(struct perf_features *ft, unsigned feat, const struct emit *e)
+static void decode_ok(struct perf_features *ft, unsigned feat, const struct perfemit *e)
 {
 	const char *why = NULL;
 	int err = decode(ft, feat, e, e->len, &why);
@@ -112,7 +70,7 @@ static void decode_ok(struct perf_features *ft, unsigned feat, const struct emit
 	assert_true(perf_features__has(ft, feat));
 }
 
-static void decode_bad(struct perf_features *ft, unsigned feat, const struct emit *e,
+static void decode_bad(struct perf_features *ft, unsigned feat, const struct perfemit *e,
 		       const char *why_prefix)
 {
 	const char *why = NULL;
@@ -121,6 +79,38 @@ static void decode_bad(struct perf_features *ft, unsigned feat, const struct emi
 	assert_non_null(why);
 	assert_true(!strncmp(why, why_prefix, strlen(why_prefix)));
 	assert_false(perf_features__has(ft, feat));
+}
+
+/* a section from a perfemit__spec() in the test's byte order */
+static struct perfemit *emit_spec(void **state, const char *spec)
+{
+	struct perfemit *e = emit_new(state);
+
+	assert_int_equal(perfemit__spec(e, spec), 0);
+	return e;
+}
+
+/* more bytes of e from a perfemit__spec() */
+static void e_spec(struct perfemit *e, const char *spec)
+{
+	assert_int_equal(perfemit__spec(e, spec), 0);
+}
+
+static void spec_ok(struct perf_features *ft, void **state, unsigned feat, const char *spec)
+{
+	struct perfemit *e = emit_spec(state, spec);
+
+	decode_ok(ft, feat, e);
+	emit_free(e);
+}
+
+static void spec_bad(struct perf_features *ft, void **state, unsigned feat, const char *spec,
+		     const char *why_prefix)
+{
+	struct perfemit *e = emit_spec(state, spec);
+
+	decode_bad(ft, feat, e, why_prefix);
+	emit_free(e);
 }
 
 /* value of the nth (section, key) fact, or NULL */
@@ -186,14 +176,14 @@ static void test_strings(void **state)
 
 	perf_features__init(&ft);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct emit *e = emit_new(state);
+		struct perfemit *e = emit_new(state);
 		const char *name = perf_feature__name(cases[i].feat);
 
-		e_str(e, cases[i].value);
+		perfemit__feat_string(e, cases[i].value);
 		decode_ok(&ft, cases[i].feat, e);
 		assert_string_equal(*(char **)((char *)&ft + cases[i].off), cases[i].value);
 		assert_string_equal(fact(&ft, name, name, 0), cases[i].value);
-		free(e);
+		emit_free(e);
 	}
 	/* file order kept */
 	assert_int_equal(ft.facts.len, 6);
@@ -202,16 +192,16 @@ static void test_strings(void **state)
 
 	/* a string whose length is exactly strlen + 1 (no padding) */
 	{
-		struct emit *e = emit_new(state);
+		struct perfemit *e = emit_new(state);
 
-		e_u32(e, 4);
-		e_bytes(e, "abc", 4);
+		perfemit__u32(e, 4);
+		perfemit__bytes(e, "abc", 4);
 		decode_ok(&ft, PERF_FEAT_HOSTNAME, e);
 		assert_string_equal(ft.hostname, "abc");
 		/* decoding again replaced the first hostname fact */
 		assert_int_equal(nr_facts(&ft, "hostname"), 1);
 		assert_string_equal(fact(&ft, "hostname", "hostname", 0), "abc");
-		free(e);
+		emit_free(e);
 	}
 	perf_features__release(&ft);
 }
@@ -219,95 +209,63 @@ static void test_strings(void **state)
 static void test_nrcpus_mem_cmdline(void **state)
 {
 	struct perf_features ft;
-	struct emit *e;
+	struct perfemit *e;
 
 	perf_features__init(&ft);
 	/* write_nrcpus(): max present (avail) first, then online */
-	e = emit_new(state);
-	e_u32(e, 8);
-	e_u32(e, 6);
-	decode_ok(&ft, PERF_FEAT_NRCPUS, e);
+	spec_ok(&ft, state, PERF_FEAT_NRCPUS, "u32:8 u32:6");
 	assert_int_equal(ft.nr_cpus_avail, 8);
 	assert_int_equal(ft.nr_cpus_online, 6);
 	assert_string_equal(fact_at(&ft, 0)->key, "online");
 	assert_string_equal(fact_at(&ft, 0)->value, "6");
 	assert_string_equal(fact_at(&ft, 1)->key, "available");
 	assert_string_equal(fact_at(&ft, 1)->value, "8");
-	free(e);
 
-	e = emit_new(state);
-	e_u64(e, UINT64_C(24684096));
-	decode_ok(&ft, PERF_FEAT_TOTAL_MEM, e);
+	spec_ok(&ft, state, PERF_FEAT_TOTAL_MEM, "u64:24684096");
 	assert_int_equal(ft.total_mem_kb, 24684096);
 	assert_string_equal(fact(&ft, "total_mem", "kb", 0), "24684096");
-	free(e);
 
-	e = emit_new(state);
-	e_u32(e, 6);
-	e_str(e, "/usr/bin/perf");
-	e_str(e, "record");
-	e_str(e, "-o");
-	e_str(e, "/tmp/x.data");
-	e_str(e, "--");
-	e_str(e, "sleep 0.1");
+	e = emit_spec(state, "u32:6 s:/usr/bin/perf s:record s:-o s:/tmp/x.data s:--");
+	perfemit__feat_string(e, "sleep 0.1");
 	decode_ok(&ft, PERF_FEAT_CMDLINE, e);
 	assert_int_equal(ft.cmdline_argc, 6);
 	assert_string_equal(ft.cmdline[0], "/usr/bin/perf");
 	assert_string_equal(ft.cmdline[5], "sleep 0.1");
 	assert_string_equal(fact(&ft, "cmdline", "cmdline", 0),
 			    "/usr/bin/perf record -o /tmp/x.data -- sleep 0.1");
-	free(e);
+	emit_free(e);
 
 	/* an empty command line is still a command line */
-	e = emit_new(state);
-	e_u32(e, 0);
-	decode_ok(&ft, PERF_FEAT_CMDLINE, e);
+	spec_ok(&ft, state, PERF_FEAT_CMDLINE, "u32:0");
 	assert_int_equal(ft.cmdline_argc, 0);
 	assert_string_equal(fact(&ft, "cmdline", "cmdline", 0), "");
-	free(e);
 	perf_features__release(&ft);
 }
 
 static void test_fixed_sections(void **state)
 {
 	struct perf_features ft;
-	struct emit *e;
+	struct perfemit *e;
 
 	perf_features__init(&ft);
 	/* sample times of /tmp/x.data (perf: "391.836519" .. "391.837488") */
-	e = emit_new(state);
-	e_u64(e, UINT64_C(391836519255));
-	e_u64(e, UINT64_C(391837488887));
-	decode_ok(&ft, PERF_FEAT_SAMPLE_TIME, e);
+	spec_ok(&ft, state, PERF_FEAT_SAMPLE_TIME, "u64:391836519255 u64:391837488887");
 	assert_int_equal(ft.first_sample_time, UINT64_C(391836519255));
 	assert_int_equal(ft.last_sample_time, UINT64_C(391837488887));
 	assert_string_equal(fact(&ft, "sample_time", "first", 0), "391836519255");
 	assert_string_equal(fact(&ft, "sample_time", "last", 0), "391837488887");
 	/* 391837488887 - 391836519255 */
 	assert_string_equal(fact(&ft, "sample_time", "duration", 0), "969632");
-	free(e);
 
-	e = emit_new(state);
-	e_u64(e, 1);
-	decode_ok(&ft, PERF_FEAT_CLOCKID, e);
+	spec_ok(&ft, state, PERF_FEAT_CLOCKID, "u64:1");
 	assert_int_equal(ft.clockid, 1);
 	assert_string_equal(fact(&ft, "clockid", "res_ns", 0), "1");
-	free(e);
 
-	e = emit_new(state);
-	e_u64(e, 1);
-	decode_ok(&ft, PERF_FEAT_DIR_FORMAT, e);
+	spec_ok(&ft, state, PERF_FEAT_DIR_FORMAT, "u64:1");
 	assert_int_equal(ft.dir_format_version, 1);
-	free(e);
 
 	/* lpd/sleep.compressed.data: zstd, level 1, ratio 2 */
-	e = emit_new(state);
-	e_u32(e, 0);
-	e_u32(e, 1);
-	e_u32(e, 1);
-	e_u32(e, 2);
-	e_u32(e, 528384);
-	decode_ok(&ft, PERF_FEAT_COMPRESSED, e);
+	spec_ok(&ft, state, PERF_FEAT_COMPRESSED, "u32:0 u32:1 u32:1 u32:2 u32:528384");
 	assert_int_equal(ft.comp_type, 1);
 	assert_int_equal(ft.comp_level, 1);
 	assert_int_equal(ft.comp_ratio, 2);
@@ -315,33 +273,19 @@ static void test_fixed_sections(void **state)
 	assert_string_equal(fact(&ft, "compressed", "type", 0), "zstd");
 	assert_string_equal(fact(&ft, "compressed", "ratio", 0), "2");
 	assert_string_equal(fact(&ft, "compressed", "mmap_len", 0), "528384");
-	free(e);
 
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_u32(e, 1);
-	e_u64(e, UINT64_C(1767545149666409000));
-	e_u64(e, UINT64_C(336720701640));
-	decode_ok(&ft, PERF_FEAT_CLOCK_DATA, e);
+	spec_ok(&ft, state, PERF_FEAT_CLOCK_DATA, "u32:1 u32:1 u64:1767545149666409000 u64:336720701640");
 	assert_int_equal(ft.clock_clockid, 1);
 	assert_int_equal(ft.clock_tod_ns, UINT64_C(1767545149666409000));
 	assert_int_equal(ft.clock_clockid_ns, UINT64_C(336720701640));
 	assert_string_equal(fact(&ft, "clock_data", "tod_ns", 0), "1767545149666409000");
-	free(e);
 
-	e = emit_new(state);
-	e_u64(e, 2);
-	e_u64(e, 0x1000);
-	e_u64(e, 0x48);
-	e_u64(e, 0x9000);
-	e_u64(e, 0x30);
-	decode_ok(&ft, PERF_FEAT_AUXTRACE, e);
+	spec_ok(&ft, state, PERF_FEAT_AUXTRACE, "u64:2 u64:0x1000 u64:0x48 u64:0x9000 u64:0x30");
 	assert_int_equal(ft.auxtrace_index.len, 2);
 	assert_int_equal(ARRAY_AT(&ft.auxtrace_index, struct perf_auxtrace_index_entry, 1).file_offset,
 			 0x9000);
 	assert_int_equal(ARRAY_AT(&ft.auxtrace_index, struct perf_auxtrace_index_entry, 1).size, 0x30);
 	assert_string_equal(fact(&ft, "auxtrace", "entries", 0), "2");
-	free(e);
 
 	/* empty by design */
 	e = emit_new(state);
@@ -349,40 +293,34 @@ static void test_fixed_sections(void **state)
 	decode_ok(&ft, PERF_FEAT_STAT, e);
 	assert_string_equal(fact(&ft, "branch_stack", "present", 0), "1");
 	assert_string_equal(fact(&ft, "stat", "present", 0), "1");
-	free(e);
+	emit_free(e);
 
 	/* tracing data: only its size */
-	e = emit_new(state);
-	e_zero(e, 6544);
-	decode_ok(&ft, PERF_FEAT_TRACING_DATA, e);
+	spec_ok(&ft, state, PERF_FEAT_TRACING_DATA, "z:6544");
 	assert_int_equal(ft.tracing_data_size, 6544);
 	assert_string_equal(fact(&ft, "tracing_data", "size", 0), "6544");
-	free(e);
 
 	/* bpf: counts and sizes only */
 	e = emit_new(state);
-	e_u32(e, 2);
-	e_u32(e, 8);		/* info_len */
-	e_u32(e, 16);		/* data_len */
-	e_u64(e, 0);		/* arrays */
-	e_zero(e, 24);
-	e_u32(e, 0);
-	e_u32(e, 0);
-	e_u64(e, 0);
+	perfemit__u32(e, 2);
+	perfemit__u32(e, 8);		/* info_len */
+	perfemit__u32(e, 16);		/* data_len */
+	perfemit__u64(e, 0);		/* arrays */
+	e_spec(e, "z:24 u32:0 u32:0 u64:0");
 	decode_ok(&ft, PERF_FEAT_BPF_PROG_INFO, e);
 	assert_string_equal(fact(&ft, "bpf_prog_info", "programs", 0), "2");
 	assert_string_equal(fact(&ft, "bpf_prog_info", "bytes", 0), "24");
-	free(e);
+	emit_free(e);
 
 	e = emit_new(state);
-	e_u32(e, 1);
-	e_u32(e, 7);		/* id */
-	e_u32(e, 5);		/* data_size */
-	e_zero(e, 5);
+	perfemit__u32(e, 1);
+	perfemit__u32(e, 7);		/* id */
+	perfemit__u32(e, 5);		/* data_size */
+	perfemit__zero(e, 5);
 	decode_ok(&ft, PERF_FEAT_BPF_BTF, e);
 	assert_string_equal(fact(&ft, "bpf_btf", "count", 0), "1");
 	assert_string_equal(fact(&ft, "bpf_btf", "bytes", 0), "5");
-	free(e);
+	emit_free(e);
 	perf_features__release(&ft);
 }
 
@@ -407,83 +345,37 @@ static void test_fixed_sections(void **state)
 #define FL_KSYMBOL (UINT64_C(1) << 29)
 #define FL_BPF_EVENT (UINT64_C(1) << 30)
 
-struct test_attr {
-	uint32_t type, size;
-	uint64_t config, sample_period, sample_type, read_format, flags;
-	uint32_t wakeup_events, bp_type;
-	uint64_t config1, config2, branch_sample_type, sample_regs_user;
-	uint32_t sample_stack_user;
-	int32_t clockid;
-	uint64_t sample_regs_intr;
-	uint32_t aux_watermark;
-	uint16_t sample_max_stack;
-	uint32_t aux_sample_size;
-	uint64_t sig_data;
-};
-
-static uint8_t revbyte(uint8_t b)
+/* the flag bit-fields as one word (the host is little-endian x86) */
+static void attr_set_flags(struct perf_event_attr *a, uint64_t flags)
 {
-	uint8_t r = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		if (b & (1u << i))
-			r |= (uint8_t)(0x80u >> i);
-	return r;
+	memcpy((uint8_t *)a + offsetof(struct perf_event_attr, read_format) + 8, &flags, 8);
 }
 
 /*
- * The attr as a writer of e's byte order stores it, cut or padded to sz.
- * A big-endian writer lays the flag bit-fields out from the most significant
- * bit: byte for byte, that is the little-endian layout with each byte's bits
- * reversed (what perf_event__attr_swap() undoes).
+ * The attr as a writer of e's byte order stores it, cut or padded to sz,
+ * with a->size in its size field.  A big-endian writer lays the flag
+ * bit-fields out from the most significant bit (what perf_event__attr_swap()
+ * undoes).
  */
-static void e_attr(struct emit *e, const struct test_attr *a, size_t sz)
+static void e_attr(struct perfemit *e, const struct perf_event_attr *a, size_t sz)
 {
-	struct emit full;
-	uint8_t flags[8];
-	uint64_t le = a->flags;
-	int i;
+	struct perfemit full;
+	size_t i;
 
-	memset(&full, 0, sizeof(full));
-	full.swap = e->swap;
-	e_u32(&full, a->type);
-	e_u32(&full, a->size);
-	e_u64(&full, a->config);
-	e_u64(&full, a->sample_period);
-	e_u64(&full, a->sample_type);
-	e_u64(&full, a->read_format);
-	for (i = 0; i < 8; i++) {
-		flags[i] = (uint8_t)(le >> (8 * i));	/* host is little-endian x86 */
-		if (e->swap)
-			flags[i] = revbyte(flags[i]);
-	}
-	e_bytes(&full, flags, 8);
-	e_u32(&full, a->wakeup_events);
-	e_u32(&full, a->bp_type);
-	e_u64(&full, a->config1);
-	e_u64(&full, a->config2);
-	e_u64(&full, a->branch_sample_type);
-	e_u64(&full, a->sample_regs_user);
-	e_u32(&full, a->sample_stack_user);
-	e_u32(&full, (uint32_t)a->clockid);
-	e_u64(&full, a->sample_regs_intr);
-	e_u32(&full, a->aux_watermark);
-	e_u16(&full, a->sample_max_stack);
-	e_u16(&full, 0);
-	e_u32(&full, a->aux_sample_size);
-	e_u32(&full, 0);
-	e_u64(&full, a->sig_data);
-	assert_int_equal(full.len, 128);
+	perfemit__init(&full, e->be);
+	perfemit__attr(&full, a, 128);
+	perfemit__put(&full, 4, a->size, 4);
 	/* bytes past 128 belong to a newer ABI (config3, ...): junk to us */
-	memset(full.buf + 128, 0xab, sizeof(full.buf) - 128);
-	e_bytes(e, full.buf, sz);
+	for (i = 128; i < sz; i++)
+		perfemit__u8(&full, 0xab);
+	perfemit__bytes(e, full.p, sz);
+	perfemit__release(&full);
 }
 
 /* the cpu-clock:ppp event of /tmp/x.data (perf record -o /tmp/x.data -- sleep 0.1, perf 6.1) */
-static struct test_attr cpu_clock_attr(uint32_t size)
+static struct perf_event_attr cpu_clock_attr(uint32_t size)
 {
-	struct test_attr a;
+	struct perf_event_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.type = PERF_TYPE_SOFTWARE;
@@ -492,9 +384,9 @@ static struct test_attr cpu_clock_attr(uint32_t size)
 	a.sample_period = 4000;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-	a.flags = FL_DISABLED | FL_INHERIT | FL_MMAP | FL_COMM | FL_FREQ | FL_ENABLE_ON_EXEC |
-		  FL_TASK | FL_PRECISE_IP_3 | FL_SAMPLE_ID_ALL | FL_MMAP2 | FL_COMM_EXEC |
-		  FL_KSYMBOL | FL_BPF_EVENT;
+	attr_set_flags(&a, FL_DISABLED | FL_INHERIT | FL_MMAP | FL_COMM | FL_FREQ | FL_ENABLE_ON_EXEC |
+			   FL_TASK | FL_PRECISE_IP_3 | FL_SAMPLE_ID_ALL | FL_MMAP2 | FL_COMM_EXEC |
+			   FL_KSYMBOL | FL_BPF_EVENT);
 	/* fields that perf's line does not show because they are zero there */
 	a.config1 = 0x40;
 	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
@@ -540,24 +432,20 @@ static void test_event_desc(void **state)
 
 	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		struct perf_features ft;
-		struct emit *e = emit_new(state);
-		struct test_attr a = cpu_clock_attr(sizes[s]);
+		struct perfemit *e = emit_new(state);
+		struct perf_event_attr a = cpu_clock_attr(sizes[s]);
 		const struct perf_event_desc *d;
 		char expect[1024];
 
 		perf_features__init(&ft);
-		e_u32(e, 2);
-		e_u32(e, sizes[s]);
+		perfemit__u32(e, 2);
+		perfemit__u32(e, sizes[s]);
 		e_attr(e, &a, sizes[s]);
-		e_u32(e, 2);
-		e_str(e, "cpu-clock:ppp");
-		e_u64(e, 12);
-		e_u64(e, 13);
+		e_spec(e, "u32:2 s:cpu-clock:ppp u64:12 u64:13");
 		a.config = 5;
-		a.flags = FL_INHERIT;
+		attr_set_flags(&a, FL_INHERIT);
 		e_attr(e, &a, sizes[s]);
-		e_u32(e, 0);
-		e_str(e, "dummy:u");
+		e_spec(e, "u32:0 s:dummy:u");
 		decode_ok(&ft, PERF_FEAT_EVENT_DESC, e);
 
 		assert_int_equal(ft.event_descs.len, 2);
@@ -595,30 +483,17 @@ static void test_event_desc(void **state)
 			 sizes[s] >= 112 ? ", sample_max_stack = 127" : "");
 		assert_string_equal(fact(&ft, "event_desc", "dummy:u", 0), expect);
 		perf_features__release(&ft);
-		free(e);
+		emit_free(e);
 	}
 }
 
 /* ---------------------------------------------------------------- build ids */
 
-static void e_build_id(struct emit *e, uint16_t misc, int32_t pid, const uint8_t *id,
+/* the name padded to keep the record 8-aligned (with the pid) */
+static void e_build_id(struct perfemit *e, uint16_t misc, int32_t pid, const uint8_t *id,
 		       uint8_t size, const char *name, int old_abi)
 {
-	size_t hdr = old_abi ? 32 : 36;
-	size_t name_len = (strlen(name) + 1 + 7) / 8 * 8 + 4;	/* keeps the record 8-aligned */
-	uint8_t area[24];
-
-	memset(area, 0, sizeof(area));
-	memcpy(area, id, size);
-	area[20] = size;
-	e_u32(e, PERF_RECORD_HEADER_BUILD_ID);
-	e_u16(e, misc);
-	e_u16(e, (uint16_t)(hdr + name_len));
-	if (!old_abi)
-		e_u32(e, (uint32_t)pid);
-	e_bytes(e, area, sizeof(area));
-	e_bytes(e, name, strlen(name) + 1);
-	e_zero(e, name_len - strlen(name) - 1);
+	perfemit__build_id(e, misc, pid, id, size, name, (strlen(name) + 1 + 7) / 8 * 8 + 4, old_abi);
 }
 
 static void test_build_id(void **state)
@@ -628,7 +503,7 @@ static void test_build_id(void **state)
 		0xe9, 0x3e, 0x88, 0x5a, 0x64, 0x7b, 0x3c, 0x0a, 0x6f, 0xc1,
 	};
 	struct perf_features ft;
-	struct emit *e = emit_new(state);
+	struct perfemit *e = emit_new(state);
 	const struct perf_build_id *b;
 
 	perf_features__init(&ft);
@@ -655,7 +530,7 @@ static void test_build_id(void **state)
 			    "e4f18d9dc1d0e6fc2b17e93e885a647b3c0a6fc1");
 	assert_string_equal(fact(&ft, "build_id", "/usr/bin/sleep", 0),
 			    "c1d0e6fc2b17e93e885a647b3c0a6fc1");
-	free(e);
+	emit_free(e);
 
 	/* before the pid field (perf_header__read_build_ids_abi_quirk) */
 	e = emit_new(state);
@@ -671,7 +546,7 @@ static void test_build_id(void **state)
 	assert_int_equal(b->pid, 0);
 	assert_string_equal(b->filename, "[guest.kernel]");
 	assert_int_equal(nr_facts(&ft, "build_id"), 2);
-	free(e);
+	emit_free(e);
 	perf_features__release(&ft);
 }
 
@@ -679,36 +554,29 @@ static void test_build_id(void **state)
 
 static void e_nrcpus(struct perf_features *ft, void **state, uint32_t nr)
 {
-	struct emit *e = emit_new(state);
+	struct perfemit *e = emit_new(state);
 
-	e_u32(e, nr);
-	e_u32(e, nr);
+	perfemit__u32(e, nr);
+	perfemit__u32(e, nr);
 	decode_ok(ft, PERF_FEAT_NRCPUS, e);
-	free(e);
+	emit_free(e);
 }
 
 static void test_cpu_topology(void **state)
 {
 	struct perf_features ft;
-	struct emit *e;
+	struct perfemit *e;
 
 	/* /tmp/x.data: 2 cpus with dies; perf printed these lines */
 	perf_features__init(&ft);
 	e_nrcpus(&ft, state, 2);
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_str(e, "0-1");
-	e_u32(e, 2);
-	e_str(e, "0");
-	e_str(e, "1");
-	e_u32(e, 0);		/* cpu 0: core 0, socket 0 */
-	e_u32(e, 0);
-	e_u32(e, 1);		/* cpu 1: core 1, socket 0 */
-	e_u32(e, 0);
-	e_u32(e, 1);
-	e_str(e, "0-1");
-	e_u32(e, 0);		/* die ids */
-	e_u32(e, 0);
+	e = emit_spec(state, "u32:1 s:0-1 u32:2 s:0 s:1");
+	perfemit__u32(e, 0);		/* cpu 0: core 0, socket 0 */
+	perfemit__u32(e, 0);
+	perfemit__u32(e, 1);		/* cpu 1: core 1, socket 0 */
+	e_spec(e, "u32:0 u32:1 s:0-1");
+	perfemit__u32(e, 0);		/* die ids */
+	perfemit__u32(e, 0);
 	decode_ok(&ft, PERF_FEAT_CPU_TOPOLOGY, e);
 	assert_int_equal(nr_facts(&ft, "cpu_topology"), 6);
 	/* print_cpu_topology() order: sockets, dies, threads, cpus */
@@ -720,221 +588,138 @@ static void test_cpu_topology(void **state)
 	assert_string_equal(fact_at(&ft, 5)->value, "1");
 	assert_string_equal(fact(&ft, "cpu_topology", "cpu 0", 0), "Core ID 0, Die ID 0, Socket ID 0");
 	assert_string_equal(fact(&ft, "cpu_topology", "cpu 1", 0), "Core ID 1, Die ID 0, Socket ID 0");
-	free(e);
+	emit_free(e);
 
 	/* without die information (quipper group_desc-4.14 style) */
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_str(e, "0-1");
-	e_u32(e, 1);
-	e_str(e, "0-1");
-	e_u32(e, 0);
-	e_u32(e, 0);
-	e_u32(e, 0);
-	e_u32(e, 0);
-	decode_ok(&ft, PERF_FEAT_CPU_TOPOLOGY, e);
+	spec_ok(&ft, state, PERF_FEAT_CPU_TOPOLOGY, "u32:1 s:0-1 u32:1 s:0-1 u32:0 u32:0 u32:0 u32:0");
 	assert_int_equal(nr_facts(&ft, "cpu_topology"), 4);
 	assert_null(fact(&ft, "cpu_topology", "sibling dies", 0));
 	assert_string_equal(fact(&ft, "cpu_topology", "cpu 1", 0), "Core ID 0, Socket ID 0");
-	free(e);
 
 	/* old perf: the sibling lists only */
-	e = emit_new(state);
-	e_u32(e, 2);
-	e_str(e, "0-7,16-23");
-	e_str(e, "8-15,24-31");
-	e_u32(e, 0);
-	decode_ok(&ft, PERF_FEAT_CPU_TOPOLOGY, e);
+	spec_ok(&ft, state, PERF_FEAT_CPU_TOPOLOGY, "u32:2 s:0-7,16-23 s:8-15,24-31 u32:0");
 	assert_int_equal(nr_facts(&ft, "cpu_topology"), 2);
 	assert_string_equal(fact(&ft, "cpu_topology", "sibling sockets", 1), "8-15,24-31");
-	free(e);
 
 	/* NRCPUS says 4 cpus, the ids of only 2 follow */
 	e_nrcpus(&ft, state, 4);
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_str(e, "0-3");
-	e_u32(e, 0);
-	e_u32(e, 0);
-	e_u32(e, 0);
-	e_u32(e, 1);
-	e_u32(e, 0);
-	decode_bad(&ft, PERF_FEAT_CPU_TOPOLOGY, e, "cpu_topology: cpus of core and socket ids 4 exceeds");
+	spec_bad(&ft, state, PERF_FEAT_CPU_TOPOLOGY, "u32:1 s:0-3 u32:0 u32:0 u32:0 u32:1 u32:0",
+		 "cpu_topology: cpus of core and socket ids 4 exceeds");
 	assert_int_equal(nr_facts(&ft, "cpu_topology"), 0);
-	free(e);
 	perf_features__release(&ft);
 
 	/* without NRCPUS the per-cpu part cannot be sized and is left alone */
 	perf_features__init(&ft);
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_str(e, "0-1");
-	e_u32(e, 0);
-	e_u32(e, 0);
-	e_u32(e, 0);
-	decode_ok(&ft, PERF_FEAT_CPU_TOPOLOGY, e);
+	spec_ok(&ft, state, PERF_FEAT_CPU_TOPOLOGY, "u32:1 s:0-1 u32:0 u32:0 u32:0");
 	assert_int_equal(nr_facts(&ft, "cpu_topology"), 1);
-	free(e);
 	perf_features__release(&ft);
 }
 
 static void test_numa_hybrid(void **state)
 {
 	struct perf_features ft;
-	struct emit *e;
 
 	perf_features__init(&ft);
 	/* quipper/perf.data.numatopology-3.2 */
-	e = emit_new(state);
-	e_u32(e, 2);
-	e_u32(e, 0);
-	e_u64(e, UINT64_C(33479172));
-	e_u64(e, UINT64_C(13471416));
-	e_str(e, "0-7,16-23");
-	e_u32(e, 1);
-	e_u64(e, UINT64_C(33554432));
-	e_u64(e, UINT64_C(21360316));
-	e_str(e, "8-15,24-31");
-	decode_ok(&ft, PERF_FEAT_NUMA_TOPOLOGY, e);
+	spec_ok(&ft, state, PERF_FEAT_NUMA_TOPOLOGY, "u32:2 "
+		"u32:0 u64:33479172 u64:13471416 s:0-7,16-23 "
+		"u32:1 u64:33554432 u64:21360316 s:8-15,24-31");
 	/* perf: "# node0 meminfo  : total = 33479172 kB, free = 13471416 kB" */
 	assert_string_equal(fact(&ft, "numa_topology", "node0 meminfo", 0),
 			    "total = 33479172 kB, free = 13471416 kB");
 	assert_string_equal(fact(&ft, "numa_topology", "node1 cpu list", 0), "8-15,24-31");
 	assert_int_equal(nr_facts(&ft, "numa_topology"), 4);
-	free(e);
 
 	/* quipper/perf.data.hybrid_topology */
-	e = emit_new(state);
-	e_u32(e, 2);
-	e_str(e, "cpu_core");
-	e_str(e, "0-3");
-	e_str(e, "cpu_atom");
-	e_str(e, "4-11");
-	decode_ok(&ft, PERF_FEAT_HYBRID_TOPOLOGY, e);
+	spec_ok(&ft, state, PERF_FEAT_HYBRID_TOPOLOGY, "u32:2 s:cpu_core s:0-3 s:cpu_atom s:4-11");
 	assert_string_equal(fact(&ft, "hybrid_topology", "cpu_core", 0), "0-3");
 	assert_string_equal(fact(&ft, "hybrid_topology", "cpu_atom", 0), "4-11");
-	free(e);
 	perf_features__release(&ft);
 }
 
 static void test_cache_mem(void **state)
 {
 	struct perf_features ft;
-	struct emit *e;
+	struct perfemit *e;
 	uint64_t words[4];
 	int i;
 
 	perf_features__init(&ft);
 	e = emit_new(state);
-	e_u32(e, 1);		/* version */
-	e_u32(e, 2);
-	e_u32(e, 1);
-	e_u32(e, 64);
-	e_u32(e, 64);
-	e_u32(e, 8);
-	e_str(e, "Data");
-	e_str(e, "32K");
-	e_str(e, "0");
-	e_u32(e, 3);
-	e_u32(e, 64);
-	e_u32(e, 32768);
-	e_u32(e, 16);
-	e_str(e, "Unified");
-	e_str(e, "32768K");
-	e_str(e, "0-1");
+	perfemit__u32(e, 1);		/* version */
+	e_spec(e, "u32:2 "
+	       "u32:1 u32:64 u32:64 u32:8 s:Data s:32K s:0 "
+	       "u32:3 u32:64 u32:32768 u32:16 s:Unified s:32768K s:0-1");
 	decode_ok(&ft, PERF_FEAT_CACHE, e);
 	/* perf: "#  L1 Data                 32K [0]", "#  L3 Unified           32768K [0-1]" */
 	assert_string_equal(fact(&ft, "cache", "L1 Data", 0), "32K [0]");
 	assert_string_equal(fact(&ft, "cache", "L3 Unified", 0), "32768K [0-1]");
-	free(e);
+	emit_free(e);
 
 	/*
 	 * /tmp/x.data: perf printed "memory nodes (nr 1, block size 0x8000000)"
 	 * and "0 [24G]: 0-23,32-199".  Blocks 0-23 and 32-199 are 24 + 168 = 192
 	 * blocks of 128 MiB = 24 GiB.
 	 */
-	e = emit_new(state);
-	e_u64(e, 1);
-	e_u64(e, 0x8000000);
-	e_u64(e, 1);
-	e_u64(e, 0);		/* node */
-	e_u64(e, 200);		/* size */
-	e_u64(e, 200);		/* bitmap bits: 4 words */
+	e = emit_spec(state, "u64:1 u64:0x8000000 u64:1");
+	perfemit__u64(e, 0);		/* node */
+	perfemit__u64(e, 200);		/* size */
+	perfemit__u64(e, 200);		/* bitmap bits: 4 words */
 	words[0] = UINT64_C(0xffffffff00ffffff);	/* 0-23, 32-63 */
 	words[1] = ~UINT64_C(0);			/* 64-127 */
 	words[2] = ~UINT64_C(0);			/* 128-191 */
 	words[3] = 0xff;				/* 192-199 */
 	for (i = 0; i < 4; i++)
-		e_u64(e, words[i]);
+		perfemit__u64(e, words[i]);
 	decode_ok(&ft, PERF_FEAT_MEM_TOPOLOGY, e);
 	assert_string_equal(fact(&ft, "mem_topology", "nodes", 0), "1");
 	assert_string_equal(fact(&ft, "mem_topology", "block_size", 0), "0x8000000");
 	assert_string_equal(fact(&ft, "mem_topology", "node 0", 0), "[24G]: 0-23,32-199");
-	free(e);
+	emit_free(e);
 
 	/* single bits and a run at the very end */
-	e = emit_new(state);
-	e_u64(e, 1);
-	e_u64(e, 1024);
-	e_u64(e, 1);
-	e_u64(e, 3);
-	e_u64(e, 70);
-	e_u64(e, 70);
-	e_u64(e, UINT64_C(1) << 5 | UINT64_C(1) << 63);
-	e_u64(e, 0x3f);		/* 64-69 */
+	e = emit_spec(state, "u64:1 u64:1024 u64:1 u64:3 u64:70 u64:70");
+	perfemit__u64(e, UINT64_C(1) << 5 | UINT64_C(1) << 63);
+	perfemit__u64(e, 0x3f);		/* 64-69 */
 	decode_ok(&ft, PERF_FEAT_MEM_TOPOLOGY, e);
 	/* 8 blocks of 1 KiB = 8192 bytes: "8K" */
 	assert_string_equal(fact(&ft, "mem_topology", "node 3", 0), "[8K]: 5,63-69");
-	free(e);
+	emit_free(e);
 	perf_features__release(&ft);
 }
 
 static void test_pmus_groups(void **state)
 {
 	struct perf_features ft;
-	struct emit *e;
-	struct test_attr a;
+	struct perfemit *e;
+	struct perf_event_attr a;
 
 	perf_features__init(&ft);
-	e = emit_new(state);
-	e_u32(e, 2);
-	e_u32(e, 1);
-	e_str(e, "software");
-	e_u32(e, 9);
-	e_str(e, "msr");
-	decode_ok(&ft, PERF_FEAT_PMU_MAPPINGS, e);
+	spec_ok(&ft, state, PERF_FEAT_PMU_MAPPINGS, "u32:2 u32:1 s:software u32:9 s:msr");
 	assert_int_equal(ft.pmu_mappings.len, 2);
 	assert_int_equal(ARRAY_AT(&ft.pmu_mappings, struct perf_pmu_mapping, 1).type, 9);
 	assert_string_equal(ARRAY_AT(&ft.pmu_mappings, struct perf_pmu_mapping, 1).name, "msr");
 	assert_string_equal(fact(&ft, "pmu_mappings", "software", 0), "1");
 	assert_string_equal(fact(&ft, "pmu_mappings", "msr", 0), "9");
-	free(e);
 
 	/* group without EVENT_DESC: no names to show */
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_str(e, "{anon_group}");
-	e_u32(e, 0);
-	e_u32(e, 2);
+	e = emit_spec(state, "u32:1 s:{anon_group} u32:0 u32:2");
 	decode_ok(&ft, PERF_FEAT_GROUP_DESC, e);
 	assert_string_equal(fact(&ft, "group_desc", "group", 0),
 			    "{anon_group}, leader_idx = 0, nr_members = 2");
 
 	/* quipper/perf.data.group_desc-4.14: perf: "# group: {cache-references,branch-misses}" */
 	{
-		struct emit *ev = emit_new(state);
+		struct perfemit *ev = emit_new(state);
 
 		a = cpu_clock_attr(112);
-		e_u32(ev, 2);
-		e_u32(ev, 112);
+		e_spec(ev, "u32:2 u32:112");
 		e_attr(ev, &a, 112);
-		e_u32(ev, 0);
-		e_str(ev, "cache-references");
+		e_spec(ev, "u32:0 s:cache-references");
 		e_attr(ev, &a, 112);
-		e_u32(ev, 0);
-		e_str(ev, "branch-misses");
+		e_spec(ev, "u32:0 s:branch-misses");
 		decode_ok(&ft, PERF_FEAT_EVENT_DESC, ev);
-		free(ev);
+		emit_free(ev);
 	}
 	decode_ok(&ft, PERF_FEAT_GROUP_DESC, e);
 	assert_int_equal(nr_facts(&ft, "group_desc"), 1);
@@ -942,44 +727,22 @@ static void test_pmus_groups(void **state)
 	assert_int_equal(ft.groups.len, 1);
 	assert_string_equal(ARRAY_AT(&ft.groups, struct perf_group_desc, 0).name, "{anon_group}");
 	assert_int_equal(ARRAY_AT(&ft.groups, struct perf_group_desc, 0).nr_members, 2);
-	free(e);
+	emit_free(e);
 
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_str(e, "g1");
-	e_u32(e, 1);
-	e_u32(e, 1);
-	decode_ok(&ft, PERF_FEAT_GROUP_DESC, e);
+	spec_ok(&ft, state, PERF_FEAT_GROUP_DESC, "u32:1 s:g1 u32:1 u32:1");
 	assert_string_equal(fact(&ft, "group_desc", "group", 0), "g1{branch-misses}");
-	free(e);
 
 	/* quipper/perf.data.hybrid_topology: perf:
 	 * "# cpu_core pmu capabilities: branches=32, max_precise=3, pmu_name=alderlake_hybrid" */
-	e = emit_new(state);
-	e_u32(e, 2);
-	e_u32(e, 3);
-	e_str(e, "branches");
-	e_str(e, "32");
-	e_str(e, "max_precise");
-	e_str(e, "3");
-	e_str(e, "pmu_name");
-	e_str(e, "alderlake_hybrid");
-	e_str(e, "cpu_core");
-	e_u32(e, 0);
-	e_str(e, "cpu_atom");
-	decode_ok(&ft, PERF_FEAT_PMU_CAPS, e);
+	spec_ok(&ft, state, PERF_FEAT_PMU_CAPS, "u32:2 "
+		"u32:3 s:branches s:32 s:max_precise s:3 s:pmu_name s:alderlake_hybrid s:cpu_core "
+		"u32:0 s:cpu_atom");
 	assert_string_equal(fact(&ft, "pmu_caps", "cpu_core", 0),
 			    "branches=32, max_precise=3, pmu_name=alderlake_hybrid");
 	assert_string_equal(fact(&ft, "pmu_caps", "cpu_atom", 0), "");
-	free(e);
 
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_str(e, "max_precise");
-	e_str(e, "0");
-	decode_ok(&ft, PERF_FEAT_CPU_PMU_CAPS, e);
+	spec_ok(&ft, state, PERF_FEAT_CPU_PMU_CAPS, "u32:1 s:max_precise s:0");
 	assert_string_equal(fact(&ft, "cpu_pmu_caps", "cpu", 0), "max_precise=0");
-	free(e);
 	perf_features__release(&ft);
 }
 
@@ -988,142 +751,90 @@ static void test_pmus_groups(void **state)
 static void test_corrupt(void **state)
 {
 	struct perf_features ft;
-	struct emit *e;
-	struct test_attr a = cpu_clock_attr(128);
+	struct perfemit *e;
+	struct perf_event_attr a = cpu_clock_attr(128);
 	char expect[128];
 
 	perf_features__init(&ft);
 
 	/* string length past the end */
-	e = emit_new(state);
-	e_u32(e, 100);
-	e_bytes(e, "vm\0\0\0\0\0\0", 8);
-	decode_bad(&ft, PERF_FEAT_HOSTNAME, e,
-		   "hostname: string length 100 exceeds the section (8 bytes left)");
+	spec_bad(&ft, state, PERF_FEAT_HOSTNAME, "u32:100 c:vm z:6",
+		 "hostname: string length 100 exceeds the section (8 bytes left)");
 	assert_null(ft.hostname);
-	free(e);
 
 	/* no NUL within the length */
-	e = emit_new(state);
-	e_u32(e, 8);
-	e_bytes(e, "abcdefgh", 8);
-	decode_bad(&ft, PERF_FEAT_OSRELEASE, e, "osrelease: string of 8 bytes has no NUL");
-	free(e);
+	spec_bad(&ft, state, PERF_FEAT_OSRELEASE, "u32:8 c:abcdefgh",
+		 "osrelease: string of 8 bytes has no NUL");
 
 	/* a good cmdline, then a bad one: nothing of either is left */
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_str(e, "perf");
-	decode_ok(&ft, PERF_FEAT_CMDLINE, e);
-	free(e);
-	e = emit_new(state);
-	e_u32(e, 1000000);
-	e_str(e, "perf");
-	decode_bad(&ft, PERF_FEAT_CMDLINE, e, "cmdline: nr 1000000 exceeds the section");
+	spec_ok(&ft, state, PERF_FEAT_CMDLINE, "u32:1 s:perf");
+	spec_bad(&ft, state, PERF_FEAT_CMDLINE, "u32:1000000 s:perf",
+		 "cmdline: nr 1000000 exceeds the section");
 	assert_int_equal(ft.cmdline_argc, 0);
 	assert_null(ft.cmdline);
 	assert_int_equal(nr_facts(&ft, "cmdline"), 0);
-	free(e);
 
 	/* second argument truncated */
-	e = emit_new(state);
-	e_u32(e, 2);
-	e_str(e, "perf");
-	e_u32(e, 64);
-	decode_bad(&ft, PERF_FEAT_CMDLINE, e,
-		   "cmdline: argument length 64 exceeds the section (0 bytes left)");
+	spec_bad(&ft, state, PERF_FEAT_CMDLINE, "u32:2 s:perf u32:64",
+		 "cmdline: argument length 64 exceeds the section (0 bytes left)");
 	assert_null(ft.cmdline);
-	free(e);
 
 	/* nr_ids far beyond the section: the id array is never allocated */
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_u32(e, 128);
+	e = emit_spec(state, "u32:1 u32:128");
 	e_attr(e, &a, 128);
-	e_u32(e, 4000000);
-	e_str(e, "cycles");
-	e_u64(e, 1);
-	e_u64(e, 2);
+	e_spec(e, "u32:4000000 s:cycles u64:1 u64:2");
 	decode_bad(&ft, PERF_FEAT_EVENT_DESC, e, "event_desc: nr_ids 4000000 exceeds the section");
 	snprintf(expect, sizeof(expect), "event_desc: nr_ids 4000000 exceeds the section (16 bytes left)");
 	assert_string_equal(ft.why_buf, expect);
 	assert_int_equal(ft.event_descs.len, 0);
-	free(e);
+	emit_free(e);
 
 	/* attr cut short: nr says 1 event of 128 bytes, 100 bytes follow */
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_u32(e, 128);
+	e = emit_spec(state, "u32:1 u32:128");
 	e_attr(e, &a, 100);
 	decode_bad(&ft, PERF_FEAT_EVENT_DESC, e, "event_desc: nr 1 exceeds the section");
-	free(e);
+	emit_free(e);
 
 	/* second event's attr truncated */
-	e = emit_new(state);
-	e_u32(e, 2);
-	e_u32(e, 128);
+	e = emit_spec(state, "u32:2 u32:128");
 	e_attr(e, &a, 128);
-	e_u32(e, 0);
-	e_str(e, "a");
+	e_spec(e, "u32:0 s:a");
 	e_attr(e, &a, 80);
-	e_zero(e, 8);
+	perfemit__zero(e, 8);
 	decode_bad(&ft, PERF_FEAT_EVENT_DESC, e, "event_desc: attr (128 bytes) runs past");
 	assert_int_equal(ft.event_descs.len, 0);
 	assert_int_equal(nr_facts(&ft, "event_desc"), 0);
-	free(e);
+	emit_free(e);
 
 	/* attr smaller than ABI 0 */
-	e = emit_new(state);
-	e_u32(e, 1);
-	e_u32(e, 32);
-	e_zero(e, 64);
-	decode_bad(&ft, PERF_FEAT_EVENT_DESC, e, "event_desc: attr size 32 is smaller than 64");
-	free(e);
+	spec_bad(&ft, state, PERF_FEAT_EVENT_DESC, "u32:1 u32:32 z:64",
+		 "event_desc: attr size 32 is smaller than 64");
 
-	/* a build id record of size 0 cannot stall the loop */
-	e = emit_new(state);
-	e_u32(e, PERF_RECORD_HEADER_BUILD_ID);
-	e_u16(e, 0);
-	e_u16(e, 0);
-	e_zero(e, 64);
-	decode_bad(&ft, PERF_FEAT_BUILD_ID, e, "build_id: record size 0 is smaller than 36");
-	free(e);
+	/* a build id record (67: HEADER_BUILD_ID) of size 0 cannot stall the loop */
+	spec_bad(&ft, state, PERF_FEAT_BUILD_ID, "u32:67 u16:0 u16:0 z:64",
+		 "build_id: record size 0 is smaller than 36");
 
 	/* record size past the section */
-	e = emit_new(state);
-	e_u32(e, PERF_RECORD_HEADER_BUILD_ID);
-	e_u16(e, 0);
-	e_u16(e, 4000);
-	e_zero(e, 64);
-	decode_bad(&ft, PERF_FEAT_BUILD_ID, e, "build_id: build id record (4000 bytes) runs past");
-	free(e);
+	spec_bad(&ft, state, PERF_FEAT_BUILD_ID, "u32:67 u16:0 u16:4000 z:64",
+		 "build_id: build id record (4000 bytes) runs past");
 
 	/* build id size byte larger than 20 */
-	e = emit_new(state);
-	e_u32(e, PERF_RECORD_HEADER_BUILD_ID);
-	e_u16(e, 1 << 15);
-	e_u16(e, 48);
-	e_u32(e, 1);
-	e_zero(e, 20);
-	e_bytes(e, "\x30\0\0\0", 4);
-	e_bytes(e, "/bin/ls\0\0\0\0\0", 12);
-	decode_bad(&ft, PERF_FEAT_BUILD_ID, e, "build_id: build id size 48 exceeds 20");
+	spec_bad(&ft, state, PERF_FEAT_BUILD_ID,	/* 67: HEADER_BUILD_ID, 32768: MISC_BUILD_ID_SIZE */
+		 "u32:67 u16:32768 u16:48 u32:1 z:20 c:0 z:3 c:/bin/ls z:5",
+		          "build_id: build id size 48 exceeds 20");
 	assert_int_equal(ft.build_ids.len, 0);
-	free(e);
 
 	/* fixed-size sections cut short */
 	e = emit_new(state);
-	e_u32(e, 2);
+	perfemit__u32(e, 2);
 	decode_bad(&ft, PERF_FEAT_NRCPUS, e, "nrcpus: nr_cpus_online (4 bytes) runs past");
 	decode_bad(&ft, PERF_FEAT_TOTAL_MEM, e, "total_mem: total_mem (8 bytes) runs past");
 	decode_bad(&ft, PERF_FEAT_SAMPLE_TIME, e, "sample_time: first_sample_time");
 	decode_bad(&ft, PERF_FEAT_COMPRESSED, e, "compressed: comp_type");
-	free(e);
+	emit_free(e);
 
 	/* counts that could ask for huge allocations */
-	e = emit_new(state);
-	e_u32(e, 0xffffffff);
-	e_zero(e, 40);
+	e = emit_spec(state, "u32:0xffffffff z:40");
 	decode_bad(&ft, PERF_FEAT_NUMA_TOPOLOGY, e, "numa_topology: nr nodes 4294967295 exceeds");
 	decode_bad(&ft, PERF_FEAT_PMU_MAPPINGS, e, "pmu_mappings: nr pmus 4294967295 exceeds");
 	decode_bad(&ft, PERF_FEAT_GROUP_DESC, e, "group_desc: nr groups 4294967295 exceeds");
@@ -1133,35 +844,20 @@ static void test_corrupt(void **state)
 	decode_bad(&ft, PERF_FEAT_BPF_PROG_INFO, e, "bpf_prog_info: count 4294967295 exceeds");
 	decode_bad(&ft, PERF_FEAT_BPF_BTF, e, "bpf_btf: count 4294967295 exceeds");
 	decode_bad(&ft, PERF_FEAT_CPU_TOPOLOGY, e, "cpu_topology: nr sibling sockets 4294967295");
-	free(e);
+	emit_free(e);
 
-	e = emit_new(state);
-	e_u64(e, UINT64_C(0x1000000000000000));
-	e_zero(e, 32);
-	decode_bad(&ft, PERF_FEAT_AUXTRACE, e, "auxtrace: nr entries 1152921504606846976 exceeds");
-	free(e);
+	spec_bad(&ft, state, PERF_FEAT_AUXTRACE, "u64:0x1000000000000000 z:32",
+		 "auxtrace: nr entries 1152921504606846976 exceeds");
 
 	/* versions this code does not know */
-	e = emit_new(state);
-	e_u32(e, 2);
-	e_u32(e, 0);
-	e_zero(e, 16);
+	e = emit_spec(state, "u32:2 u32:0 z:16");
 	decode_bad(&ft, PERF_FEAT_CACHE, e, "cache: version 2 is not 1");
 	decode_bad(&ft, PERF_FEAT_CLOCK_DATA, e, "clock_data: version 2 is not 1");
-	free(e);
+	emit_free(e);
 
 	/* a memory bitmap of 2^64 - 1 bits */
-	e = emit_new(state);
-	e_u64(e, 1);
-	e_u64(e, 0x8000000);
-	e_u64(e, 1);
-	e_u64(e, 0);
-	e_u64(e, 64);
-	e_u64(e, ~UINT64_C(0));
-	e_u64(e, 0);
-	decode_bad(&ft, PERF_FEAT_MEM_TOPOLOGY, e,
-		   "mem_topology: bitmap words 288230376151711744 exceeds");
-	free(e);
+	spec_bad(&ft, state, PERF_FEAT_MEM_TOPOLOGY, "u64:1 u64:0x8000000 u64:1 u64:0 u64:64 u64:-1 u64:0",
+		 "mem_topology: bitmap words 288230376151711744 exceeds");
 
 	/* nothing was left behind by any of these */
 	assert_int_equal(ft.facts.len, 0);
@@ -1172,96 +868,56 @@ static void test_corrupt(void **state)
  * A section of every kind, decoded at every length short of its own: each
  * prefix gives 0 or -EINVAL, never an overread (run under ASan).
  */
+static const struct {
+	unsigned feat;
+	const char *spec;
+} trunc_specs[] = {
+	{ PERF_FEAT_HOSTNAME, "s:host" },
+	{ PERF_FEAT_NRCPUS, "u32:2 u32:2" },
+	{ PERF_FEAT_CMDLINE, "u32:2 s:perf s:record" },
+	{ PERF_FEAT_EVENT_DESC, "u32:1 u32:136" },	/* then an attr, its ids and name below */
+	{ PERF_FEAT_CPU_TOPOLOGY, "u32:1 s:0-1 u32:1 s:0-1 z:16 u32:1 s:0-1 z:8" },
+	{ PERF_FEAT_NUMA_TOPOLOGY, "u32:1 z:20 s:0-1" },
+	{ PERF_FEAT_PMU_MAPPINGS, "u32:1 u32:1 s:software" },
+	{ PERF_FEAT_GROUP_DESC, "u32:1 s:{anon_group} u32:0 u32:1" },
+	{ PERF_FEAT_AUXTRACE, "u64:1 z:16" },
+	{ PERF_FEAT_CACHE, "u32:1 u32:1 z:16 s:Data s:32K s:0" },
+	{ PERF_FEAT_SAMPLE_TIME, "z:16" },
+	{ PERF_FEAT_MEM_TOPOLOGY, "u64:1 u64:4096 u64:1 u64:0 u64:65 u64:65 u64:0xf0 u64:1" },
+	{ PERF_FEAT_CLOCKID, "z:8" },
+	{ PERF_FEAT_DIR_FORMAT, "z:8" },
+	{ PERF_FEAT_BPF_PROG_INFO, "u32:1 u32:4 u32:4 z:16" },
+	{ PERF_FEAT_BPF_BTF, "u32:1 u32:1 u32:4 z:4" },
+	{ PERF_FEAT_COMPRESSED, "z:20" },
+	{ PERF_FEAT_CPU_PMU_CAPS, "u32:1 s:branches s:32" },
+	{ PERF_FEAT_CLOCK_DATA, "u32:1 z:20" },
+	{ PERF_FEAT_HYBRID_TOPOLOGY, "u32:1 s:cpu_core s:0-3" },
+	{ PERF_FEAT_PMU_CAPS, "u32:1 u32:1 s:branches s:32 s:cpu_core" },
+};
+
 static void test_truncations(void **state)
 {
-	struct emit *sections[PERF_FEAT_LAST];
-	struct test_attr a = cpu_clock_attr(136);
+	struct perfemit *sections[PERF_FEAT_LAST];
+	struct perf_event_attr a = cpu_clock_attr(136);
 	unsigned feat;
+	size_t i;
 	uint8_t id[20];
 
 	memset(sections, 0, sizeof(sections));
 	memset(id, 0x5a, sizeof(id));
 	for (feat = 0; feat < PERF_FEAT_LAST; feat++)
 		sections[feat] = emit_new(state);
-	e_str(sections[PERF_FEAT_HOSTNAME], "host");
+	for (i = 0; i < sizeof(trunc_specs) / sizeof(trunc_specs[0]); i++)
+		assert_int_equal(perfemit__spec(sections[trunc_specs[i].feat], trunc_specs[i].spec), 0);
 	e_build_id(sections[PERF_FEAT_BUILD_ID], PERF_RECORD_MISC_USER, 7, id, 20, "/bin/true", 0);
 	e_build_id(sections[PERF_FEAT_BUILD_ID], PERF_RECORD_MISC_USER | (1 << 15), 7, id, 8,
 		   "/bin/false", 0);
-	e_u32(sections[PERF_FEAT_NRCPUS], 2);
-	e_u32(sections[PERF_FEAT_NRCPUS], 2);
-	e_u32(sections[PERF_FEAT_CMDLINE], 2);
-	e_str(sections[PERF_FEAT_CMDLINE], "perf");
-	e_str(sections[PERF_FEAT_CMDLINE], "record");
-	e_u32(sections[PERF_FEAT_EVENT_DESC], 1);
-	e_u32(sections[PERF_FEAT_EVENT_DESC], 136);
 	e_attr(sections[PERF_FEAT_EVENT_DESC], &a, 136);
-	e_u32(sections[PERF_FEAT_EVENT_DESC], 2);
-	e_str(sections[PERF_FEAT_EVENT_DESC], "cycles");
-	e_u64(sections[PERF_FEAT_EVENT_DESC], 1);
-	e_u64(sections[PERF_FEAT_EVENT_DESC], 2);
-	e_u32(sections[PERF_FEAT_CPU_TOPOLOGY], 1);
-	e_str(sections[PERF_FEAT_CPU_TOPOLOGY], "0-1");
-	e_u32(sections[PERF_FEAT_CPU_TOPOLOGY], 1);
-	e_str(sections[PERF_FEAT_CPU_TOPOLOGY], "0-1");
-	e_zero(sections[PERF_FEAT_CPU_TOPOLOGY], 16);
-	e_u32(sections[PERF_FEAT_CPU_TOPOLOGY], 1);
-	e_str(sections[PERF_FEAT_CPU_TOPOLOGY], "0-1");
-	e_zero(sections[PERF_FEAT_CPU_TOPOLOGY], 8);
-	e_u32(sections[PERF_FEAT_NUMA_TOPOLOGY], 1);
-	e_zero(sections[PERF_FEAT_NUMA_TOPOLOGY], 20);
-	e_str(sections[PERF_FEAT_NUMA_TOPOLOGY], "0-1");
-	e_u32(sections[PERF_FEAT_PMU_MAPPINGS], 1);
-	e_u32(sections[PERF_FEAT_PMU_MAPPINGS], 1);
-	e_str(sections[PERF_FEAT_PMU_MAPPINGS], "software");
-	e_u32(sections[PERF_FEAT_GROUP_DESC], 1);
-	e_str(sections[PERF_FEAT_GROUP_DESC], "{anon_group}");
-	e_u32(sections[PERF_FEAT_GROUP_DESC], 0);
-	e_u32(sections[PERF_FEAT_GROUP_DESC], 1);
-	e_u64(sections[PERF_FEAT_AUXTRACE], 1);
-	e_zero(sections[PERF_FEAT_AUXTRACE], 16);
-	e_u32(sections[PERF_FEAT_CACHE], 1);
-	e_u32(sections[PERF_FEAT_CACHE], 1);
-	e_zero(sections[PERF_FEAT_CACHE], 16);
-	e_str(sections[PERF_FEAT_CACHE], "Data");
-	e_str(sections[PERF_FEAT_CACHE], "32K");
-	e_str(sections[PERF_FEAT_CACHE], "0");
-	e_zero(sections[PERF_FEAT_SAMPLE_TIME], 16);
-	e_u64(sections[PERF_FEAT_MEM_TOPOLOGY], 1);
-	e_u64(sections[PERF_FEAT_MEM_TOPOLOGY], 4096);
-	e_u64(sections[PERF_FEAT_MEM_TOPOLOGY], 1);
-	e_u64(sections[PERF_FEAT_MEM_TOPOLOGY], 0);
-	e_u64(sections[PERF_FEAT_MEM_TOPOLOGY], 65);
-	e_u64(sections[PERF_FEAT_MEM_TOPOLOGY], 65);
-	e_u64(sections[PERF_FEAT_MEM_TOPOLOGY], 0xf0);
-	e_u64(sections[PERF_FEAT_MEM_TOPOLOGY], 1);
-	e_zero(sections[PERF_FEAT_CLOCKID], 8);
-	e_zero(sections[PERF_FEAT_DIR_FORMAT], 8);
-	e_u32(sections[PERF_FEAT_BPF_PROG_INFO], 1);
-	e_u32(sections[PERF_FEAT_BPF_PROG_INFO], 4);
-	e_u32(sections[PERF_FEAT_BPF_PROG_INFO], 4);
-	e_zero(sections[PERF_FEAT_BPF_PROG_INFO], 16);
-	e_u32(sections[PERF_FEAT_BPF_BTF], 1);
-	e_u32(sections[PERF_FEAT_BPF_BTF], 1);
-	e_u32(sections[PERF_FEAT_BPF_BTF], 4);
-	e_zero(sections[PERF_FEAT_BPF_BTF], 4);
-	e_zero(sections[PERF_FEAT_COMPRESSED], 20);
-	e_u32(sections[PERF_FEAT_CPU_PMU_CAPS], 1);
-	e_str(sections[PERF_FEAT_CPU_PMU_CAPS], "branches");
-	e_str(sections[PERF_FEAT_CPU_PMU_CAPS], "32");
-	e_u32(sections[PERF_FEAT_CLOCK_DATA], 1);
-	e_zero(sections[PERF_FEAT_CLOCK_DATA], 20);
-	e_u32(sections[PERF_FEAT_HYBRID_TOPOLOGY], 1);
-	e_str(sections[PERF_FEAT_HYBRID_TOPOLOGY], "cpu_core");
-	e_str(sections[PERF_FEAT_HYBRID_TOPOLOGY], "0-3");
-	e_u32(sections[PERF_FEAT_PMU_CAPS], 1);
-	e_u32(sections[PERF_FEAT_PMU_CAPS], 1);
-	e_str(sections[PERF_FEAT_PMU_CAPS], "branches");
-	e_str(sections[PERF_FEAT_PMU_CAPS], "32");
-	e_str(sections[PERF_FEAT_PMU_CAPS], "cpu_core");
+	assert_int_equal(perfemit__spec(sections[PERF_FEAT_EVENT_DESC], "u32:2 s:cycles u64:1 u64:2"), 0);
 
 	for (feat = 1; feat < PERF_FEAT_LAST; feat++) {
 		struct perf_features ft;
-		const struct emit *e = sections[feat];
+		const struct perfemit *e = sections[feat];
 		size_t len;
 
 		perf_features__init(&ft);
@@ -1283,17 +939,17 @@ static void test_truncations(void **state)
 		perf_features__release(&ft);
 	}
 	for (feat = 0; feat < PERF_FEAT_LAST; feat++)
-		free(sections[feat]);
+		emit_free(sections[feat]);
 }
 
 static void test_misc(void **state)
 {
 	struct perf_features ft;
-	struct emit *e = emit_new(state);
+	struct perfemit *e = emit_new(state);
 
 	perf_features__init(&ft);
 	/* unknown or reserved features are skipped */
-	e_u64(e, 42);
+	perfemit__u64(e, 42);
 	assert_int_equal(decode(&ft, PERF_FEAT_RESERVED, e, e->len, NULL), 0);
 	assert_int_equal(decode(&ft, PERF_FEAT_LAST, e, e->len, NULL), 0);
 	assert_int_equal(decode(&ft, 200, e, e->len, NULL), 0);
@@ -1304,7 +960,7 @@ static void test_misc(void **state)
 	assert_int_equal(decode(&ft, PERF_FEAT_CPUDESC, e, 0, NULL), 0);
 	assert_false(perf_features__has(&ft, PERF_FEAT_CPUDESC));
 	assert_null(ft.cpudesc);
-	free(e);
+	emit_free(e);
 
 	assert_int_equal(perf_features__add_fact(&ft, "header", "data size", "%d", 1032), 0);
 	assert_string_equal(fact(&ft, "header", "data size", 0), "1032");
@@ -1314,23 +970,6 @@ static void test_misc(void **state)
 }
 
 /* ---------------------------------------------------------------- real files */
-
-static char *shared_path(const char *rel)
-{
-	const char *root = getenv("READPERF_SHARED");
-	struct stat st;
-	char *path;
-
-	if (!root)
-		root = "../shared";
-	if (asprintf(&path, "%s/testdata-external/%s", root, rel) < 0)
-		return NULL;
-	if (stat(path, &st)) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
 
 static uint64_t file_u64(const uint8_t *p, int swapped)
 {
@@ -1399,7 +1038,7 @@ static void test_real_files(void **state)
 	struct perf_features ft;
 
 	(void)state;
-	path = shared_path("perfparser/vector_static_gcc__perf.data");
+	path = external__path("perfparser/vector_static_gcc__perf.data");
 	if (!path)
 		skip();
 	perf_features__init(&ft);
@@ -1429,7 +1068,7 @@ static void test_real_files(void **state)
 	perf_features__release(&ft);
 	free(path);
 
-	path = shared_path("quipper/perf.data.group_desc-4.14");
+	path = external__path("quipper/perf.data.group_desc-4.14");
 	if (path) {
 		perf_features__init(&ft);
 		assert_int_equal(decode_file(path, &ft), 0);
@@ -1446,7 +1085,7 @@ static void test_real_files(void **state)
 		free(path);
 	}
 
-	path = shared_path("quipper/perf.data.numatopology-3.2");
+	path = external__path("quipper/perf.data.numatopology-3.2");
 	if (path) {
 		perf_features__init(&ft);
 		assert_int_equal(decode_file(path, &ft), 0);
@@ -1466,7 +1105,7 @@ static void test_real_files(void **state)
 	}
 
 	/* perf 6.1 refuses this one (attr size 136); its sections are fine */
-	path = shared_path("lpd/sleep.compressed.data");
+	path = external__path("lpd/sleep.compressed.data");
 	if (path) {
 		perf_features__init(&ft);
 		assert_int_equal(decode_file(path, &ft), 0);

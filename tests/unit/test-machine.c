@@ -21,47 +21,27 @@
 static struct perf_record mmap_rec(uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
 				   uint64_t pgoff, const char *file)
 {
-	struct perf_record r;
-
-	memset(&r, 0, sizeof(r));
-	r.type = PERF_RECORD_MMAP2;
-	r.misc = PERF_RECORD_MISC_USER;
-	r.u.mmap.pid = pid;
-	r.u.mmap.tid = tid;
-	r.u.mmap.start = start;
-	r.u.mmap.len = len;
-	r.u.mmap.pgoff = pgoff;
-	r.u.mmap.filename = file;
-	return r;
+	return (struct perf_record){
+		.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER,
+		.u.mmap = { .pid = pid, .tid = tid, .start = start, .len = len, .pgoff = pgoff, .filename = file },
+	};
 }
 
 static struct perf_record fork_rec(uint32_t type, uint32_t pid, uint32_t ppid, uint32_t tid,
 				   uint32_t ptid, uint64_t time)
 {
-	struct perf_record r;
-
-	memset(&r, 0, sizeof(r));
-	r.type = type;
-	r.u.fork.pid = pid;
-	r.u.fork.ppid = ppid;
-	r.u.fork.tid = tid;
-	r.u.fork.ptid = ptid;
-	r.u.fork.time = time;
-	return r;
+	return (struct perf_record){
+		.type = type,
+		.u.fork = { .pid = pid, .ppid = ppid, .tid = tid, .ptid = ptid, .time = time },
+	};
 }
 
 static struct perf_record comm_rec(uint32_t pid, uint32_t tid, const char *comm, int exec)
 {
-	struct perf_record r;
-
-	memset(&r, 0, sizeof(r));
-	r.type = PERF_RECORD_COMM;
-	r.misc = exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
-	r.u.comm.pid = pid;
-	r.u.comm.tid = tid;
-	r.u.comm.comm = comm;
-	r.u.comm.exec = exec;
-	return r;
+	return (struct perf_record){
+		.type = PERF_RECORD_COMM, .misc = exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
+		.u.comm = { .pid = pid, .tid = tid, .comm = comm, .exec = exec },
+	};
 }
 
 static void feed(struct machine *m, struct perf_record r)

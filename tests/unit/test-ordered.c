@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Unit tests of perffile/ordered.c: files built in memory (perfemit.h) with
+ * Unit tests of perffile/ordered.c: files built in memory (tests/lib/perfemit.h) with
  * out-of-order rounds, read with perf_file__next() and replayed through the
  * queue.  Expected orders are worked out by hand from perf's OE_FLUSH__ROUND
  * rule (a round flushes what is <= the largest time seen before the
@@ -18,7 +18,7 @@
 
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
-#include "tests/unit/perfemit.h"
+#include "tests/lib/perfemit.h"
 
 struct seen {
 	uint32_t type[256];
@@ -92,21 +92,21 @@ static void test_rounds(void **state)
 	size_t len, i;
 
 	(void)state;
-	pe_attr(&e, ST, 1000);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 10, 1, NULL, 0);	/* nr 0 */
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 30, 1, NULL, 0);	/* nr 1 */
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 20, 1, NULL, 0);	/* nr 2 */
-	pe_round(&e);								/* nr 3 */
-	pe_comm(&e, 0, 1, 1, "init", 0, 0);					/* nr 4 */
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 25, 1, NULL, 0);	/* nr 5 */
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 40, 1, NULL, 0);	/* nr 6 */
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 15, 1, NULL, 0);	/* nr 7 */
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 20, 1, NULL, 0);	/* nr 8 */
-	pe_round(&e);								/* nr 9 */
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 50, 1, NULL, 0);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 35, 1, NULL, 0);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 5, 1, NULL, 0);
-	buf = pe_file(&e, &len);
+	pe__attr(&e, ST, 1000);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 10, 1, NULL, 0);	/* nr 0 */
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 30, 1, NULL, 0);	/* nr 1 */
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 20, 1, NULL, 0);	/* nr 2 */
+	pe__round(&e);								/* nr 3 */
+	pe__comm(&e, 0, 1, 1, "init", 0, 0);					/* nr 4 */
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 25, 1, NULL, 0);	/* nr 5 */
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 40, 1, NULL, 0);	/* nr 6 */
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 15, 1, NULL, 0);	/* nr 7 */
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 20, 1, NULL, 0);	/* nr 8 */
+	pe__round(&e);								/* nr 9 */
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 50, 1, NULL, 0);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 35, 1, NULL, 0);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 5, 1, NULL, 0);
+	buf = pe__file(&e, &len);
 	replay(buf, len, &s, &st);
 
 	assert_int_equal(s.n, sizeof(want_time) / sizeof(want_time[0]));
@@ -120,7 +120,7 @@ static void test_rounds(void **state)
 	assert_int_equal(st.nr_unordered, 1);	/* S5 */
 	assert_int_equal(st.queued, 0);
 	free(buf);
-	pe_release(&e);
+	pe__release(&e);
 }
 
 /* without PERF_SAMPLE_TIME nothing is queued: file order */
@@ -132,18 +132,18 @@ static void test_no_time(void **state)
 	size_t len, i;
 
 	(void)state;
-	pe_attr(&e, PERF_SAMPLE_IP | PERF_SAMPLE_TID, 1000);
+	pe__attr(&e, PERF_SAMPLE_IP | PERF_SAMPLE_TID, 1000);
 	for (i = 0; i < 5; i++)
-		pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x10 + i, 1, 1, 0, 1, NULL, 0);
-	pe_round(&e);
-	pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x20, 1, 1, 0, 1, NULL, 0);
-	buf = pe_file(&e, &len);
+		pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x10 + i, 1, 1, 0, 1, NULL, 0);
+	pe__round(&e);
+	pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x20, 1, 1, 0, 1, NULL, 0);
+	buf = pe__file(&e, &len);
 	replay(buf, len, &s, NULL);
 	assert_int_equal(s.n, 7);
 	for (i = 0; i < s.n; i++)
 		assert_int_equal(s.nr[i], i);
 	free(buf);
-	pe_release(&e);
+	pe__release(&e);
 }
 
 /*
@@ -161,7 +161,7 @@ static void test_many_rounds(void **state)
 	size_t len, r, i;
 
 	(void)state;
-	pe_attr(&e, ST, 1000);
+	pe__attr(&e, ST, 1000);
 	for (r = 0; r < 400; r++) {
 		for (i = 0; i < 1000; i++) {
 			uint64_t jitter;
@@ -170,12 +170,12 @@ static void test_many_rounds(void **state)
 			x ^= x >> 7;
 			x ^= x << 17;
 			jitter = x % 1001;	/* up to half a round into the neighbours */
-			pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1,
+			pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1,
 				  1000000 + r * 1000 + i + 500 - jitter, 1, NULL, 0);
 		}
-		pe_round(&e);
+		pe__round(&e);
 	}
-	buf = pe_file(&e, &len);
+	buf = pe__file(&e, &len);
 	replay(buf, len, &s, &st);
 	assert_int_equal(s.count, 400 * 1001);
 	assert_false(s.out_of_order);
@@ -183,7 +183,7 @@ static void test_many_rounds(void **state)
 	assert_true(st.max_queued <= 3000);
 	assert_true(st.bytes_allocated <= 4u << 20);
 	free(buf);
-	pe_release(&e);
+	pe__release(&e);
 }
 
 /*
@@ -203,10 +203,10 @@ static void test_memory_bound(void **state)
 	size_t len, i, n = 2500000;
 
 	(void)state;
-	pe_attr(&e, ST, 1000);
+	pe__attr(&e, ST, 1000);
 	for (i = 0; i < n; i++)
-		pe_sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 1000000 + (i ^ 1), 1, NULL, 0);
-	buf = pe_file(&e, &len);
+		pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 1000000 + (i ^ 1), 1, NULL, 0);
+	buf = pe__file(&e, &len);
 	replay(buf, len, &s, &st);
 	assert_int_equal(s.count, n);
 	assert_false(s.out_of_order);
@@ -214,7 +214,7 @@ static void test_memory_bound(void **state)
 	assert_true(st.half_flushes >= 2);
 	assert_true(st.bytes_allocated <= 65u << 20);
 	free(buf);
-	pe_release(&e);
+	pe__release(&e);
 }
 
 int main(void)

@@ -30,6 +30,7 @@
 #include "decode/symbols.h"
 #include "decode/symbols_internal.h"
 #include "util/log.h"
+#include "tests/lib/external.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -1041,23 +1042,6 @@ static void test_dso_names(void **state)
 
 /* ---------------------------------------------------------------- real binary, speed */
 
-static char *shared_path(const char *rel)
-{
-	const char *root = getenv("READPERF_SHARED");
-	struct stat st;
-	char *path;
-
-	if (!root)
-		root = "../shared";
-	if (asprintf(&path, "%s/testdata-external/%s", root, rel) < 0)
-		return NULL;
-	if (stat(path, &st)) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
 struct nm_ent {
 	uint64_t addr;
 	uint64_t size;
@@ -1072,7 +1056,7 @@ struct nm_ent {
  */
 static void test_perfparser_static(void **state)
 {
-	char *exe = shared_path("perfparser/vector_static_gcc_v9.1.0");
+	char *exe = external__path("perfparser/vector_static_gcc_v9.1.0");
 	char cmd[1024], line[1024];
 	struct nm_ent *v = NULL;
 	size_t n = 0, cap = 0, i;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "perffile/tracing.h"
+#include "tests/lib/perfemit.h"
 
 static const char sched_switch[] =
 	"name: sched_switch\n"
@@ -36,50 +37,30 @@ static const char sched_switch[] =
 	"\n"
 	"print fmt: \"prev_comm=%s prev_pid=%d\", REC->prev_comm, REC->prev_pid\n";
 
-struct buf {
-	uint8_t b[4096];
-	size_t n;
-};
-
-static void put(struct buf *b, const void *p, size_t n)
-{
-	assert_true(b->n + n <= sizeof(b->b));
-	memcpy(b->b + b->n, p, n);
-	b->n += n;
-}
-
-static void put_le(struct buf *b, uint64_t v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		b->b[b->n++] = (uint8_t)(v >> (8 * i));
-}
-
 /* the section perf writes: magic, "0.6", little-endian, long 8, page 4096, headers, no ftrace, sched */
-static void build(struct buf *b)
+static void build(struct perfemit *b)
 {
 	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	static const char hp[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n";
 
-	memset(b, 0, sizeof(*b));
-	put(b, magic, sizeof(magic));
-	put(b, "0.6", 4);
-	put_le(b, 0, 1);
-	put_le(b, 8, 1);
-	put_le(b, 4096, 4);
-	put(b, "header_page", 12);
-	put_le(b, sizeof(hp) - 1, 8);
-	put(b, hp, sizeof(hp) - 1);
-	put(b, "header_event", 13);
-	put_le(b, 3, 8);
-	put(b, "x\ny", 3);
-	put_le(b, 0, 4);		/* ftrace formats */
-	put_le(b, 1, 4);		/* systems */
-	put(b, "sched", 6);
-	put_le(b, 1, 4);
-	put_le(b, sizeof(sched_switch) - 1, 8);
-	put(b, sched_switch, sizeof(sched_switch) - 1);
+	perfemit__init(b, 0);
+	perfemit__bytes(b, magic, sizeof(magic));
+	perfemit__bytes(b, "0.6", 4);
+	perfemit__uint(b, 0, 1);
+	perfemit__uint(b, 8, 1);
+	perfemit__uint(b, 4096, 4);
+	perfemit__bytes(b, "header_page", 12);
+	perfemit__uint(b, sizeof(hp) - 1, 8);
+	perfemit__bytes(b, hp, sizeof(hp) - 1);
+	perfemit__bytes(b, "header_event", 13);
+	perfemit__uint(b, 3, 8);
+	perfemit__bytes(b, "x\ny", 3);
+	perfemit__uint(b, 0, 4);		/* ftrace formats */
+	perfemit__uint(b, 1, 4);		/* systems */
+	perfemit__bytes(b, "sched", 6);
+	perfemit__uint(b, 1, 4);
+	perfemit__uint(b, sizeof(sched_switch) - 1, 8);
+	perfemit__bytes(b, sched_switch, sizeof(sched_switch) - 1);
 }
 
 static void test_parse_and_read(void **state)
@@ -87,13 +68,13 @@ static void test_parse_and_read(void **state)
 	struct tp_formats f;
 	const struct tp_format *fmt;
 	const struct tp_field *fl;
-	struct buf b;
+	struct perfemit b;
 	uint8_t raw[64];
 	int64_t v;
 
 	(void)state;
 	build(&b);
-	assert_int_equal(tp_formats__parse(&f, b.b, b.n, NULL), 0);
+	assert_int_equal(tp_formats__parse(&f, b.p, b.len, NULL), 0);
 	assert_int_equal(f.nr, 1);
 	assert_int_equal(f.big_endian, 0);
 	assert_null(tp_formats__find(&f, 371));
@@ -137,22 +118,23 @@ static void test_parse_and_read(void **state)
 	assert_int_equal(tp_field__read(tp_format__field(fmt, "prev_pid"), &f, raw, sizeof(raw), &v), 0);
 	assert_int_equal(v, 4242);
 	tp_formats__release(&f);
+	perfemit__release(&b);
 }
 
 /* every truncation fails cleanly (-EINVAL, an offset within the section), never reads past it */
 static void test_truncated(void **state)
 {
 	struct tp_formats f;
-	struct buf b;
+	struct perfemit b;
 	size_t n, bad;
 	uint8_t *copy;
 
 	(void)state;
 	build(&b);
-	for (n = 0; n < b.n; n++) {
+	for (n = 0; n < b.len; n++) {
 		copy = malloc(n ? n : 1);
 		assert_non_null(copy);
-		memcpy(copy, b.b, n);
+		memcpy(copy, b.p, n);
 		bad = SIZE_MAX;
 		assert_int_equal(tp_formats__parse(&f, copy, n, &bad), -EINVAL);
 		assert_true(bad <= n);
@@ -161,10 +143,11 @@ static void test_truncated(void **state)
 		free(copy);
 	}
 	/* not the magic */
-	b.b[3] = 'T';
-	assert_int_equal(tp_formats__parse(&f, b.b, b.n, &bad), -EINVAL);
+	b.p[3] = 'T';
+	assert_int_equal(tp_formats__parse(&f, b.p, b.len, &bad), -EINVAL);
 	assert_int_equal(bad, 10);
 	tp_formats__release(&f);
+	perfemit__release(&b);
 }
 
 /* a format text without an ID is skipped; the others stay */
@@ -172,20 +155,21 @@ static void test_bad_format_skipped(void **state)
 {
 	static const char bad_text[] = "name: nothing\nformat:\n";
 	struct tp_formats f;
-	struct buf b;
+	struct perfemit b;
 
 	(void)state;
 	build(&b);
 	/* a second system with one format without ID */
-	b.b[b.n - (sizeof(sched_switch) - 1) - 8 - 4 - 6 - 4] = 2;	/* systems = 2 */
-	put(&b, "other", 6);
-	put_le(&b, 1, 4);
-	put_le(&b, sizeof(bad_text) - 1, 8);
-	put(&b, bad_text, sizeof(bad_text) - 1);
-	assert_int_equal(tp_formats__parse(&f, b.b, b.n, NULL), 0);
+	b.p[b.len - (sizeof(sched_switch) - 1) - 8 - 4 - 6 - 4] = 2;	/* systems = 2 */
+	perfemit__bytes(&b, "other", 6);
+	perfemit__uint(&b, 1, 4);
+	perfemit__uint(&b, sizeof(bad_text) - 1, 8);
+	perfemit__bytes(&b, bad_text, sizeof(bad_text) - 1);
+	assert_int_equal(tp_formats__parse(&f, b.p, b.len, NULL), 0);
 	assert_int_equal(f.nr, 1);
 	assert_non_null(tp_formats__find(&f, 372));
 	tp_formats__release(&f);
+	perfemit__release(&b);
 }
 
 int main(void)

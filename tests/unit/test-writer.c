@@ -22,6 +22,7 @@
 
 #include "perffile/perffile.h"
 #include "perffile/writer.h"
+#include "tests/lib/perfemit.h"
 
 #define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 #define NR_SAMPLES 5
@@ -52,80 +53,65 @@ static void tmpf_close(struct tmpf *t)
 
 static void make_attr(struct perf_event_attr *a, uint64_t config)
 {
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_SOFTWARE;
-	a->config = config;
-	a->sample_period = 10000;
-	a->sample_type = ST;
-	a->sample_id_all = 1;
+	perfemit__sw_attr(a, config, 10000, ST);
 	a->exclude_kernel = 1;
 	a->disabled = 1;
 	a->mmap = a->comm = a->mmap2 = a->comm_exec = (config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
-/* records in host order; the sample_id_all trailer is TID, TIME, IDENTIFIER */
-static size_t rec_comm(uint64_t *b)
+/* records (host order) from the start of o; the sample_id_all trailer is TID, TIME, IDENTIFIER */
+static size_t rec_end(struct perfemit *o, uint32_t pid, uint32_t tid, uint64_t time)
 {
-	struct perf_event_header *h = (void *)b;
-	uint32_t *u = (void *)(b + 1);
+	const struct perfemit_sample_id sid = { .pid = pid, .tid = tid, .time = time, .id = 101 };
 
-	memset(b, 0, 8 * 6);
-	h->type = PERF_RECORD_COMM;
-	h->misc = PERF_RECORD_MISC_COMM_EXEC;
-	u[0] = 42;
-	u[1] = 43;
-	memcpy(b + 2, "work", 5);
-	b[3] = (43ULL << 32) | 42;
-	b[4] = 900;
-	b[5] = 101;
-	h->size = 8 * 6;
-	return h->size;
+	perfemit__sample_id(o, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_IDENTIFIER, &sid);
+	perfemit__rec_end(o, 0, 1);
+	return o->len;
 }
 
-static size_t rec_mmap2(uint64_t *b)
+static size_t rec_comm(struct perfemit *o)
 {
-	struct perf_event_header *h = (void *)b;
-	uint32_t *u = (void *)(b + 1);
+	o->len = 0;
+	perfemit__rec_begin(o, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	perfemit__u32x2(o, 42, 43);
+	perfemit__str(o, "work", 8);
+	return rec_end(o, 42, 43, 900);
+}
 
-	memset(b, 0, 8 * 14);
-	h->type = PERF_RECORD_MMAP2;
-	h->misc = PERF_RECORD_MISC_USER;
-	u[0] = 42;
-	u[1] = 42;
-	b[2] = 0x400000;
-	b[3] = 0x2000;
-	b[4] = 0x1000;
-	u = (void *)(b + 5);
-	u[0] = 8;		/* maj */
-	u[1] = 1;		/* min */
-	b[6] = 1234;		/* ino */
-	b[7] = 5;		/* ino_generation */
-	u = (void *)(b + 8);
-	u[0] = 5;		/* prot */
-	u[1] = 2;		/* flags */
-	memcpy(b + 9, "/usr/bin/work", 14);	/* 16 bytes with padding */
-	b[11] = (42ULL << 32) | 42;
-	b[12] = 950;
-	b[13] = 101;
-	h->size = 8 * 14;
-	return h->size;
+static size_t rec_mmap2(struct perfemit *o)
+{
+	o->len = 0;
+	perfemit__rec_begin(o, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	perfemit__u32x2(o, 42, 42);
+	perfemit__u64(o, 0x400000);
+	perfemit__u64(o, 0x2000);
+	perfemit__u64(o, 0x1000);
+	perfemit__u32x2(o, 8, 1);	/* maj, min */
+	perfemit__u64(o, 1234);		/* ino */
+	perfemit__u64(o, 5);		/* ino_generation */
+	perfemit__u32x2(o, 5, 2);	/* prot, flags */
+	perfemit__str(o, "/usr/bin/work", 8);
+	return rec_end(o, 42, 42, 950);
 }
 
 /* sample i: attr a (ids 101/102) for i < 3, attr b (201) after */
-static size_t rec_sample(uint64_t *b, int i)
+static size_t rec_sample(struct perfemit *o, int i)
 {
-	struct perf_event_header *h = (void *)b;
+	o->len = 0;
+	perfemit__rec_begin(o, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	perfemit__u64(o, i < 3 ? ids_a[i % 2] : ids_b[0]);
+	perfemit__u64(o, 0x400100 + 16 * (uint64_t)i);
+	perfemit__u32x2(o, 42, 42);
+	perfemit__u64(o, 1000 + 100 * (uint64_t)i);
+	perfemit__u64(o, 10000 + (uint64_t)i);
+	perfemit__rec_end(o, 0, 1);
+	return o->len;
+}
 
-	memset(b, 0, 8 * 6);
-	h->type = PERF_RECORD_SAMPLE;
-	h->misc = PERF_RECORD_MISC_USER;
-	b[1] = i < 3 ? ids_a[i % 2] : ids_b[0];
-	b[2] = 0x400100 + 16 * (uint64_t)i;
-	b[3] = (42ULL << 32) | 42;
-	b[4] = 1000 + 100 * (uint64_t)i;
-	b[5] = 10000 + (uint64_t)i;
-	h->size = 8 * 6;
-	return h->size;
+/* write the record at the start of o, n bytes */
+static int write_rec(struct perf_writer *w, const struct perfemit *o, size_t n)
+{
+	return perf_writer__write(w, o->p, n);
 }
 
 /* the whole test file; returns the data bytes written */
@@ -134,7 +120,9 @@ static uint64_t write_test_file(int fd, int pipe)
 	struct perf_writer_opts opts = { .pipe = pipe };
 	struct perf_writer *w;
 	struct perf_event_attr a;
-	uint64_t buf[16], data = 0, clockid = 1;
+	struct perfemit o = { 0 };
+	uint64_t data = 0, clockid = 1;
+	size_t n;
 	int i;
 
 	assert_int_equal(perf_writer__new(&w, fd, &opts), 0);
@@ -158,14 +146,18 @@ static uint64_t write_test_file(int fd, int pipe)
 	assert_int_equal(perf_writer__start(w), 0);
 	/* added after start: pipe mode sends these at once */
 	assert_int_equal(perf_writer__add_build_id(w, -1, PERF_RECORD_MISC_KERNEL, bid2, 16, "[kernel.kallsyms]"), 0);
-	data += rec_comm(buf);
-	assert_int_equal(perf_writer__write(w, buf, rec_comm(buf)), 0);
-	data += rec_mmap2(buf);
-	assert_int_equal(perf_writer__write(w, buf, rec_mmap2(buf)), 0);
+	n = rec_comm(&o);
+	data += n;
+	assert_int_equal(write_rec(w, &o, n), 0);
+	n = rec_mmap2(&o);
+	data += n;
+	assert_int_equal(write_rec(w, &o, n), 0);
 	for (i = 0; i < NR_SAMPLES; i++) {
-		data += rec_sample(buf, i);
-		assert_int_equal(perf_writer__write(w, buf, rec_sample(buf, i)), 0);
+		n = rec_sample(&o, i);
+		data += n;
+		assert_int_equal(write_rec(w, &o, n), 0);
 	}
+	perfemit__release(&o);
 	assert_int_equal(perf_writer__set_sample_time(w, 1000, 1000 + 100 * (NR_SAMPLES - 1)), 0);
 	assert_int_equal(perf_writer__data_size(w), data);
 	assert_int_equal(perf_writer__finish(w), 0);
@@ -369,7 +361,7 @@ static void test_unfinished(void **state)
 	struct perf_event_attr a;
 	struct perf_file *f = NULL;
 	struct tmpf t;
-	uint64_t buf[16];
+	struct perfemit o = { 0 };
 
 	(void)state;
 	assert_true(tmpf_open(&t) >= 0);
@@ -377,16 +369,12 @@ static void test_unfinished(void **state)
 	make_attr(&a, PERF_COUNT_SW_CPU_CLOCK);
 	assert_int_equal(perf_writer__add_attr(w, &a, ids_a, 2, NULL), 0);
 	assert_int_equal(perf_writer__start(w), 0);
-	assert_int_equal(perf_writer__write(w, buf, rec_sample(buf, 0)), 0);
+	assert_int_equal(write_rec(w, &o, rec_sample(&o, 0)), 0);
+	perfemit__release(&o);
 	perf_writer__delete(w);		/* interrupted: no finish */
 	assert_int_not_equal(perf_file__open(&f, t.path, NULL), 0);
 	assert_null(f);
 	tmpf_close(&t);
-}
-
-static void set_size(uint64_t *rec, uint16_t size)
-{
-	memcpy((char *)rec + 6, &size, sizeof(size));
 }
 
 static void test_misuse(void **state)
@@ -394,7 +382,7 @@ static void test_misuse(void **state)
 	struct perf_writer_opts opts = { 0 };
 	struct perf_writer *w;
 	struct perf_event_attr a;
-	uint64_t buf[16];
+	struct perfemit o = { 0 };
 	int p[2];
 	struct tmpf t;
 
@@ -411,22 +399,23 @@ static void test_misuse(void **state)
 	assert_int_equal(perf_writer__set_string(w, PERF_FEAT_NRCPUS, "x"), -EINVAL);
 	assert_int_equal(perf_writer__set_feature_raw(w, PERF_FEAT_LAST, "x", 1), -EINVAL);
 	assert_int_equal(perf_writer__add_build_id(w, 0, 0, bid1, 21, "x"), -EINVAL);
-	assert_int_equal(perf_writer__write(w, buf, rec_sample(buf, 0)), -EINVAL);	/* before start */
+	assert_int_equal(write_rec(w, &o, rec_sample(&o, 0)), -EINVAL);	/* before start */
 	assert_int_equal(perf_writer__finish(w), -EINVAL);				/* before start */
 	assert_int_equal(perf_writer__add_attr(w, &a, ids_a, 2, "x"), 0);
 	assert_int_equal(perf_writer__start(w), 0);
 	assert_int_equal(perf_writer__add_attr(w, &a, ids_b, 1, "y"), -EINVAL);	/* after start */
-	rec_sample(buf, 0);
-	assert_int_equal(perf_writer__write(w, buf, 40), -EINVAL);	/* size != header.size */
-	set_size(buf, 44);
-	assert_int_equal(perf_writer__write(w, buf, 44), -EINVAL);	/* not a multiple of 8 */
-	set_size(buf, 4);
-	assert_int_equal(perf_writer__write(w, buf, 4), -EINVAL);	/* smaller than a header */
+	rec_sample(&o, 0);
+	assert_int_equal(write_rec(w, &o, 40), -EINVAL);	/* size != header.size */
+	perfemit__put(&o, 6, 44, 2);
+	assert_int_equal(write_rec(w, &o, 44), -EINVAL);	/* not a multiple of 8 */
+	perfemit__put(&o, 6, 4, 2);
+	assert_int_equal(write_rec(w, &o, 4), -EINVAL);	/* smaller than a header */
 	assert_int_equal(perf_writer__data_size(w), 0);
 	assert_int_equal(perf_writer__finish(w), 0);
 	assert_int_equal(perf_writer__finish(w), -EINVAL);		/* twice */
 	perf_writer__delete(w);
 	perf_writer__delete(NULL);
+	perfemit__release(&o);
 	tmpf_close(&t);
 }
 
