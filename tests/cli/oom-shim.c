@@ -13,12 +13,15 @@
  *                      libiberty's xmalloc_failed() exit(1) on failure,
  *                      which readperf cannot turn into exit 3
  *   OOM_COUNT=FILE     write the number of counted calls to FILE at exit
- *   OOM_MARK=FILE      create FILE at load: the shim took effect (it does
- *                      not under a sanitizer, whose runtime must come first)
+ *   OOM_MARK=FILE      create FILE at load: the shim took effect
  *
- * The real allocator is glibc's __libc_malloc & co.: dlsym would allocate.
+ * The real allocator is the next one (dlsym RTLD_NEXT): glibc's, or a
+ * sanitizer's when the binary is built with one (then run with
+ * ASAN_OPTIONS=verify_asan_link_order=0, as the shim comes first).  What
+ * dlsym itself allocates comes from a static arena.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -30,9 +33,12 @@
 #include <string.h>
 #include <unistd.h>
 
-void *__libc_malloc(size_t size);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t size);
+static void *(*real_malloc)(size_t);
+static void *(*real_calloc)(size_t, size_t);
+static void *(*real_realloc)(void *, size_t);
+static int resolving;
+static char arena[1 << 14] __attribute__((aligned(16)));
+static size_t arena_used;
 
 static long fail_after = -1;	/* -1: never */
 static int own_only;
@@ -97,6 +103,36 @@ static void shim_fini(void)
 	close(fd);
 }
 
+static void resolve(void)
+{
+	if (real_malloc || resolving)
+		return;
+	resolving = 1;
+	real_calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
+	real_realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
+	real_malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
+	resolving = 0;
+}
+
+/* while dlsym runs: zeroed static memory, never freed */
+static void *arena_alloc(size_t size)
+{
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (size > sizeof(arena) - arena_used)
+		return NULL;
+	p = arena + arena_used;
+	arena_used += size;
+	return p;
+}
+
+static void *do_malloc(size_t size)
+{
+	resolve();
+	return real_malloc ? real_malloc(size) : arena_alloc(size);
+}
+
 /* 1: this call fails */
 static int should_fail(void *caller)
 {
@@ -114,7 +150,7 @@ void *malloc(size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
-	return __libc_malloc(size);
+	return do_malloc(size);
 }
 
 void *calloc(size_t n, size_t size)
@@ -123,7 +159,10 @@ void *calloc(size_t n, size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
-	return __libc_calloc(n, size);
+	resolve();
+	if (!real_calloc)
+		return n && size > SIZE_MAX / n ? NULL : arena_alloc(n * size);
+	return real_calloc(n, size);
 }
 
 void *realloc(void *p, size_t size)
@@ -133,7 +172,8 @@ void *realloc(void *p, size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
-	return __libc_realloc(p, size);
+	resolve();
+	return real_realloc(p, size);
 }
 
 /* the string functions too: called from readperf, their malloc's caller would be libc */
@@ -146,7 +186,7 @@ char *strdup(const char *str)
 		errno = ENOMEM;
 		return NULL;
 	}
-	p = __libc_malloc(n);
+	p = do_malloc(n);
 	return p ? memcpy(p, str, n) : NULL;
 }
 
@@ -159,7 +199,7 @@ char *strndup(const char *str, size_t max)
 		errno = ENOMEM;
 		return NULL;
 	}
-	p = __libc_malloc(n + 1);
+	p = do_malloc(n + 1);
 	if (!p)
 		return NULL;
 	memcpy(p, str, n);
@@ -182,7 +222,7 @@ static int shim_vasprintf(void *caller, char **out, const char *fmt, va_list ap)
 	va_end(aq);
 	if (n < 0)
 		return -1;
-	p = __libc_malloc((size_t)n + 1);
+	p = do_malloc((size_t)n + 1);
 	if (!p)
 		return -1;
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
