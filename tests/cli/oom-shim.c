@@ -7,6 +7,8 @@
  *                      and vasprintf (and what libc builds on malloc:
  *                      getline, fopen ...) succeed N times, then every one
  *                      fails with ENOMEM
+ *   OOM_ONCE=1         only the (N+1)th fails, the later ones succeed: a
+ *                      failure that is swallowed shows as a wrong report
  *   OOM_OWN_ONLY=1     count and fail only the calls made straight from
  *                      the main program (readperf's own code), never those
  *                      of the libraries: libdw's __libdw_oom() and
@@ -41,7 +43,7 @@ static char arena[1 << 14] __attribute__((aligned(16)));
 static size_t arena_used;
 
 static long fail_after = -1;	/* -1: never */
-static int own_only;
+static int own_only, once;
 static long calls;
 static uintptr_t main_lo, main_hi;	/* the main program's mapped range */
 static const char *count_file;
@@ -75,6 +77,7 @@ static void shim_init(void)
 	if (v && *v)
 		fail_after = strtol(v, NULL, 10);
 	own_only = getenv("OOM_OWN_ONLY") != NULL;
+	once = getenv("OOM_ONCE") != NULL;
 	count_file = getenv("OOM_COUNT");
 	if (own_only)
 		dl_iterate_phdr(find_main, NULL);
@@ -141,6 +144,8 @@ static int should_fail(void *caller)
 	if (own_only && (c < main_lo || c >= main_hi))
 		return 0;
 	calls++;
+	if (once)
+		return fail_after >= 0 && calls == fail_after + 1;
 	return fail_after >= 0 && calls > fail_after;
 }
 
