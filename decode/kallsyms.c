@@ -69,8 +69,9 @@ static char *slurp(const char *path, size_t *len, int *err)
 		buf = nb;
 		cap *= 2;
 	}
-	if (!*err && ferror(f))
-		*err = errno ? -errno : -EIO;
+	/* a read error ends the run; what is not a file (a directory) reads as empty */
+	if (!*err && ferror(f) && errno == EIO)
+		*err = -EIO;
 	fclose(f);
 	if (*err) {
 		free(buf);

@@ -35,10 +35,9 @@ int dso__load_perfmap(struct symbols *s, struct dso *d)
 		errno = 0;
 		len = getline(&line, &cap, f);
 		if (len < 0) {
-			if (errno == ENOMEM)
-				err = -ENOMEM;
-			else if (ferror(f))
-				err = errno ? -errno : -EIO;
+			/* a read error ends the run; what is not a file (a directory) has no symbols */
+			if (errno == ENOMEM || (ferror(f) && errno == EIO))
+				err = -errno;
 			break;
 		}
 		unsigned long long start, size;
