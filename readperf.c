@@ -752,11 +752,16 @@ static void fill_result(struct analyse_result *r, const struct perf_file *f, con
 	snprintf(r->perf_version, sizeof(r->perf_version), "%s", ft->version ? ft->version : "");
 }
 
-/* the analysis' own error (analysis__status), other than ENOMEM (said once, at the end) */
+/*
+ * The analysis' own error (analysis__status), other than ENOMEM (said once,
+ * at the end): EIO only comes from reading the binaries, kallsyms or a perf map.
+ */
 static void analysis_error(const char *input, int err, const struct log *log)
 {
-	if (err != -ENOMEM && err != -EINTR)
-		log_msg(log, LOG_ERR, "%s: cannot read symbols: %s", input, strerror(-err));
+	if (err == -ENOMEM || err == -EINTR)
+		return;
+	log_msg(log, LOG_ERR, "%s: %s: %s", input, err == -EIO ? "cannot read symbols" : "cannot analyse",
+		strerror(-err));
 }
 
 static int analyse(struct analyse_opts *o, const struct log *log)
