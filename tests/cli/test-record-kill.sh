@@ -13,12 +13,18 @@
 . "$(dirname "$0")/testlib.sh"
 
 busy=(sh -c 'while :; do :; done')
-killed_run() {	# OUT CMD...: run CMD for 2 s, then SIGKILL it
-	local out=$1 p
+killed_run() {	# OUT CMD...: run CMD until OUT holds 64 KiB (samples, not only the
+	# header: a loaded machine or a sanitizer build may take seconds to start;
+	# at most 60 s), then SIGKILL it
+	local out=$1 p i
 	shift
 	"$@" > /dev/null 2>&1 &
 	p=$!
-	sleep 2
+	for ((i = 0; i < 600; i++)); do
+		[ "$(stat -c %s "$out" 2> /dev/null || echo 0)" -ge 65536 ] && break
+		sleep 0.1
+	done
+	sleep 0.5
 	kill -9 "$p"
 	wait "$p" 2> /dev/null
 	pkill -f 'while :; do :; done' 2> /dev/null
