@@ -752,6 +752,18 @@ static void fill_result(struct analyse_result *r, const struct perf_file *f, con
 	snprintf(r->perf_version, sizeof(r->perf_version), "%s", ft->version ? ft->version : "");
 }
 
+/*
+ * The analysis' own error (analysis__status), other than ENOMEM (said once,
+ * at the end): EIO only comes from reading the binaries, kallsyms or a perf map.
+ */
+static void analysis_error(const char *input, int err, const struct log *log)
+{
+	if (err == -ENOMEM || err == -EINTR)
+		return;
+	log_msg(log, LOG_ERR, "%s: %s: %s", input, err == -EIO ? "cannot read symbols" : "cannot analyse",
+		strerror(-err));
+}
+
 static int analyse(struct analyse_opts *o, const struct log *log)
 {
 	struct perf_file *f;
@@ -774,6 +786,8 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	err = open_input(o->input, log, &f);
 	if (err) {
 		csv_txn__abort(&txn);
+		if (err == -ENOMEM)
+			log_msg(log, LOG_ERR, "out of memory");
 		return exit_for(err);
 	}
 	err = resolve_time(&o->time, f, &o->an, log);
@@ -810,8 +824,11 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	warn_losses(f, fs, log);
 	if (!err)
 		err = write_reports(o, fs, txn.stage, log);
-	if (an)
-		analysis__warn_unresolved(an);
+	/* after an error the dsos without symbols may only be the ones it stopped */
+	if (!err && an)
+		err = analysis__warn_unresolved(an);
+	if (err && an && err == analysis__status(an))
+		analysis_error(o->input, err, log);
 	if (!err && an)
 		err = analysis__write(an, txn.stage);	/* it names the report that failed */
 	if (err || stop_signal) {
@@ -1651,6 +1668,8 @@ static int diff_load(struct diff_side *d, const char *path, const struct analyse
 		err = ordered_queue__new(&q, d->f, deliver, d->an);
 	if (!err)
 		err = replay(d->f, NULL, q, o->quiet, &read_err);
+	if (err && d->an && err == analysis__status(d->an))
+		analysis_error(path, err, log);
 	ordered_queue__delete(q);
 	if (!err && !read_err)
 		err = check_filters(o, d->f, d->an, log);

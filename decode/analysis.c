@@ -93,7 +93,19 @@ int analysis__push_ptr(struct array *a, void *p)
 	return ptrs_push(a, p);
 }
 
-/* the string value interned in the pool (stable for the analysis' life) */
+/* keep err as the analysis' first error (analysis__status); err back */
+static int analysis_fail(struct analysis *a, int err)
+{
+	if (err && !a->err)
+		a->err = err;
+	return err;
+}
+
+/*
+ * The string value interned in the pool (stable for the analysis' life);
+ * NULL for NULL, or when out of memory (kept: the run ends, so no name is
+ * ever replaced by another).
+ */
 static const char *intern(struct analysis *a, const char *s)
 {
 	void **slot;
@@ -102,14 +114,20 @@ static const char *intern(struct analysis *a, const char *s)
 	if (!s)
 		return NULL;
 	ret = hashmap__insert(&a->strings, s, strlen(s) + 1, &slot);
-	if (ret < 0)
+	if (ret < 0) {
+		analysis_fail(a, ret);
 		return NULL;
+	}
 	if (ret == 1) {
 		*slot = pool__strdup(&a->pool, s);
-		if (!*slot)
-			*slot = (void *)UNKNOWN;	/* never freed: values are pool memory */
+		if (!*slot) {
+			/* a valid value in the map; never freed: values are pool memory */
+			*slot = (void *)UNKNOWN;
+			analysis_fail(a, -ENOMEM);
+			return NULL;
+		}
 	}
-	return *slot;
+	return a->err ? NULL : *slot;
 }
 
 const char *analysis__intern(struct analysis *a, const char *s)
@@ -288,6 +306,11 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 		ret = symbols__resolve(a->syms, t->dso, t->start, t->pgoff, ip, &res);
 	else
 		ret = symbols__resolve_sym(a->syms, t->dso, t->start, t->pgoff, ip, &res);
+	if (ret && ret != -ENOENT) {
+		/* out of memory or an I/O error in the symbols: not an [unknown] */
+		analysis_fail(a, ret);
+		return NULL;
+	}
 	found = ret == 0 && res.function;
 	dso_name = dso__name(t->dso);
 	/*
@@ -491,16 +514,17 @@ static int lookup_inlines(struct analysis *a, uint32_t event, const struct targe
 	const char *names[MAX_INLINE];
 	struct strbuf name;
 	size_t n, i;
-	int err = 0;
+	int err = 0, ret;
 
 	if (e->inl_done)
 		return 0;
 	e->inl_done = 1;
 	if (e->unresolved || !t->dso)
 		return 0;
-	n = symbols__inlines(a->syms, t->dso, t->start, t->pgoff, ip, names, MAX_INLINE);
-	if (!n)
-		return 0;
+	ret = symbols__inlines(a->syms, t->dso, t->start, t->pgoff, ip, names, MAX_INLINE);
+	if (ret <= 0)
+		return analysis_fail(a, ret);
+	n = (size_t)ret;
 	e->inl = pool__alloc(&a->pool, n * sizeof(*e->inl));
 	if (!e->inl)
 		return -ENOMEM;
@@ -640,14 +664,14 @@ static int cmp_dso_path(const void *pa, const void *pb)
 	return strcmp(dso__path(*(const struct dso *const *)pa), dso__path(*(const struct dso *const *)pb));
 }
 
-void analysis__warn_unresolved(const struct analysis *a)
+int analysis__warn_unresolved(const struct analysis *a)
 {
 	const struct dso **v = calloc(a->unres_dsos.len + 1, sizeof(*v));
 	struct hashmap_entry *he;
 	size_t it = 0, n = 0, i;
 
 	if (!v)
-		return;
+		return -ENOMEM;
 	while ((he = hashmap__next(&a->unres_dsos, &it)))
 		v[n++] = *(const struct dso **)he->key;
 	qsort(v, n, sizeof(*v), cmp_dso_path);
@@ -665,6 +689,7 @@ void analysis__warn_unresolved(const struct analysis *a)
 			a->nr_samples ? 100.0 * (double)cnt / (double)a->nr_samples : 0.0);
 	}
 	free(v);
+	return 0;
 }
 
 /*
@@ -836,7 +861,7 @@ static int process_sample_cb(void *ctx, struct perf_record *rec)
 	return process_sample(ctx, rec);
 }
 
-int analysis__process(struct analysis *a, struct perf_record *rec)
+static int process_record(struct analysis *a, struct perf_record *rec)
 {
 	uint64_t time = 0;
 	int has_time = 0, err;
@@ -876,6 +901,30 @@ int analysis__process(struct analysis *a, struct perf_record *rec)
 		overview__record(a, rec);
 	}
 	return 0;
+}
+
+/*
+ * The first error stays: after it every record gets it back, so the caller
+ * stops at once.  The symbols keep theirs (symbols__status) for calls whose
+ * result does not say (a build id not stored, a dso file the unwinder did
+ * not get): it is checked here, once per record.
+ */
+int analysis__process(struct analysis *a, struct perf_record *rec)
+{
+	int err;
+
+	if (a->err)
+		return a->err;
+	err = process_record(a, rec);
+	if (!err)
+		err = symbols__status(a->syms);
+	analysis_fail(a, err);
+	return a->err;
+}
+
+int analysis__status(const struct analysis *a)
+{
+	return a ? a->err : 0;
 }
 
 int analysis__deliver(void *ctx, struct perf_record *rec)
@@ -985,6 +1034,10 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 			if (b->filename && b->size)
 				symbols__set_build_id(a->syms, b->filename, b->build_id, b->size);
 		}
+		/* a build id not stored for want of memory would pick another file */
+		err = symbols__status(a->syms);
+		if (err)
+			goto out_delete;
 	}
 	err = machine__new(&a->m, a->syms);
 	if (!err && wants_unwinding(f)) {

@@ -85,9 +85,21 @@ struct analysis;
  * the overview's temporary file cannot be made.
  */
 int analysis__new(struct analysis **out, const struct perf_file *f, const struct analysis_opts *opts);
-/* one record, in replay order (the ordered queue's deliver callback); 0 or -ENOMEM */
+/*
+ * One record, in replay order (the ordered queue's deliver callback); 0,
+ * -ENOMEM, or -errno for an I/O error reading symbols.  The first error is
+ * kept (analysis__status) and every later call returns it: out of memory
+ * never becomes an [unknown] or a missing line in a report, the run ends
+ * instead (a binary that is missing or has no symbols is no error).
+ */
 int analysis__process(struct analysis *a, struct perf_record *rec);
-/* write the selected reports into dir (callers.csv has rows only when samples carry callchains); 0 or -errno */
+/* the first error of analysis__process (or of the symbols), or 0 */
+int analysis__status(const struct analysis *a);
+/*
+ * write the selected reports into dir (callers.csv has rows only when
+ * samples carry callchains); 0 or -errno; analysis__status without writing
+ * when an error is kept
+ */
 int analysis__write(struct analysis *a, const char *dir);
 void analysis__delete(struct analysis *a);
 
@@ -163,9 +175,9 @@ int analysis__describe(const struct analysis *a, struct strbuf *sb);
 /*
  * One warning per dso whose samples found no symbols at all: the path tried,
  * the build id wanted and the share of the event's samples it holds.  Call
- * once, after the last record.
+ * once, after the last record.  0 or -ENOMEM.
  */
-void analysis__warn_unresolved(const struct analysis *a);
+int analysis__warn_unresolved(const struct analysis *a);
 
 /* what was seen, for tests */
 struct analysis_stats {

@@ -124,6 +124,7 @@ struct analysis {
 	struct analysis_opts opts;
 	const struct log *log;
 	struct symbols *syms;
+	int err;			/* the first error, ours or the symbols' (analysis__status) */
 	struct dso *kernel_dso;
 	struct machine *m;
 	struct pool pool;
@@ -173,7 +174,7 @@ void overview__sample(struct analysis *a, const struct perf_record *rec, const c
 		      uint64_t period, const struct fstat *f);
 void overview__record(struct analysis *a, const struct perf_record *rec);
 
-const char *analysis__intern(struct analysis *a, const char *s);	/* NULL on ENOMEM */
+const char *analysis__intern(struct analysis *a, const char *s);	/* NULL on ENOMEM (kept in a->err) */
 int analysis__push_ptr(struct array *a, void *p);
 int analysis__record_pid_tid(const struct perf_record *rec, uint32_t *pid, uint32_t *tid);
 

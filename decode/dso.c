@@ -17,6 +17,12 @@
  * Source lines: bfd_find_nearest_line (innermost inline frame) and
  * bfd_find_line (DW_AT_decl_file/decl_line of the function), as basenames
  * like perf's srcline without --full-source-path.
+ *
+ * Errors: a file that is missing, that bfd cannot read, or that has no
+ * symbols or no debug info is no error.  Running out of memory (ours or
+ * libbfd's, bfd_error_no_memory) or EIO is: it is kept with symbols__fail
+ * where it happens and dso__load_elf and the lookups return it, so a
+ * failed copy never turns into an [unknown] in a report.
  */
 #define PACKAGE "readperf"
 #define PACKAGE_VERSION "0"
@@ -24,6 +30,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +88,22 @@ static void bfd_quiet(const char *fmt, va_list ap)
 	(void)ap;
 }
 
+/*
+ * After a bfd call that failed (bfd_set_error(bfd_error_no_error) before
+ * it): -ENOMEM or -EIO, kept (symbols__fail), when that was the cause;
+ * 0 for a file bfd cannot use.
+ */
+static int bfd_failed(struct symbols *s)
+{
+	bfd_error_type e = bfd_get_error();
+
+	if (e == bfd_error_no_memory)
+		return symbols__fail(s, -ENOMEM);
+	if (e == bfd_error_system_call && (errno == ENOMEM || errno == EIO))
+		return symbols__fail(s, -errno);
+	return 0;
+}
+
 /* the one warning per dso: a file with another build id than the recording */
 static void warn_build_id(struct symbols *s, struct dso *d, const char *what)
 {
@@ -104,25 +127,34 @@ static uint64_t rd(const unsigned char *p, size_t n, int swap)
 	return v;
 }
 
-/* the PT_LOAD program headers of the ELF file at path; none for other files */
-static void read_load_segs(const char *path, struct elf_load_seg **segs, size_t *nr)
+/* the PT_LOAD program headers of the ELF file at path (none for other files): 0 or a negative errno */
+static int read_load_segs(const char *path, struct elf_load_seg **segs, size_t *nr)
 {
 	struct elf_file *ef;
+	int err = elf_file__open(&ef, path);
 
 	*segs = NULL;
 	*nr = 0;
-	if (!elf_file__open(&ef, path))
-		elf_file__load_segs(ef, segs, nr);
+	if (err)
+		return err == -EINVAL ? 0 : err;
+	err = elf_file__load_segs(ef, segs, nr);
 	elf_file__delete(ef);
+	return err;
 }
 
-/* sh_entsize of the section called name (bfd does not keep it); 0 when absent */
-static uint64_t elf_section_entsize(const char *path, const char *name)
+/*
+ * sh_entsize of the section called name (bfd does not keep it); 0 when
+ * absent, or when out of memory or EIO (kept, symbols__fail).
+ */
+static uint64_t elf_section_entsize(struct symbols *s, const char *path, const char *name)
 {
 	struct elf_file *ef;
 	uint64_t entsize = 0;
+	int err = elf_file__open(&ef, path);
 
-	if (!elf_file__open(&ef, path))
+	if (err == -ENOMEM || err == -EIO)
+		symbols__fail(s, err);
+	if (!err)
 		entsize = elf_file__section_entsize(ef, name);
 	elf_file__delete(ef);
 	return entsize;
@@ -144,18 +176,27 @@ uint64_t dso__file_vaddr(const struct dso *d, uint64_t off)
 	return off;
 }
 
-/* a file that exists but that bfd cannot read: unresolved, one warning per dso */
+/*
+ * A file that exists but that bfd cannot read: unresolved, one warning per
+ * dso.  NULL also when bfd ran out of memory (kept, symbols__fail).
+ */
 static bfd *open_bfd(struct symbols *s, struct dso *d, const char *path)
 {
 	bfd *abfd;
 
 	if (!file__exists(path))
 		return NULL;
+	bfd_set_error(bfd_error_no_error);
 	abfd = bfd_openr(path, NULL);
 	if (abfd) {
 		abfd->flags |= BFD_DECOMPRESS;
 		if (bfd_check_format(abfd, bfd_object))
 			return abfd;
+	}
+	if (bfd_failed(s)) {
+		if (abfd)
+			bfd_close(abfd);
+		return NULL;
 	}
 	if (!d->warned) {
 		d->warned = 1;
@@ -166,26 +207,32 @@ static bfd *open_bfd(struct symbols *s, struct dso *d, const char *path)
 	return NULL;
 }
 
-/* the NT_GNU_BUILD_ID note of a bfd's file (kept in separate debug files too); size or 0 */
-static size_t bfd_read_build_id(bfd *abfd, uint8_t *id)
+/*
+ * The NT_GNU_BUILD_ID note of a bfd's file (kept in separate debug files
+ * too).  Size or 0; out of memory or EIO opening it is kept (symbols__fail).
+ */
+static size_t bfd_read_build_id(struct symbols *s, bfd *abfd, uint8_t *id)
 {
 	struct elf_file *ef;
 	size_t n = 0;
+	int err = elf_file__open(&ef, bfd_get_filename(abfd));
 
-	if (!elf_file__open(&ef, bfd_get_filename(abfd)) && elf_file__build_id(ef, id, &n))
+	if (err == -ENOMEM || err == -EIO)
+		symbols__fail(s, err);
+	if (!err && elf_file__build_id(ef, id, &n))
 		n = 0;
 	elf_file__delete(ef);
 	return n;
 }
 
-static int bfd_build_id_matches(bfd *abfd, const struct recorded_id *rec)
+static int bfd_build_id_matches(struct symbols *s, bfd *abfd, const struct recorded_id *rec)
 {
 	uint8_t id[BUILD_ID_MAX];
 	size_t n;
 
 	if (!rec)
 		return 1;
-	n = bfd_read_build_id(abfd, id);
+	n = bfd_read_build_id(s, abfd, id);
 	return !n || build_id__equal(id, n, rec->data, rec->size);
 }
 
@@ -205,7 +252,8 @@ static int has_functions(asymbol **syms, long count)
 	return 0;
 }
 
-static asymbol **read_symtab(bfd *abfd, int dynamic, long *count)
+/* a symbol table, or NULL: none, or out of memory (kept, symbols__fail) */
+static asymbol **read_symtab(struct symbols *s, bfd *abfd, int dynamic, long *count)
 {
 	long size;
 	asymbol **syms;
@@ -213,15 +261,23 @@ static asymbol **read_symtab(bfd *abfd, int dynamic, long *count)
 	*count = 0;
 	if (!(bfd_get_file_flags(abfd) & HAS_SYMS) && !dynamic)
 		return NULL;
+	bfd_set_error(bfd_error_no_error);
 	size = dynamic ? bfd_get_dynamic_symtab_upper_bound(abfd) : bfd_get_symtab_upper_bound(abfd);
-	if (size <= 0)
+	if (size <= 0) {
+		bfd_failed(s);
 		return NULL;
+	}
 	syms = malloc((size_t)size);
-	if (!syms)
+	if (!syms) {
+		symbols__fail(s, -ENOMEM);
 		return NULL;
+	}
+	bfd_set_error(bfd_error_no_error);
 	*count = dynamic ? bfd_canonicalize_dynamic_symtab(abfd, syms) :
 			   bfd_canonicalize_symtab(abfd, syms);
 	if (*count <= 0) {
+		if (*count < 0)
+			bfd_failed(s);
 		free(syms);
 		*count = 0;
 		return NULL;
@@ -258,10 +314,22 @@ static int check_elf_mirror(bfd *abfd, asymbol **syms, long count)
 	return 1;
 }
 
-/* raw demangled as perf prints it (malloc'd), or NULL: not mangled, or --no-demangle */
-static char *demangle(const struct symbols *s, bfd *abfd, const char *raw)
+/*
+ * raw demangled as perf prints it (malloc'd), or NULL: not mangled, or
+ * --no-demangle, or out of memory (kept, symbols__fail: the demangler
+ * says no more than NULL, malloc's errno tells)
+ */
+static char *demangle(struct symbols *s, bfd *abfd, const char *raw)
 {
-	return s->no_demangle || !*raw ? NULL : bfd_demangle(abfd, raw, DEMANGLE_NO_OPTS);
+	char *dem;
+
+	if (s->no_demangle || !*raw)
+		return NULL;
+	errno = 0;
+	dem = bfd_demangle(abfd, raw, DEMANGLE_NO_OPTS);
+	if (!dem && errno == ENOMEM)
+		symbols__fail(s, -ENOMEM);
+	return dem;
 }
 
 static const char *symbol_name(struct symbols *s, bfd *abfd, const char *raw, int dynamic)
@@ -279,8 +347,10 @@ static const char *symbol_name(struct symbols *s, bfd *abfd, const char *raw, in
 	} else {
 		char *tmp = strndup(raw, len);
 
-		if (!tmp)
+		if (!tmp) {
+			symbols__fail(s, -ENOMEM);
 			return NULL;
+		}
 		dem = demangle(s, abfd, tmp);
 		if (!dem) {
 			name = symbols__intern(s, tmp);
@@ -351,7 +421,7 @@ static int load_bfd_symbols(struct symbols *s, struct dso *d, bfd *abfd, asymbol
 
 	v = calloc((size_t)count, sizeof(*v));
 	if (!v)
-		return -ENOMEM;
+		return symbols__fail(s, -ENOMEM);
 	for (i = 0; i < count; i++) {
 		asymbol *sy = syms[i];
 		uint64_t size, start;
@@ -363,9 +433,9 @@ static int load_bfd_symbols(struct symbols *s, struct dso *d, bfd *abfd, asymbol
 		v[n].start = start;
 		v[n].end = size && start + size > start ? start + size : start;
 		v[n].name = symbol_name(s, abfd, sy->name, dynamic);
-		if (!v[n].name) {
+		if (!v[n].name || s->err) {
 			free(v);
-			return -ENOMEM;
+			return symbols__fail(s, -ENOMEM);
 		}
 		v[n].aux = same_as_lines ? sy : NULL;
 		v[n].idx = (uint32_t)i;
@@ -377,8 +447,8 @@ static int load_bfd_symbols(struct symbols *s, struct dso *d, bfd *abfd, asymbol
 	return 0;
 }
 
-/* a section's contents, malloc'd, or NULL */
-static bfd_byte *section_bytes(bfd *abfd, const char *name, uint64_t *size)
+/* a section's contents, malloc'd, or NULL (out of memory: kept, symbols__fail) */
+static bfd_byte *section_bytes(struct symbols *s, bfd *abfd, const char *name, uint64_t *size)
 {
 	asection *sec = bfd_get_section_by_name(abfd, name);
 	bfd_byte *buf = NULL;
@@ -386,8 +456,11 @@ static bfd_byte *section_bytes(bfd *abfd, const char *name, uint64_t *size)
 	*size = 0;
 	if (!sec || !(bfd_section_flags(sec) & SEC_HAS_CONTENTS) || !bfd_section_size(sec))
 		return NULL;
-	if (!bfd_malloc_and_get_section(abfd, sec, &buf))
+	bfd_set_error(bfd_error_no_error);
+	if (!bfd_malloc_and_get_section(abfd, sec, &buf)) {
+		bfd_failed(s);
 		return NULL;
+	}
 	*size = bfd_section_size(sec);
 	return buf;
 }
@@ -398,9 +471,9 @@ static bfd_byte *section_bytes(bfd *abfd, const char *name, uint64_t *size)
  * header and entry size are .plt's sh_entsize (x86).  Added after the end
  * and alias fixups, with their own size, as perf does.  perf uses
  * .plt's file offset as the address; this uses its vaddr, the same in
- * every usual layout.
+ * every usual layout.  0 or -ENOMEM (kept).
  */
-static void synthesize_plt(struct symbols *s, struct dso *d, bfd *abfd)
+static int synthesize_plt(struct symbols *s, struct dso *d, bfd *abfd)
 {
 	asection *plt = bfd_get_section_by_name(abfd, ".plt");
 	bfd_byte *rel = NULL, *dsym = NULL, *dstr = NULL;
@@ -411,18 +484,18 @@ static void synthesize_plt(struct symbols *s, struct dso *d, bfd *abfd)
 	size_t n = d->nr_syms;
 
 	if (!plt || bfd_get_flavour(abfd) != bfd_target_elf_flavour)
-		return;
-	entsz = elf_section_entsize(bfd_get_filename(abfd), ".plt");
+		return 0;
+	entsz = elf_section_entsize(s, bfd_get_filename(abfd), ".plt");
 	if (!entsz || entsz > bfd_section_size(plt))
-		return;
-	rel = section_bytes(abfd, ".rela.plt", &relsz);
-	if (!rel) {
-		rel = section_bytes(abfd, ".rel.plt", &relsz);
+		return s->err;
+	rel = section_bytes(s, abfd, ".rela.plt", &relsz);
+	if (!rel && !s->err) {
+		rel = section_bytes(s, abfd, ".rel.plt", &relsz);
 		rela = 0;
 	}
-	dsym = section_bytes(abfd, ".dynsym", &dsymsz);
-	dstr = section_bytes(abfd, ".dynstr", &dstrsz);
-	if (!rel || !dsym || !dstr)
+	dsym = section_bytes(s, abfd, ".dynsym", &dsymsz);
+	dstr = section_bytes(s, abfd, ".dynstr", &dstrsz);
+	if (!rel || !dsym || !dstr || s->err)
 		goto out;
 	relent = is64 ? (rela ? 24 : 16) : (rela ? 12 : 8);
 	syment = is64 ? 24 : 16;
@@ -430,8 +503,10 @@ static void synthesize_plt(struct symbols *s, struct dso *d, bfd *abfd)
 	if (n >= SIZE_MAX / sizeof(*v) - 1 || nrel > SIZE_MAX / sizeof(*v) - 1 - n)
 		goto out;
 	v = realloc(d->syms, (n + nrel + 1) * sizeof(*v));
-	if (!v)
+	if (!v) {
+		symbols__fail(s, -ENOMEM);
 		goto out;
+	}
 	d->syms = v;
 	addr = bfd_section_vma(plt) + entsz;
 	for (i = 0; i < nrel; i++, addr += entsz) {
@@ -449,8 +524,9 @@ static void synthesize_plt(struct symbols *s, struct dso *d, bfd *abfd)
 		}
 		dem = demangle(s, abfd, raw);
 		strbuf__reset(&name);
-		if (strbuf__addstr(&name, dem ? dem : raw) || strbuf__addstr(&name, "@plt")) {
+		if (s->err || strbuf__addstr(&name, dem ? dem : raw) || strbuf__addstr(&name, "@plt")) {
 			free(dem);
+			symbols__fail(s, -ENOMEM);
 			break;
 		}
 		free(dem);
@@ -474,6 +550,7 @@ out:
 	free(rel);
 	free(dsym);
 	free(dstr);
+	return s->err;
 }
 
 static int sec_range_cmp(const void *pa, const void *pb)
@@ -538,6 +615,20 @@ static asection *find_section(const struct dso *d, uint64_t addr, uint64_t *off)
 	return NULL;
 }
 
+/* asprintf's string, or NULL when out of memory */
+__attribute__((format(printf, 1, 2)))
+static char *path_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : p;
+}
+
 static int add_candidate(struct strbuf *path, const char *a, const char *b, const char *c)
 {
 	strbuf__reset(path);
@@ -555,7 +646,7 @@ static bfd *try_debug(struct symbols *s, struct dso *d, const char *path, const 
 
 	if (!abfd || !id)
 		return abfd;
-	n = bfd_read_build_id(abfd, got);
+	n = bfd_read_build_id(s, abfd, got);
 	if (!n || build_id__equal(got, n, id, idsz))
 		return abfd;
 	log_msg(s->log, LOG_DEBUG, "%s: build id differs from %s's: not used", path, d->path);
@@ -565,7 +656,8 @@ static bfd *try_debug(struct symbols *s, struct dso *d, const char *path, const 
 
 /*
  * A debug file for d: by build id, by path, by .gnu_debuglink; NULL when
- * none.  The build id is the recorded one, else the main binary's.
+ * none, or out of memory (kept, symbols__fail: the search stops).  The
+ * build id is the recorded one, else the main binary's.
  */
 static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
 			    const struct recorded_id *rec)
@@ -583,11 +675,13 @@ static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
 	if (rec) {
 		id = rec->data;
 		idsz = rec->size;
-	} else if (main_bfd && (idsz = bfd_read_build_id(main_bfd, own))) {
+	} else if (main_bfd && (idsz = bfd_read_build_id(s, main_bfd, own))) {
 		id = own;
 	}
-	if (asprintf(&sysdebug, "%s/usr/lib/debug", s->symfs) < 0)
+	if (asprintf(&sysdebug, "%s/usr/lib/debug", s->symfs) < 0) {
+		symbols__fail(s, -ENOMEM);
 		return NULL;
+	}
 	nroots = 0;
 	roots[nroots++] = sysdebug;
 	for (i = 0; i < s->nr_debug_dirs && nroots < sizeof(roots) / sizeof(roots[0]); i++)
@@ -596,37 +690,44 @@ static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
 	if (id && idsz >= 2) {
 		build_id__hex(id, idsz, hex);
 		snprintf(sub, sizeof(sub), "/.build-id/%.2s/%s.debug", hex, hex + 2);
-		for (i = 0; i < nroots && !dbg; i++) {
+		for (i = 0; i < nroots && !dbg && !s->err; i++) {
 			if (add_candidate(&path, roots[i], sub, ""))
-				goto out;
+				goto out_nomem;
 			dbg = try_debug(s, d, path.buf, id, idsz);
 		}
-		if (!dbg && s->buildid_dir) {
+		if (!dbg && !s->err && s->buildid_dir) {
 			snprintf(sub, sizeof(sub), "/.build-id/%.2s/%s/debug", hex, hex + 2);
 			if (add_candidate(&path, s->buildid_dir, sub, ""))
-				goto out;
+				goto out_nomem;
 			dbg = try_debug(s, d, path.buf, id, idsz);
 		}
 	}
-	for (i = 0; i < nroots && !dbg && d->path[0] == '/'; i++) {
+	for (i = 0; i < nroots && !dbg && !s->err && d->path[0] == '/'; i++) {
 		if (add_candidate(&path, roots[i], d->path, ".debug"))
-			goto out;
+			goto out_nomem;
 		dbg = try_debug(s, d, path.buf, id, idsz);
-		if (!dbg) {
+		if (!dbg && !s->err) {
 			if (add_candidate(&path, roots[i], d->path, ""))
-				goto out;
+				goto out_nomem;
 			dbg = try_debug(s, d, path.buf, id, idsz);
 		}
 	}
-	for (i = 0; i < nroots && !dbg && main_bfd; i++) {
+	for (i = 0; i < nroots && !dbg && !s->err && main_bfd; i++) {
 		/* the binary's dir, its .debug/, and ROOT/<binary's dir>/, CRC checked */
-		char *link = bfd_follow_gnu_debuglink(main_bfd, roots[i]);
+		char *link;
 
+		bfd_set_error(bfd_error_no_error);
+		link = bfd_follow_gnu_debuglink(main_bfd, roots[i]);
 		if (link) {
 			dbg = try_debug(s, d, link, id, idsz);
 			free(link);
+		} else {
+			bfd_failed(s);
 		}
 	}
+	goto out;
+out_nomem:
+	symbols__fail(s, -ENOMEM);
 out:
 	free(sysdebug);
 	strbuf__release(&path);
@@ -636,7 +737,8 @@ out:
 /*
  * The main binary: symfs/path; else, when the file recorded a build id that
  * the candidate matches, symfs/basename (a flat directory of binaries, as
- * test suites ship them), the plain path, the build-id cache.
+ * test suites ship them), the plain path, the build-id cache.  NULL also
+ * when out of memory (kept, symbols__fail).
  */
 static bfd *find_main_file(struct symbols *s, struct dso *d, const struct recorded_id *rec,
 			   char **opened)
@@ -653,33 +755,44 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 		if (!rec || !s->buildid_dir)
 			return NULL;
 		build_id__hex(rec->data, rec->size, hex);
-		if (asprintf(&c0, "%s/[vdso]/%s/vdso", s->buildid_dir, hex) >= 0)
-			cands[nc++] = c0;
+		c0 = path_printf("%s/[vdso]/%s/vdso", s->buildid_dir, hex);
+		if (!c0)
+			goto out_nomem;
+		cands[nc++] = c0;
 	} else {
-		if (asprintf(&c0, "%s%s", s->symfs, d->path) >= 0)
-			cands[nc++] = c0;
+		c0 = path_printf("%s%s", s->symfs, d->path);
+		if (!c0)
+			goto out_nomem;
+		cands[nc++] = c0;
 		if (s->symfs[0] && rec) {
 			const char *base = strrchr(d->path, '/');
 
-			if (base && base != d->path && asprintf(&c3, "%s%s", s->symfs, base) >= 0)
+			if (base && base != d->path) {
+				c3 = path_printf("%s%s", s->symfs, base);
+				if (!c3)
+					goto out_nomem;
 				cands[nc++] = c3;
+			}
 			cands[nc++] = d->path;
 		}
 		if (rec && s->buildid_dir) {
 			build_id__hex(rec->data, rec->size, hex);
-			if (asprintf(&c1, "%s/.build-id/%.2s/%s/elf", s->buildid_dir, hex, hex + 2) >= 0)
-				cands[nc++] = c1;
-			if (asprintf(&c2, "%s/.build-id/%.2s/%s", s->buildid_dir, hex, hex + 2) >= 0)
-				cands[nc++] = c2;
+			c1 = path_printf("%s/.build-id/%.2s/%s/elf", s->buildid_dir, hex, hex + 2);
+			c2 = path_printf("%s/.build-id/%.2s/%s", s->buildid_dir, hex, hex + 2);
+			if (!c1 || !c2)
+				goto out_nomem;
+			cands[nc++] = c1;
+			cands[nc++] = c2;
 		}
 	}
-	for (i = 0; i < nc; i++) {
+	for (i = 0; i < nc && !s->err; i++) {
 		abfd = open_bfd(s, d, cands[i]);
 		if (!abfd)
 			continue;
-		if (bfd_build_id_matches(abfd, rec)) {
+		if (bfd_build_id_matches(s, abfd, rec) && !s->err) {
 			*opened = strdup(cands[i]);
 			if (!*opened) {
+				symbols__fail(s, -ENOMEM);
 				bfd_close(abfd);
 				abfd = NULL;
 			}
@@ -695,9 +808,13 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 		d->warned = 1;
 		log_msg(s->log, LOG_INFO, "build id of %s differs from the recording: symbols from %s instead",
 			mismatch, *opened);
-	} else if (mismatch && !abfd) {
+	} else if (mismatch && !abfd && !s->err) {
 		warn_build_id(s, d, "");
 	}
+	goto out;
+out_nomem:
+	symbols__fail(s, -ENOMEM);
+out:
 	free(c0);
 	free(c1);
 	free(c2);
@@ -705,34 +822,41 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 	return abfd;
 }
 
-void dso__load_elf(struct symbols *s, struct dso *d)
+/* the error of a load step when it is one that ends the run (read_load_segs: an open race is not) */
+static int seg_error(int err)
+{
+	return err == -ENOMEM || err == -EIO ? err : 0;
+}
+
+int dso__load_elf(struct symbols *s, struct dso *d)
 {
 	const struct recorded_id *rec = symbols__recorded_build_id(s, d->kind == DSO_VDSO ? "[vdso]" : d->path);
 	char *main_path = NULL;
 	bfd *main_bfd, *dbg = NULL;
 	asymbol **msyms = NULL, **dsyms = NULL;
 	long mcount = 0, dcount = 0;
-	int main_has_dwarf, main_has_funcs;
+	int main_has_dwarf, main_has_funcs, err;
 	const char *from = "nowhere";
 
 	main_bfd = find_main_file(s, d, rec, &main_path);
 	if (main_bfd) {
-		msyms = read_symtab(main_bfd, 0, &mcount);
+		msyms = read_symtab(s, main_bfd, 0, &mcount);
 		main_has_dwarf = has_dwarf(main_bfd);
 	} else {
 		main_has_dwarf = 0;
 	}
 	/* a .symtab left with only file and section symbols counts as none */
 	main_has_funcs = msyms && has_functions(msyms, mcount);
-	if (d->kind == DSO_ELF && (!main_bfd || !main_has_funcs || (!main_has_dwarf && !s->no_source)))
+	if (!s->err && d->kind == DSO_ELF &&
+	    (!main_bfd || !main_has_funcs || (!main_has_dwarf && !s->no_source)))
 		dbg = find_debug_file(s, d, main_bfd, main_bfd ? NULL : rec);
-	if (dbg)
-		dsyms = read_symtab(dbg, 0, &dcount);
-	if (!main_bfd && !dbg) {
+	if (dbg && !s->err)
+		dsyms = read_symtab(s, dbg, 0, &dcount);
+	if (!s->err && !main_bfd && !dbg) {
 		log_msg(s->log, LOG_DEBUG, "%s: no binary found for symbols", d->path);
-		return;
+		return 0;
 	}
-	d->elf = calloc(1, sizeof(*d->elf));
+	d->elf = s->err ? NULL : calloc(1, sizeof(*d->elf));
 	if (!d->elf) {
 		free(main_path);
 		free(msyms);
@@ -741,71 +865,96 @@ void dso__load_elf(struct symbols *s, struct dso *d)
 			bfd_close(main_bfd);
 		if (dbg)
 			bfd_close(dbg);
-		return;
+		return s->err ? s->err : symbols__fail(s, -ENOMEM);
 	}
-
-	if (main_path)
-		read_load_segs(main_path, &d->elf->segs, &d->elf->nr_segs);
-	else
-		read_load_segs(bfd_get_filename(dbg), &d->elf->segs, &d->elf->nr_segs);
 	d->elf->main_path = main_path;
-
 	d->elf->bfds[0] = main_bfd;
 	d->elf->symtabs[0] = msyms;
 	d->elf->bfds[1] = dbg;
 	d->elf->symtabs[1] = dsyms;
 
+	err = read_load_segs(main_path ? main_path : bfd_get_filename(dbg), &d->elf->segs, &d->elf->nr_segs);
+	if (seg_error(err))
+		return symbols__fail(s, err);
+
 	/* lines: the debug file when it has DWARF, else the main file */
 	if (dbg && has_dwarf(dbg))
-		setup_lines(d, dbg, dsyms);
+		err = setup_lines(d, dbg, dsyms);
 	else if (main_bfd && main_has_dwarf)
-		setup_lines(d, main_bfd, msyms);
+		err = setup_lines(d, main_bfd, msyms);
+	else
+		err = 0;
+	if (err)
+		return symbols__fail(s, err);
 
 	/* perf: the first file with a .symtab (debug files first), else .dynsym */
 	if (main_has_funcs || (msyms && !dsyms)) {
-		load_bfd_symbols(s, d, main_bfd, msyms, mcount, 0, d->elf->line_bfd == main_bfd);
+		err = load_bfd_symbols(s, d, main_bfd, msyms, mcount, 0, d->elf->line_bfd == main_bfd);
 		from = bfd_get_filename(main_bfd);
 	} else if (dsyms) {
-		load_bfd_symbols(s, d, dbg, dsyms, dcount, 0, d->elf->line_bfd == dbg);
+		err = load_bfd_symbols(s, d, dbg, dsyms, dcount, 0, d->elf->line_bfd == dbg);
 		from = bfd_get_filename(dbg);
 	} else if (main_bfd) {
 		long count;
-		asymbol **dyn = read_symtab(main_bfd, 1, &count);
+		asymbol **dyn = read_symtab(s, main_bfd, 1, &count);
 
 		if (dyn) {
-			load_bfd_symbols(s, d, main_bfd, dyn, count, 1, 0);
+			err = load_bfd_symbols(s, d, main_bfd, dyn, count, 1, 0);
 			/* the bfd symbols are not kept: drop pointers into them */
 			free(dyn);
 			from = ".dynsym";
 		}
 	}
-	if (d->nr_syms && main_bfd)
-		synthesize_plt(s, d, main_bfd);
+	if (!err && s->err)
+		err = s->err;
+	if (!err && d->nr_syms && main_bfd)
+		err = synthesize_plt(s, d, main_bfd);
+	if (err)
+		return symbols__fail(s, err);
 	log_msg(s->log, LOG_DEBUG, "%s: %zu symbols from %s, lines from %s", d->path, d->nr_syms, from,
 		d->elf->line_bfd ? bfd_get_filename(d->elf->line_bfd) : "nowhere");
+	return 0;
 }
 
-static void set_file(struct symbols *s, const char *file, const char **base, const char **full)
+/* 0 or -ENOMEM (kept: symbols__intern) */
+static int set_file(struct symbols *s, const char *file, const char **base, const char **full)
 {
 	*full = symbols__intern(s, file);
 	*base = *full ? symbols__intern(s, symbols__basename(file)) : NULL;
+	return *base ? 0 : -ENOMEM;
 }
 
-/* where the function of sym is defined, into sym's def fields */
-static void lookup_def(struct symbols *s, struct dso *d, struct sym *sym)
+/* bfd_find_nearest_line, with its out-of-memory failure told from "no line" (kept) */
+static int find_nearest_line(struct symbols *s, struct dso *d, asection *sec, uint64_t off,
+			     const char **file, const char **func, unsigned int *line)
+{
+	bfd_set_error(bfd_error_no_error);
+	if (bfd_find_nearest_line(d->elf->line_bfd, sec, d->elf->line_syms, off, file, func, line))
+		return 1;
+	bfd_failed(s);
+	return 0;
+}
+
+/* where the function of sym is defined, into sym's def fields; 0 or -ENOMEM */
+static int lookup_def(struct symbols *s, struct dso *d, struct sym *sym)
 {
 	struct dso_elf *e = d->elf;
 	const char *file = NULL, *func = NULL, *ifile, *ifunc;
 	unsigned int line = 0, iline, n = 0;
 	uint64_t off;
 	asection *sec;
+	int found;
 
 	/* DW_AT_decl_file/decl_line of the function the symbol names */
-	if (sym->aux && bfd_find_line(e->line_bfd, e->line_syms, (asymbol *)sym->aux, &file, &line) &&
-	    file && *file) {
-		set_file(s, file, &sym->def_file, &sym->def_path);
-		sym->def_line = line;
-		return;
+	if (sym->aux) {
+		bfd_set_error(bfd_error_no_error);
+		found = bfd_find_line(e->line_bfd, e->line_syms, (asymbol *)sym->aux, &file, &line);
+		if (!found && bfd_failed(s))
+			return s->err;
+		if (found && file && *file) {
+			sym->def_line = line;
+			return set_file(s, file, &sym->def_file, &sym->def_path);
+		}
 	}
 	/*
 	 * Else the outermost frame at the symbol's first address: its file is
@@ -813,9 +962,8 @@ static void lookup_def(struct symbols *s, struct dso *d, struct sym *sym)
 	 * at the very start).
 	 */
 	sec = find_section(d, sym->start, &off);
-	if (!sec || !bfd_find_nearest_line(e->line_bfd, sec, e->line_syms, off, &file, &func, &line) ||
-	    !file || !*file)
-		return;
+	if (!sec || !find_nearest_line(s, d, sec, off, &file, &func, &line) || !file || !*file)
+		return s->err;
 	ifile = file;
 	iline = line;
 	while (n++ < 64 && bfd_find_inliner_info(e->line_bfd, &ifile, &ifunc, &iline)) {
@@ -823,12 +971,12 @@ static void lookup_def(struct symbols *s, struct dso *d, struct sym *sym)
 			file = ifile;
 		line = iline;
 	}
-	set_file(s, file, &sym->def_file, &sym->def_path);
 	sym->def_line = line;
+	return set_file(s, file, &sym->def_file, &sym->def_path);
 }
 
-void dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
-		       struct sym *sym, uint64_t addr)
+int dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
+		      struct sym *sym, uint64_t addr)
 {
 	const char *file = NULL, *func = NULL;
 	unsigned int line = 0;
@@ -836,18 +984,19 @@ void dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 	asection *sec;
 
 	if (!d->elf || !d->elf->line_bfd)
-		return;
+		return 0;
 	sec = find_section(d, addr, &off);
-	if (sec && bfd_find_nearest_line(d->elf->line_bfd, sec, d->elf->line_syms, off, &file, &func, &line) &&
-	    file && *file) {
-		set_file(s, file, &r->src_file, &r->src_path);
+	if (sec && find_nearest_line(s, d, sec, off, &file, &func, &line) && file && *file) {
+		if (set_file(s, file, &r->src_file, &r->src_path))
+			return s->err;
 		r->src_line = line;
 	}
-	if (sym)
-		dso__lookup_def(s, d, r, sym);
+	if (s->err)
+		return s->err;
+	return sym ? dso__lookup_def(s, d, r, sym) : 0;
 }
 
-size_t dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, const char **names, size_t max)
+int dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, const char **names, size_t max)
 {
 	const char *file = NULL, *func = NULL, *chain[MAX_INLINE + 1];
 	unsigned int line = 0;
@@ -858,8 +1007,8 @@ size_t dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, cons
 	if (!d->elf || !d->elf->line_bfd || !max)
 		return 0;
 	sec = find_section(d, addr, &off);
-	if (!sec || !bfd_find_nearest_line(d->elf->line_bfd, sec, d->elf->line_syms, off, &file, &func, &line))
-		return 0;
+	if (!sec || !find_nearest_line(s, d, sec, off, &file, &func, &line))
+		return s->err;
 	/* the innermost function first, then each caller it was inlined into; the last is the real one */
 	chain[n++] = func;
 	while (n < MAX_INLINE + 1 && bfd_find_inliner_info(d->elf->line_bfd, &file, &func, &line))
@@ -870,25 +1019,28 @@ size_t dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, cons
 		if (!chain[i] || !*chain[i])
 			continue;
 		dem = demangle(s, d->elf->line_bfd, chain[i]);
-		names[got] = symbols__intern(s, dem ? dem : chain[i]);
+		names[got] = s->err ? NULL : symbols__intern(s, dem ? dem : chain[i]);
 		free(dem);
-		if (names[got])
-			got++;
+		if (!names[got])
+			return s->err ? s->err : symbols__fail(s, -ENOMEM);
+		got++;
 	}
-	return got;
+	return (int)got;
 }
 
-void dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, struct sym *sym)
+int dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, struct sym *sym)
 {
 	if (!d->elf || !d->elf->line_bfd)
-		return;
+		return 0;
 	if (!sym->def_done) {
 		sym->def_done = 1;
-		lookup_def(s, d, sym);
+		if (lookup_def(s, d, sym))
+			return s->err;
 	}
 	r->def_file = sym->def_file;
 	r->def_path = sym->def_path;
 	r->def_line = sym->def_line;
+	return 0;
 }
 
 void dso__release_elf(struct dso *d)

@@ -11,6 +11,10 @@
  * (symbol_type__filter), 'W' weak, upper case global, lower case local;
  * "name\t[mod]" lines belong to module "[mod]"; fixup_end on the whole
  * table before splitting it per module.
+ *
+ * A kallsyms file that is missing, unreadable, empty or all zeros is no
+ * error (kernel addresses stay unresolved, with a warning); running out of
+ * memory or a read error (EIO) is.
  */
 #include <ctype.h>
 #include <elf.h>
@@ -53,6 +57,7 @@ static char *slurp(const char *path, size_t *len, int *err)
 		free(buf);
 		return NULL;
 	}
+	errno = 0;
 	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
 		n += got;
 		if (n < cap)
@@ -64,6 +69,9 @@ static char *slurp(const char *path, size_t *len, int *err)
 		buf = nb;
 		cap *= 2;
 	}
+	/* a read error ends the run; what is not a file (a directory) reads as empty */
+	if (!*err && ferror(f) && errno == EIO)
+		*err = -EIO;
 	fclose(f);
 	if (*err) {
 		free(buf);
@@ -180,33 +188,41 @@ static size_t running_kernel_build_id(uint8_t *id)
 	return build_id__running_kernel(id, &n) ? 0 : n;
 }
 
-static void kallsyms_load(struct symbols *s)
+/* the errors of kallsyms_parse that end the run; the others leave the kernel unresolved */
+static int hard_error(int err)
+{
+	return err == -ENOMEM || err == -EIO ? err : 0;
+}
+
+/* 0 (with or without a table), -ENOMEM or -EIO */
+static int kallsyms_load(struct symbols *s)
 {
 	const struct recorded_id *rec = symbols__recorded_build_id(s, "[kernel.kallsyms]");
 	char *cached = NULL;
 	uint8_t id[BUILD_ID_MAX];
 	size_t idsz;
 	struct utsname u;
-	int ok;
+	int ok, err;
 
 	if (s->kallsyms_loaded)
-		return;
+		return 0;
 	s->kallsyms_loaded = 1;
 	if (s->kallsyms) {
-		if (kallsyms_parse(s, s->kallsyms) == -ENOENT)
+		err = kallsyms_parse(s, s->kallsyms);
+		if (err == -ENOENT)
 			log_msg(s->log, LOG_WARN, "%s: cannot open kallsyms", s->kallsyms);
-		return;
+		return hard_error(err);
 	}
 	if (rec && s->buildid_dir) {
 		char hex[2 * BUILD_ID_MAX + 1];
 
 		build_id__hex(rec->data, rec->size, hex);
-		if (asprintf(&cached, "%s/[kernel.kallsyms]/%s/kallsyms", s->buildid_dir, hex) >= 0 &&
-		    file__exists(cached) && !kallsyms_parse(s, cached)) {
-			free(cached);
-			return;
-		}
+		if (asprintf(&cached, "%s/[kernel.kallsyms]/%s/kallsyms", s->buildid_dir, hex) < 0)
+			return -ENOMEM;
+		err = file__exists(cached) ? kallsyms_parse(s, cached) : -ENOENT;
 		free(cached);
+		if (!err || hard_error(err))
+			return err;
 	}
 	idsz = running_kernel_build_id(id);
 	if (rec && idsz)
@@ -217,22 +233,23 @@ static void kallsyms_load(struct symbols *s)
 		ok = 1;	/* nothing recorded to compare with: as perf, trust the running kernel */
 	if (!ok) {
 		log_msg(s->log, LOG_WARN, "the running kernel is not the recorded one: kernel symbols not resolved (use --kallsyms)");
-		return;
+		return 0;
 	}
-	kallsyms_parse(s, "/proc/kallsyms");
+	return hard_error(kallsyms_parse(s, "/proc/kallsyms"));
 }
 
 /* the kernel or module table: a filtered copy of the kallsyms table, names without "\t[mod]" */
-void dso__load_kernel(struct symbols *s, struct dso *d)
+int dso__load_kernel(struct symbols *s, struct dso *d)
 {
 	size_t i, n = 0, mlen = d->module ? strlen(d->module) : 0;
+	int err;
 
-	kallsyms_load(s);
-	if (!s->nr_ksyms)
-		return;
+	err = kallsyms_load(s);
+	if (err || !s->nr_ksyms)
+		return err;
 	d->syms = calloc(s->nr_ksyms, sizeof(*d->syms));
 	if (!d->syms)
-		return;
+		return -ENOMEM;
 	for (i = 0; i < s->nr_ksyms; i++) {
 		const struct sym *k = &s->ksyms[i];
 		const char *tab;
@@ -249,9 +266,12 @@ void dso__load_kernel(struct symbols *s, struct dso *d)
 			continue;
 		d->syms[n] = *k;
 		d->syms[n].name = symbols__intern_n(s, k->name, (size_t)(tab - k->name));
-		if (!d->syms[n].name)
+		if (!d->syms[n].name) {
+			err = -ENOMEM;
 			break;
+		}
 		n++;
 	}
 	d->nr_syms = n;
+	return err;
 }

@@ -586,6 +586,8 @@ int analysis__write(struct analysis *a, const char *dir)
 	size_t i;
 	int err;
 
+	if (a->err)
+		return a->err;
 	for (i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
 		if (!(a->opts.reports & writers[i].bit))
 			continue;

@@ -35,6 +35,18 @@ struct cache_entry {
 	int lines_done;
 };
 
+int symbols__fail(struct symbols *s, int err)
+{
+	if (err && !s->err)
+		s->err = err;
+	return err;
+}
+
+int symbols__status(const struct symbols *s)
+{
+	return s ? s->err : 0;
+}
+
 /* the value left in the string map when a copy could not be made */
 static const char intern_failed[] = "";
 
@@ -45,14 +57,17 @@ const char *symbols__intern_n(struct symbols *s, const char *str, size_t len)
 	int ret;
 
 	ret = hashmap__insert(&s->strings, str, len, &slot);
-	if (ret < 0)
+	if (ret < 0) {
+		symbols__fail(s, ret);
 		return NULL;
+	}
 	if (!ret)
 		return *slot == (void *)intern_failed ? NULL : *slot;
 	copy = malloc(len + 1);
 	if (!copy) {
-		/* leave a valid value rather than NULL in the map */
+		/* leave a valid value rather than NULL in the map; the error is kept */
 		*slot = (void *)intern_failed;
+		symbols__fail(s, -ENOMEM);
 		return NULL;
 	}
 	memcpy(copy, str, len);
@@ -278,24 +293,28 @@ struct sym *symtab__find(struct sym *v, size_t n, uint64_t addr)
 	return NULL;
 }
 
-static void dso_load(struct symbols *s, struct dso *d)
+/* 0, or the error, kept (symbols__fail): the dso's symbols would be incomplete */
+static int dso_load(struct symbols *s, struct dso *d)
 {
+	int err = 0;
+
 	d->loaded = 1;
 	switch (d->kind) {
 	case DSO_ELF:
 	case DSO_VDSO:
-		dso__load_elf(s, d);
+		err = dso__load_elf(s, d);
 		break;
 	case DSO_KERNEL:
 	case DSO_KMODULE:
-		dso__load_kernel(s, d);
+		err = dso__load_kernel(s, d);
 		break;
 	case DSO_PERFMAP:
-		dso__load_perfmap(s, d);
+		err = dso__load_perfmap(s, d);
 		break;
 	case DSO_NONE:
 		break;
 	}
+	return symbols__fail(s, err);
 }
 
 static void free_cache_entry(void *p)
@@ -373,6 +392,7 @@ static struct dso *dso_new(struct symbols *s, enum dso_kind kind, const char *pa
 
 	if (!d) {
 		free(module);
+		symbols__fail(s, -ENOMEM);
 		return NULL;
 	}
 	d->kind = kind;
@@ -413,6 +433,7 @@ static struct dso *dso_new(struct symbols *s, enum dso_kind kind, const char *pa
 	return d;
 fail:
 	dso_free(d);
+	symbols__fail(s, -ENOMEM);
 	return NULL;
 }
 
@@ -436,8 +457,10 @@ struct dso *symbols__dso_for_map(struct symbols *s, const char *filename, uint32
 			module = strndup(filename + 1, strlen(filename) - 2);
 		else
 			module = module_name(filename);
-		if (!module)
+		if (!module) {
+			symbols__fail(s, -ENOMEM);
 			return NULL;
+		}
 		kind = DSO_KMODULE;
 	} else if (kernel) {
 		kind = DSO_NONE;
@@ -468,8 +491,10 @@ struct dso *symbols__dso_for_map(struct symbols *s, const char *filename, uint32
 	d = dso_new(s, kind, path, pid, module);
 	module = NULL;
 	*slot = d;
-	/* a NULL value stays in the map and is retried next time */
+	/* a NULL value stays in the map (the error is kept) */
 out:
+	if (!d)
+		symbols__fail(s, -ENOMEM);
 	free(module);
 	strbuf__release(&key);
 	return d;
@@ -498,8 +523,8 @@ const char *symbols__dso_file(struct symbols *s, struct dso *d)
 {
 	if (!s || !d || (d->kind != DSO_ELF))
 		return NULL;
-	if (!d->loaded)
-		dso_load(s, d);
+	if (!d->loaded && dso_load(s, d))
+		return NULL;
 	return dso__main_file(d);
 }
 
@@ -531,8 +556,10 @@ static int do_resolve(struct symbols *s, struct dso *d, uint64_t map_start, uint
 	memset(out, 0, sizeof(*out));
 	if (!s || !d)
 		return -EINVAL;
-	if (!d->loaded)
-		dso_load(s, d);
+	if (s->err)
+		return s->err;
+	if (!d->loaded && dso_load(s, d))
+		return s->err;
 	if (d->kind == DSO_ELF || d->kind == DSO_VDSO)
 		addr = dso__file_vaddr(d, ip - map_start + map_pgoff);
 	else
@@ -545,11 +572,11 @@ static int do_resolve(struct symbols *s, struct dso *d, uint64_t map_start, uint
 	} else {
 		e = calloc(1, sizeof(*e));
 		if (!e)
-			return -ENOMEM;
+			return symbols__fail(s, -ENOMEM);
 		ret = hashmap__insert(&d->cache, &addr, sizeof(addr), &slot);
 		if (ret < 0) {
 			free(e);
-			return ret;
+			return symbols__fail(s, ret);
 		}
 		*slot = e;
 		s->nr_cached++;
@@ -564,7 +591,8 @@ static int do_resolve(struct symbols *s, struct dso *d, uint64_t map_start, uint
 	if (want_lines && !s->no_source && !e->lines_done) {
 		e->lines_done = 1;
 		sym = e->found ? symtab__find(d->syms, d->nr_syms, addr) : NULL;
-		dso__lookup_lines(s, d, &e->r, sym, addr);
+		if (dso__lookup_lines(s, d, &e->r, sym, addr))
+			return s->err;
 	}
 	*out = e->r;
 	if (!want_lines) {
@@ -574,8 +602,8 @@ static int do_resolve(struct symbols *s, struct dso *d, uint64_t map_start, uint
 		sym = e->found && !s->no_source ? symtab__find(d->syms, d->nr_syms, addr) : NULL;
 		out->def_file = out->def_path = NULL;
 		out->def_line = 0;
-		if (sym)
-			dso__lookup_def(s, d, out, sym);
+		if (sym && dso__lookup_def(s, d, out, sym))
+			return s->err;
 	}
 	return e->found ? 0 : -ENOENT;
 }
@@ -592,13 +620,15 @@ int symbols__resolve_sym(struct symbols *s, struct dso *dso, uint64_t map_start,
 	return do_resolve(s, dso, map_start, map_pgoff, ip, out, 0);
 }
 
-size_t symbols__inlines(struct symbols *s, struct dso *d, uint64_t map_start,
-			uint64_t map_pgoff, uint64_t ip, const char **names, size_t max)
+int symbols__inlines(struct symbols *s, struct dso *d, uint64_t map_start,
+		     uint64_t map_pgoff, uint64_t ip, const char **names, size_t max)
 {
 	if (!s || !d || s->no_source)
 		return 0;
-	if (!d->loaded)
-		dso_load(s, d);
+	if (s->err)
+		return s->err;
+	if (!d->loaded && dso_load(s, d))
+		return s->err;
 	if (d->kind != DSO_ELF && d->kind != DSO_VDSO)
 		return 0;
 	return dso__lookup_inlines(s, d, dso__file_vaddr(d, ip - map_start + map_pgoff), names, max);
@@ -619,12 +649,12 @@ int symbols__set_build_id(struct symbols *s, const char *filename, const uint8_t
 		return -EINVAL;
 	ret = hashmap__insert(&s->build_ids, filename, strlen(filename), &slot);
 	if (ret < 0)
-		return ret;
+		return symbols__fail(s, ret);
 	r = *slot;
 	if (!r) {
 		r = calloc(1, sizeof(*r));
 		if (!r)
-			return -ENOMEM;
+			return symbols__fail(s, -ENOMEM);
 		*slot = r;
 	}
 	memset(r, 0, sizeof(*r));
@@ -694,10 +724,12 @@ int symbols__new(struct symbols **out, const struct symbols_opts *opts)
 	}
 	bdir = opts->buildid_dir ? opts->buildid_dir : getenv("PERF_BUILDID_DIR");
 	home = getenv("HOME");
-	if (bdir && *bdir)
-		s->buildid_dir = strdup(bdir);
-	else if (home && *home && asprintf(&s->buildid_dir, "%s/.debug", home) < 0)
+	if (bdir && *bdir) {
+		s->buildid_dir = dup_or_null(bdir, &err);
+	} else if (home && *home && asprintf(&s->buildid_dir, "%s/.debug", home) < 0) {
 		s->buildid_dir = NULL;
+		err = -ENOMEM;
+	}
 	if (!err && opts->recorded_kernel_build_id && opts->recorded_kernel_build_id_size &&
 	    opts->recorded_kernel_build_id_size <= BUILD_ID_MAX)
 		err = symbols__set_build_id(s, "[kernel.kallsyms]", opts->recorded_kernel_build_id,

@@ -14,6 +14,12 @@
  * address, and the definition once per symbol.  Nothing here prints or
  * forks; warnings go to opts->log, once per DSO.  Not thread-safe.
  *
+ * Errors: a file that is missing, unreadable or without symbols is no
+ * error (its addresses stay unresolved, with a warning).  Running out of
+ * memory or a real I/O error is: the first one is kept (symbols__status),
+ * the call that met it returns it, and so does every resolve after it, so
+ * the caller ends the run rather than write a report with names missing.
+ *
  * Where an ELF DSO's files come from, first found wins:
  *   binary:  SYMFS/path (just path without --symfs); with --symfs, the
  *            plain path only when a build id was recorded for it and the
@@ -65,13 +71,15 @@ struct symbols_opts {
  */
 int symbols__new(struct symbols **out, const struct symbols_opts *opts);
 void symbols__delete(struct symbols *s);
+/* the first -ENOMEM or -errno met by any call on s, or 0 (as perf_file__status) */
+int symbols__status(const struct symbols *s);
 
 /*
  * Record the build id the file recorded for a path (BUILD_ID feature, MMAP2
  * with build id), before or after the DSO is created but before its first
  * resolve.  "[kernel.kallsyms]" and "[vdso]" are accepted as paths.  A later
  * call for the same path replaces the earlier one.  0, -EINVAL (size 0 or
- * > 20 bytes), -ENOMEM.
+ * > 20 bytes), -ENOMEM (kept, symbols__status).
  */
 int symbols__set_build_id(struct symbols *s, const char *filename,
 			  const uint8_t *build_id, size_t size);
@@ -81,7 +89,8 @@ int symbols__set_build_id(struct symbols *s, const char *filename,
  * "[kernel.kallsyms]_text", "/lib/modules/.../x.ko", "[vdso]", "//anon",
  * "[anon:...]", "/memfd:..." ...), pid of the process (for /tmp/perf-PID.map
  * of JIT/anon maps), kernel = the map came from a kernel MMAP (misc cpumode
- * kernel).  Interned: the same key gives the same dso.  NULL only on ENOMEM.
+ * kernel).  Interned: the same key gives the same dso.  NULL only on ENOMEM
+ * (kept, symbols__status).
  *
  * Classification (perf 6.1, util/map.c map__new and machine.c):
  *   kernel, "[kernel.kallsyms]..." or "[guest.kernel.kallsyms..." -> the kernel dso
@@ -112,7 +121,10 @@ const char *dso__path(const struct dso *d);
  * symfs path) and wanted the recorded build id in hex ("" when none); both
  * point into buf of size n or into s.
  */
-/* the ELF file this dso's symbols come from (loading it first), for the unwinder; NULL when none */
+/*
+ * the ELF file this dso's symbols come from (loading it first), for the
+ * unwinder; NULL when none, or when loading failed (symbols__status)
+ */
 const char *symbols__dso_file(struct symbols *s, struct dso *d);
 
 int symbols__dso_has_symbols(struct symbols *s, const struct dso *d, const char **tried, char *wanted, size_t n);
@@ -137,8 +149,10 @@ struct sym_result {
  * as is.  Fills function and sym_addr and, unless opts->no_source, the
  * source fields (def_* and src_*).  0 found; -ENOENT no symbol (function
  * NULL, sym_addr and def_* zero; src_* may still be set when debug info
- * covers the address, as perf's srcline is); -EINVAL bad arguments.  Never
- * fails on a bad file: the address is then unresolved and a warning is
+ * covers the address, as perf's srcline is); -EINVAL bad arguments;
+ * -ENOMEM or -errno when loading or looking up met an allocation failure or
+ * an I/O error, now or in an earlier call (symbols__status).  A bad or
+ * missing file is no error: the address is then unresolved and a warning is
  * logged once for the dso.
  */
 int symbols__resolve(struct symbols *s, struct dso *dso, uint64_t map_start,
@@ -158,11 +172,12 @@ int symbols__resolve_sym(struct symbols *s, struct dso *dso, uint64_t map_start,
  * The functions inlined at ip (a map of dso as for symbols__resolve),
  * innermost first, without the function they were inlined into (the
  * symbol's own), from the debug info (bfd_find_inliner_info): their number,
- * at most max; 0 when the code there is not inlined or has no debug info.
- * Names demangled unless --no-demangle, interned.  Not cached: callers cache.
+ * at most max; 0 when the code there is not inlined or has no debug info;
+ * -ENOMEM or -errno as symbols__resolve.  Names demangled unless
+ * --no-demangle, interned.  Not cached: callers cache.
  */
-size_t symbols__inlines(struct symbols *s, struct dso *dso, uint64_t map_start,
-			uint64_t map_pgoff, uint64_t ip, const char **names, size_t max);
+int symbols__inlines(struct symbols *s, struct dso *dso, uint64_t map_start,
+		     uint64_t map_pgoff, uint64_t ip, const char **names, size_t max);
 
 /* statistics for tests: distinct (dso, address) pairs cached */
 size_t symbols__nr_cached(const struct symbols *s);

@@ -80,9 +80,18 @@ struct symbols {
 	char *ksyms_text;	/* the kallsyms file: ksyms' names point into it */
 	size_t nr_ksyms;
 	size_t nr_cached;
+	int err;		/* the first -ENOMEM or -errno (symbols__fail), or 0 */
 };
 
 /* symbols.c */
+/*
+ * Keep err as the resolver's first error (symbols__status) unless one is
+ * kept already; err itself back, so `return symbols__fail(s, -ENOMEM);`.
+ * For allocation failures and real I/O errors only: a missing or unusable
+ * file is no error (its addresses stay unresolved, with a warning).
+ */
+int symbols__fail(struct symbols *s, int err);
+/* NULL only on ENOMEM, which is then kept (symbols__fail) */
 const char *symbols__intern_n(struct symbols *s, const char *str, size_t len);
 const char *symbols__intern(struct symbols *s, const char *str);
 const char *symbols__basename(const char *path);
@@ -97,9 +106,13 @@ void symtab__sort(struct sym *v, size_t n);
 /* perf's symbols__find on a sorted table */
 struct sym *symtab__find(struct sym *v, size_t n, uint64_t addr);
 
+/*
+ * The loaders fill d->syms (none when there is no usable file: not an
+ * error).  0, -ENOMEM or -errno for a real I/O error.
+ */
 /* dso.c */
 void dso__init_bfd(void);
-void dso__load_elf(struct symbols *s, struct dso *d);
+int dso__load_elf(struct symbols *s, struct dso *d);
 void dso__release_elf(struct dso *d);
 /* the binary dso__load_elf opened, or NULL */
 const char *dso__main_file(const struct dso *d);
@@ -107,19 +120,20 @@ const char *dso__main_file(const struct dso *d);
 uint64_t dso__file_vaddr(const struct dso *d, uint64_t off);
 /*
  * Fill the src_* and def_* fields of r for addr (sym: its symbol, or NULL;
- * the definition is looked up once per symbol and kept in it).
+ * the definition is looked up once per symbol and kept in it).  0 or
+ * -ENOMEM (kept, symbols__fail); no line found is no error.
  */
-void dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
-		       struct sym *sym, uint64_t addr);
-/* where sym's function is defined (DW_AT_decl_file/line), looked up once per symbol, into r's def fields */
-void dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, struct sym *sym);
-/* the functions inlined at file vaddr addr, innermost first, without the one they are in; their number */
-size_t dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, const char **names, size_t max);
+int dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
+		      struct sym *sym, uint64_t addr);
+/* where sym's function is defined (DW_AT_decl_file/line), looked up once per symbol, into r's def fields; 0 or -ENOMEM */
+int dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, struct sym *sym);
+/* the functions inlined at file vaddr addr, innermost first, without the one they are in; their number, or -ENOMEM */
+int dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, const char **names, size_t max);
 
 /* kallsyms.c */
-void dso__load_kernel(struct symbols *s, struct dso *d);
+int dso__load_kernel(struct symbols *s, struct dso *d);
 
 /* perfmap.c */
-void dso__load_perfmap(struct symbols *s, struct dso *d);
+int dso__load_perfmap(struct symbols *s, struct dso *d);
 
 #endif

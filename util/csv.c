@@ -2,6 +2,7 @@
 /* CSV writer with atomic replace (temporary file + rename). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -318,25 +319,42 @@ void csv__abort(struct csv *c)
 }
 
 /* a staging directory's files, then the directory; 0 or -errno */
+/*
+ * Remove a directory of plain files (a staging directory) without
+ * allocating: it runs after an allocation failed, to leave the previous
+ * reports as they were.  getdents64 into a stack buffer, unlinkat on each
+ * entry; a pass that removes something is followed by another, as the
+ * listing may skip entries while it shrinks.
+ */
 static int remove_tree(const char *path)
 {
-	DIR *d = opendir(path);
-	struct dirent *e;
-	int err = 0;
+	char buf[4096] __attribute__((aligned(8)));
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0, pass, removed = 1;
+	ssize_t n, off;
 
-	if (!d)
+	if (fd < 0)
 		return -errno;
-	while ((e = readdir(d))) {
-		char *p;
+	for (pass = 0; removed && pass < 64; pass++) {
+		removed = 0;
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			break;
+		while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
+			for (off = 0; off < n; ) {
+				const struct dirent64 *e = (const struct dirent64 *)(buf + off);
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		p = path_join(path, "", e->d_name, "");
-		if (!p || unlink(p))
-			err = p ? -errno : -ENOMEM;
-		free(p);
+				off += e->d_reclen;
+				if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+					continue;
+				if (unlinkat(fd, e->d_name, 0))
+					err = -errno;
+				else
+					removed = 1;
+			}
+		}
+		if (n < 0 && !err)
+			err = -errno;
 	}
-	closedir(d);
+	close(fd);
 	if (rmdir(path) && !err)
 		err = -errno;
 	return err;

@@ -797,6 +797,10 @@ static void test_corrupt_elf(void **state)
 			symbols__resolve(s, d, 0x1000, 0x1000, 0x1000 + (uint64_t)i * 16, &r);
 	}
 	assert_int_equal(symbols__resolve(s, NULL, 0, 0, 0, &r), -EINVAL);
+	/* a bad file or a missing one is no error: nothing kept, resolving goes on */
+	d = symbols__dso_for_map(s, tpath("no-such-file.so"), 1, 0);
+	assert_int_equal(symbols__resolve(s, d, 0x1000, 0, 0x1234, &r), -ENOENT);
+	assert_int_equal(symbols__status(s), 0);
 	symbols__delete(s);
 }
 
@@ -952,6 +956,8 @@ static void test_kallsyms_restricted(void **state)
 	assert_int_equal(symbols__resolve(s, symbols__kernel_dso(s), 0, 0, 0, &r), -ENOENT);
 	assert_int_equal(symbols__resolve(s, symbols__kernel_dso(s), 0, 0, 0x10, &r), -ENOENT);
 	assert_int_equal(lc.warnings, 1);
+	/* all zeros (kptr_restrict) is a warning, not an error */
+	assert_int_equal(symbols__status(s), 0);
 	symbols__delete(s);
 
 	/* a recorded os release that is not the running one: /proc/kallsyms is not used */
