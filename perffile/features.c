@@ -400,6 +400,14 @@ static int check_count(struct cursor *c, uint64_t nr, uint64_t min_entry, const 
 	return 0;
 }
 
+/* a u32 count of entries of at least min bytes each, checked against what is left */
+static int get_count(struct cursor *c, uint32_t *nr, size_t min, const char *what)
+{
+	int err = get_u32(c, nr, what);
+
+	return err ? err : check_count(c, *nr, min, what);
+}
+
 /* ---------------------------------------------------------------- simple sections */
 
 static int decode_tracing_data(struct cursor *c)
@@ -446,13 +454,19 @@ static int decode_nrcpus(struct cursor *c)
 	return err;
 }
 
-static int decode_total_mem(struct cursor *c)
+/* a section that is one u64: read it into *v (what names it in errors) and state it as key */
+static int one_u64(struct cursor *c, uint64_t *v, const char *what, const char *key)
 {
-	int err = get_u64(c, &c->ft->total_mem_kb, "total_mem");
+	int err = get_u64(c, v, what);
 
 	if (err)
 		return err;
-	return fact(c, "kb", "%" PRIu64, c->ft->total_mem_kb);
+	return fact(c, key, "%" PRIu64, *v);
+}
+
+static int decode_total_mem(struct cursor *c)
+{
+	return one_u64(c, &c->ft->total_mem_kb, "total_mem", "kb");
 }
 
 static int decode_cmdline(struct cursor *c)
@@ -462,9 +476,7 @@ static int decode_cmdline(struct cursor *c)
 	uint32_t nr, i;
 	int err;
 
-	err = get_u32(c, &nr, "nr");
-	if (!err)
-		err = check_count(c, nr, sizeof(uint32_t), "nr");
+	err = get_count(c, &nr, sizeof(uint32_t), "nr");
 	if (err)
 		return err;
 	ft->cmdline = calloc(nr ? nr : 1, sizeof(*ft->cmdline));
@@ -503,20 +515,12 @@ static int decode_sample_time(struct cursor *c)
 
 static int decode_clockid(struct cursor *c)
 {
-	int err = get_u64(c, &c->ft->clockid, "clockid_res_ns");
-
-	if (err)
-		return err;
-	return fact(c, "res_ns", "%" PRIu64, c->ft->clockid);
+	return one_u64(c, &c->ft->clockid, "clockid_res_ns", "res_ns");
 }
 
 static int decode_dir_format(struct cursor *c)
 {
-	int err = get_u64(c, &c->ft->dir_format_version, "version");
-
-	if (err)
-		return err;
-	return fact(c, "version", "%" PRIu64, c->ft->dir_format_version);
+	return one_u64(c, &c->ft->dir_format_version, "version", "version");
 }
 
 static int decode_compressed(struct cursor *c)
@@ -982,9 +986,7 @@ static int decode_numa_topology(struct cursor *c)
 	uint32_t nr, i;
 	int err;
 
-	err = get_u32(c, &nr, "nr nodes");
-	if (!err)
-		err = check_count(c, nr, 24, "nr nodes");
+	err = get_count(c, &nr, 24, "nr nodes");
 	for (i = 0; i < nr && !err; i++) {
 		uint32_t node;
 		uint64_t total, free_kb;
@@ -1014,9 +1016,7 @@ static int decode_hybrid_topology(struct cursor *c)
 	uint32_t nr, i;
 	int err;
 
-	err = get_u32(c, &nr, "nr nodes");
-	if (!err)
-		err = check_count(c, nr, 8, "nr nodes");
+	err = get_count(c, &nr, 8, "nr nodes");
 	for (i = 0; i < nr && !err; i++) {
 		const char *pmu, *cpus;
 
@@ -1037,9 +1037,7 @@ static int decode_pmu_mappings(struct cursor *c)
 	uint32_t nr, i;
 	int err;
 
-	err = get_u32(c, &nr, "nr pmus");
-	if (!err)
-		err = check_count(c, nr, 8, "nr pmus");
+	err = get_count(c, &nr, 8, "nr pmus");
 	for (i = 0; i < nr && !err; i++) {
 		struct perf_pmu_mapping m = { 0, NULL };
 
@@ -1087,9 +1085,7 @@ static int decode_group_desc(struct cursor *c)
 	uint32_t nr, i;
 	int err;
 
-	err = get_u32(c, &nr, "nr groups");
-	if (!err)
-		err = check_count(c, nr, 12, "nr groups");
+	err = get_count(c, &nr, 12, "nr groups");
 	for (i = 0; i < nr && !err; i++) {
 		struct perf_group_desc g = { NULL, 0, 0 };
 
@@ -1145,9 +1141,7 @@ static int decode_pmu_caps(struct cursor *c)
 	uint32_t nr, i;
 	int err;
 
-	err = get_u32(c, &nr, "nr pmus");
-	if (!err)
-		err = check_count(c, nr, 8, "nr pmus");
+	err = get_count(c, &nr, 8, "nr pmus");
 	for (i = 0; i < nr && !err; i++) {
 		struct strbuf sb = STRBUF_INIT;
 		const char *pmu;
@@ -1197,9 +1191,7 @@ static int decode_cache(struct cursor *c)
 		return err;
 	if (version != 1)
 		return fail(c, "version %" PRIu32 " is not 1", version);
-	err = get_u32(c, &cnt, "nr caches");
-	if (!err)
-		err = check_count(c, cnt, 28, "nr caches");
+	err = get_count(c, &cnt, 28, "nr caches");
 	for (i = 0; i < cnt && !err; i++) {
 		uint32_t level, line_size, sets, ways;
 		const char *type, *size, *map;
@@ -1318,9 +1310,7 @@ static int decode_bpf_prog_info(struct cursor *c)
 	uint64_t bytes = 0;
 	int err;
 
-	err = get_u32(c, &count, "count");
-	if (!err)
-		err = check_count(c, count, 16, "count");
+	err = get_count(c, &count, 16, "count");
 	for (i = 0; i < count && !err; i++) {
 		uint32_t info_len = 0, data_len = 0;
 		uint64_t arrays;
@@ -1348,9 +1338,7 @@ static int decode_bpf_btf(struct cursor *c)
 	uint64_t bytes = 0;
 	int err;
 
-	err = get_u32(c, &count, "count");
-	if (!err)
-		err = check_count(c, count, 8, "count");
+	err = get_count(c, &count, 8, "count");
 	for (i = 0; i < count && !err; i++) {
 		uint32_t id, data_size = 0;
 		const uint8_t *p;

@@ -42,6 +42,14 @@ static int array_fits(struct perf_record *rec, const char **why, const char *wha
 	return 0;
 }
 
+/* the NUL-terminated string at offset at into *dst, or -EINVAL naming it */
+static int str_field(struct perf_record *rec, const char **why, const uint8_t *b, size_t at,
+		     size_t size, const char **dst, const char *name)
+{
+	*dst = str_within(b + at, b + size);
+	return *dst ? 0 : rec_no_nul(rec, why, name);
+}
+
 /* ------------------------------------------------------------ MMAP, MMAP2 */
 
 static const struct rec_field mmap_fields[] = {
@@ -58,8 +66,8 @@ static int decode_mmap(struct perf_record *rec, const uint8_t *b, size_t size,
 		       const struct perf_evattr *ea, const char **why)
 {
 	(void)ea;
-	rec->u.mmap.filename = str_within(b + offsetof(struct perf_record_mmap, filename), b + size);
-	return rec->u.mmap.filename ? 0 : rec_no_nul(rec, why, "filename");
+	return str_field(rec, why, b, offsetof(struct perf_record_mmap, filename), size,
+			 &rec->u.mmap.filename, "filename");
 }
 
 /*
@@ -128,8 +136,7 @@ static int decode_mmap2(struct perf_record *rec, const uint8_t *b, size_t size,
 	}
 	m->prot = (uint32_t)REC_LD(b, struct perf_record_mmap2, prot);
 	m->flags = (uint32_t)REC_LD(b, struct perf_record_mmap2, flags);
-	m->filename = str_within(b + need, b + size);
-	return m->filename ? 0 : rec_no_nul(rec, why, "filename");
+	return str_field(rec, why, b, need, size, &m->filename, "filename");
 }
 
 static int swap_mmap2(uint8_t *b, size_t end, uint16_t misc, const char **why)
@@ -177,8 +184,8 @@ static int decode_comm(struct perf_record *rec, const uint8_t *b, size_t size,
 {
 	(void)ea;
 	rec->u.comm.exec = !!(rec->misc & PERF_RECORD_MISC_COMM_EXEC);
-	rec->u.comm.comm = str_within(b + offsetof(struct perf_record_comm, comm), b + size);
-	return rec->u.comm.comm ? 0 : rec_no_nul(rec, why, "comm");
+	return str_field(rec, why, b, offsetof(struct perf_record_comm, comm), size,
+			 &rec->u.comm.comm, "comm");
 }
 
 static void dump_comm(struct dump *d, const struct perf_record *rec)
@@ -335,8 +342,8 @@ static int decode_ksymbol(struct perf_record *rec, const uint8_t *b, size_t size
 			  const struct perf_evattr *ea, const char **why)
 {
 	(void)ea;
-	rec->u.ksymbol.name = str_within(b + offsetof(struct perf_record_ksymbol, name), b + size);
-	return rec->u.ksymbol.name ? 0 : rec_no_nul(rec, why, "name");
+	return str_field(rec, why, b, offsetof(struct perf_record_ksymbol, name), size,
+			 &rec->u.ksymbol.name, "name");
 }
 
 static void dump_ksymbol(struct dump *d, const struct perf_record *rec)
@@ -375,8 +382,8 @@ static int decode_cgroup(struct perf_record *rec, const uint8_t *b, size_t size,
 			 const struct perf_evattr *ea, const char **why)
 {
 	(void)ea;
-	rec->u.cgroup.path = str_within(b + offsetof(struct perf_record_cgroup, path), b + size);
-	return rec->u.cgroup.path ? 0 : rec_no_nul(rec, why, "path");
+	return str_field(rec, why, b, offsetof(struct perf_record_cgroup, path), size,
+			 &rec->u.cgroup.path, "path");
 }
 
 static void dump_cgroup(struct dump *d, const struct perf_record *rec)
@@ -570,8 +577,8 @@ static int decode_build_id(struct perf_record *rec, const uint8_t *b, size_t siz
 		if (bi->size > 20)
 			return rec_fail(rec, why, "build id size %u exceeds 20", bi->size);
 	}
-	bi->filename = str_within(b + offsetof(struct perf_record_header_build_id, filename), b + size);
-	return bi->filename ? 0 : rec_no_nul(rec, why, "filename");
+	return str_field(rec, why, b, offsetof(struct perf_record_header_build_id, filename), size,
+			 &bi->filename, "filename");
 }
 
 static void dump_build_id(struct dump *d, const struct perf_record *rec)

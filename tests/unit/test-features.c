@@ -54,7 +54,8 @@ static int decode(struct perf_features *ft, unsigned feat, const struct perfemit
 	int err;
 
 	assert_non_null(copy);
-	memcpy(copy, e->p, len);
+	if (len)	/* an empty emitter has no buffer */
+		memcpy(copy, e->p, len);
 	err = perf_features__decode(ft, feat, copy, len, e->be, why);
 	free(copy);
 	return err;
