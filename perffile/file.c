@@ -27,16 +27,19 @@
 #include <zstd.h>
 
 #include "perffile/attr.h"
+#include "perffile/layout.h"
 #include "perffile/perffile.h"
 #include "util/strbuf.h"
 
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" little-endian */
 #define PERF_MAGIC2_SW		0x50455246494c4532ULL	/* "PERFILE2" big-endian */
 #define PERF_MAGIC1		0x454c494646524550ULL	/* "PERFFILE" */
-#define FILE_HEADER_SIZE	104
-#define FILE_HEADER_V1_SIZE	72	/* without the feature bitmap */
-#define PIPE_HEADER_SIZE	16
-#define FILE_SECTION_SIZE	16
+#define FILE_HEADER_SIZE	((int)sizeof(struct perf_file_header))
+#define FILE_HEADER_V1_SIZE	((int)offsetof(struct perf_file_header, adds_features))
+#define PIPE_HEADER_SIZE	((int)sizeof(struct perf_pipe_file_header))
+#define FILE_SECTION_SIZE	sizeof(struct perf_file_section)
+/* a header field at its offset, in the file's byte order */
+#define HDR64(h, f, swapped) get64((h) + offsetof(struct perf_file_header, f), swapped)
 #define EVENT_TYPE_SIZE		72	/* u64 event_id; char name[64] */
 
 #define WINDOW_MIN		(1u << 20)
@@ -728,7 +731,7 @@ static int read_attrs(struct perf_file *f)
 			err = fault(f, "attr", off, "attr %" PRIu64 " is too small", i);
 			break;
 		}
-		declared = get32(buf + 4, in->swapped);
+		declared = get32(buf + offsetof(struct perf_event_attr, size), in->swapped);
 		if (declared > attr_bytes) {
 			err = fault(f, "attr", off, "attr %" PRIu64 " declares size %u, the file holds %" PRIu64,
 				    i, declared, attr_bytes);
@@ -901,7 +904,7 @@ static int read_file_header(struct perf_file *f)
 	} else {
 		return fault(f, "header", 0, "not a perf.data file (bad magic)");
 	}
-	hsize = get64(h + 8, in->swapped);
+	hsize = HDR64(h, size, in->swapped);
 	if (in->format != PERF_FORMAT_FILE_V1 && hsize == PIPE_HEADER_SIZE) {
 		in->format = PERF_FORMAT_PIPE;
 		in->header_size = hsize;
@@ -924,7 +927,7 @@ static int read_file_header(struct perf_file *f)
 		static const uint64_t abi[] = { PERF_ATTR_SIZE_VER0, PERF_ATTR_SIZE_VER1,
 						PERF_ATTR_SIZE_VER2, PERF_ATTR_SIZE_VER3,
 						PERF_ATTR_SIZE_VER4 };
-		uint64_t as = get64(h + 16, 0);
+		uint64_t as = HDR64(h, attr_size, 0);
 
 		for (i = 0; i < 5; i++) {
 			if (as == abi[i] + FILE_SECTION_SIZE)
@@ -936,7 +939,7 @@ static int read_file_header(struct perf_file *f)
 		}
 		if (i == 5)
 			return fault(f, "header", 16, "v1 file with unknown attr size %" PRIu64, as);
-		hsize = get64(h + 8, in->swapped);
+		hsize = HDR64(h, size, in->swapped);
 	}
 	if (hsize != FILE_HEADER_SIZE && hsize != FILE_HEADER_V1_SIZE)
 		return fault(f, "header", 8, "header size %" PRIu64 " is neither %d nor %d", hsize,
@@ -944,17 +947,17 @@ static int read_file_header(struct perf_file *f)
 	if (n < (int64_t)hsize)
 		return fault(f, "header", 0, "header truncated (%" PRId64 " of %" PRIu64 " bytes)", n, hsize);
 	in->header_size = hsize;
-	in->attr_size = get64(h + 16, in->swapped);
-	in->attrs_offset = get64(h + 24, in->swapped);
-	in->attrs_size = get64(h + 32, in->swapped);
-	in->data_offset = get64(h + 40, in->swapped);
-	in->data_size = get64(h + 48, in->swapped);
-	in->event_types_offset = get64(h + 56, in->swapped);
-	in->event_types_size = get64(h + 64, in->swapped);
+	in->attr_size = HDR64(h, attr_size, in->swapped);
+	in->attrs_offset = HDR64(h, attrs.offset, in->swapped);
+	in->attrs_size = HDR64(h, attrs.size, in->swapped);
+	in->data_offset = HDR64(h, data.offset, in->swapped);
+	in->data_size = HDR64(h, data.size, in->swapped);
+	in->event_types_offset = HDR64(h, event_types.offset, in->swapped);
+	in->event_types_size = HDR64(h, event_types.size, in->swapped);
 	memset(in->features, 0, sizeof(in->features));
 	if (hsize == FILE_HEADER_SIZE) {
 		for (i = 0; i < 4; i++)
-			in->features[i] = get64(h + 72 + 8 * i, in->swapped);
+			in->features[i] = HDR64(h, adds_features[i], in->swapped);
 		/*
 		 * perf wrote the bitmap as unsigned longs: a 32-bit big-endian
 		 * writer needs a 32-bit swap.  HOSTNAME is always set by perf
@@ -962,7 +965,7 @@ static int read_file_header(struct perf_file *f)
 		 */
 		if (in->swapped && !(in->features[0] & (1ull << PERF_FEAT_HOSTNAME))) {
 			for (i = 0; i < 4; i++) {
-				uint64_t v = get64(h + 72 + 8 * i, 0);
+				uint64_t v = HDR64(h, adds_features[i], 0);
 				uint32_t lo = bswap_32((uint32_t)v), hi = bswap_32((uint32_t)(v >> 32));
 
 				in->features[i] = (uint64_t)hi << 32 | lo;
@@ -1265,8 +1268,8 @@ static void fill_header(struct perf_record *rec, const uint8_t *p)
 	uint16_t misc, size;
 
 	memcpy(&type, p, 4);
-	memcpy(&misc, p + 4, 2);
-	memcpy(&size, p + 6, 2);
+	memcpy(&misc, p + offsetof(struct perf_event_header, misc), 2);
+	memcpy(&size, p + offsetof(struct perf_event_header, size), 2);
 	rec->type = type;
 	rec->misc = misc;
 	rec->size = size;
@@ -1363,8 +1366,8 @@ static int next_inner(struct perf_file *f, struct perf_record *rec)
 
 static uint64_t payload_size(struct perf_file *f, const uint8_t *p, uint32_t type, uint16_t size)
 {
-	if (type == PERF_RECORD_AUXTRACE && size >= 16)
-		return get64(p + 8, f->info.swapped);
+	if (type == PERF_RECORD_AUXTRACE && size >= offsetof(struct perf_record_auxtrace, offset))
+		return get64(p + offsetof(struct perf_record_auxtrace, size), f->info.swapped);
 	/*
 	 * perf writes a 16-byte record with the tracing data after it;
 	 * simpleperf puts the data inside (header.size covers it): nothing follows

@@ -310,6 +310,21 @@ struct perf_record_branch_entry {
 	uint64_t from, to, flags;
 } PACKED;
 
+/* the file header (tools/perf/util/header.h): PERFILE2, and v1 without adds_features */
+struct perf_file_section {
+	uint64_t offset, size;
+} PACKED;
+
+struct perf_file_header {
+	uint64_t magic, size, attr_size;
+	struct perf_file_section attrs, data, event_types;
+	uint64_t adds_features[4];	/* the feature bitmap */
+} PACKED;
+
+struct perf_pipe_file_header {
+	uint64_t magic, size;
+} PACKED;
+
 #undef PACKED
 
 /* the value of field f of layout T in the bytes at p (any alignment) */
@@ -374,6 +389,9 @@ LAYOUT_AT(struct perf_record_time_conv, cap_user_time_zero, 48);
 _Static_assert(sizeof(struct perf_record_time_conv) == 56, "time_conv");
 LAYOUT_AT(struct perf_record_compressed2, data, 16);
 _Static_assert(sizeof(struct perf_record_branch_entry) == sizeof(struct perf_branch_entry), "branch entry");
+LAYOUT_AT(struct perf_file_header, adds_features, 72);	/* v1 headers end here */
+_Static_assert(sizeof(struct perf_file_header) == 104, "file header");
+_Static_assert(sizeof(struct perf_pipe_file_header) == 16, "pipe header");
 #undef LAYOUT_AT
 
 #endif

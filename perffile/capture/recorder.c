@@ -38,6 +38,7 @@
 #include "perffile/capture/capture.h"
 #include "perffile/capture/synth.h"
 #include "perffile/features.h"
+#include "perffile/layout.h"
 #include "perffile/record.h"
 #include "perffile/capture/recorder.h"
 #include "perffile/writer.h"
@@ -283,34 +284,29 @@ static int recorder__note(struct recorder *r, const void *rec, size_t size)
 		 * pid, tid, start, len, pgoff; MMAP2 then has maj/min or a build id
 		 * (24 bytes), prot and flags; the filename follows
 		 */
-		size_t name_at = h->type == PERF_RECORD_MMAP ? 8 + 32 : 8 + 64;
-		uint32_t pid;
-		uint64_t start, len;
+		size_t name_at = h->type == PERF_RECORD_MMAP ? offsetof(struct perf_record_mmap, filename) :
+				 offsetof(struct perf_record_mmap2, filename);
 
 		if (size < name_at + 1)
 			return 0;
-		memcpy(&pid, b + 8, 4);
-		memcpy(&start, b + 16, 8);
-		memcpy(&len, b + 24, 8);
-		return recorder__add_map(r, (int32_t)pid, start, len, (const char *)b + name_at, size - name_at);
+		return recorder__add_map(r, (int32_t)REC_LD(b, struct perf_record_mmap, pid),
+					 REC_LD(b, struct perf_record_mmap, start),
+					 REC_LD(b, struct perf_record_mmap, len),
+					 (const char *)b + name_at, size - name_at);
 	}
 	case PERF_RECORD_FORK:
-		if (size >= 8 + 16) {
+		if (size >= offsetof(struct perf_record_fork, time)) {
 			int32_t pp[2];
 
-			memcpy(&pp[0], b + 8, 4);
-			memcpy(&pp[1], b + 12, 4);
+			pp[0] = (int32_t)REC_LD(b, struct perf_record_fork, pid);
+			pp[1] = (int32_t)REC_LD(b, struct perf_record_fork, ppid);
 			if (pp[0] != pp[1] && array__append(&r->forks, pp, 1))
 				return -ENOMEM;
 		}
 		return 0;
 	case PERF_RECORD_LOST:
-		if (size >= 24) {
-			uint64_t lost;
-
-			memcpy(&lost, b + 16, 8);
-			r->lost += lost;
-		}
+		if (size >= sizeof(struct perf_record_lost))
+			r->lost += REC_LD(b, struct perf_record_lost, lost);
 		return 0;
 	default:
 		return 0;
