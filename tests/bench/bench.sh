@@ -51,7 +51,7 @@ run() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) b = 0.001; printf "%.3f", a / b }'; }
 
-samples=$("$PROG" -q -o "$dir/out" --reports events "$dir/big.data" && awk -F, 'NR > 1 { s += $6 } END { print s }' "$dir/out/events.csv")
+samples=$("$PROG" -q -o "$dir/out" --reports events "$dir/big.data" && awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "samples") c = i; next } { s += $c } END { print s }' "$dir/out/events.csv")
 size=$(stat -c %s "$dir/big.data")
 echo "recording: $dir/big.data, $samples samples, $((size / 1048576)) MiB"
 echo
