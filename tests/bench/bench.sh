@@ -4,6 +4,7 @@
 # one run.  Records a ~400k-sample profile of testdata's `work` program (once,
 # kept in build/bench/), then measures:
 #   1. default analysis vs `perf report --sort dso,sym`         (target: <= 0.5x)
+#      and vs the quickest `perf report --no-children -g none`  (target: <= 0.5x)
 #   2. source lines vs `perf report --sort dso,sym,srcfile`     (target: >= 50x faster)
 #   3. decoding throughput: stat+events only, in MB/s           (target: >= 1000 MB/s)
 #   4. peak memory of the default analysis on a recording and on one 4x as long (target: independent of size)
@@ -60,6 +61,9 @@ echo
 read -r t_perf m_perf < <(run perf report -i "$dir/big.data" --sort dso,sym --stdio)
 read -r t_rp m_rp < <(run "$PROG" -q -o "$dir/out" "$dir/big.data")
 echo "1. default analysis: readperf ${t_rp}s vs perf report --sort dso,sym ${t_perf}s: ratio $(ratio "$t_rp" "$t_perf") (target <= 0.5)"
+# perf's quickest report (no children, no callchains), which computes a fraction of it
+read -r t_perfq m_perfq < <(run perf report -i "$dir/big.data" --no-children --sort dso,sym -g none --stdio)
+echo "1b. default analysis: readperf ${t_rp}s vs perf report --no-children --sort dso,sym -g none ${t_perfq}s: ratio $(ratio "$t_rp" "$t_perfq") (issue 11 target <= 0.5 warm)"
 
 read -r t_perf2 m_perf2 < <(run perf report -i "$dir/big.data" --sort dso,sym,srcfile --stdio)
 read -r t_rp2 m_rp2 < <(run "$PROG" -q -o "$dir/out" --reports lines "$dir/big.data")
