@@ -515,37 +515,12 @@ static int decode_body(struct perf_record *rec, size_t size, const struct perf_e
 		return 0;	/* unknown type: header (and trailer) only */
 	if (size < t->min_size)
 		return rec_too_short(rec, why, t->min_size, size);
+	/* the record is in host order and a view field is as wide as its layout field */
 	for (i = 0; i < t->nr_fields; i++) {
 		const struct rec_field *f = &t->fields[i];
-		uint64_t v;
 
-		if (f->view == REC_NO_VIEW || f->off + f->size > size)
-			continue;
-		v = rec_load(b + f->off, f->size);
-		/* the low f->size bytes of v, in host order */
-		switch (f->size) {
-		case 1: {
-			uint8_t v8 = (uint8_t)v;
-
-			memcpy((char *)&rec->u + f->view, &v8, 1);
-			break;
-		}
-		case 2: {
-			uint16_t v16 = (uint16_t)v;
-
-			memcpy((char *)&rec->u + f->view, &v16, 2);
-			break;
-		}
-		case 4: {
-			uint32_t v32 = (uint32_t)v;
-
-			memcpy((char *)&rec->u + f->view, &v32, 4);
-			break;
-		}
-		default:
-			memcpy((char *)&rec->u + f->view, &v, 8);
-			break;
-		}
+		if (f->view != REC_NO_VIEW && f->off + f->size <= size)
+			memcpy((char *)&rec->u + f->view, b + f->off, f->size);
 	}
 	return t->decode ? t->decode(rec, b, size, ea, why) : 0;
 }

@@ -13,7 +13,10 @@
 #  - an event_types section past the end of the file: exit 2 (it was 0 after
 #    the message), the records still counted;
 #  - 65,536 pipe-mode HEADER_ATTR records (gen-perf --pipe-attrs): linear, under
-#    10 s (31 s before).
+#    10 s (31 s before);
+#  - a CALLCHAIN_DEFERRED record whose nr runs past the record (a layout of
+#    the record table, checked by array_fits): exit 2 naming its offset, the
+#    COMM before it counted.
 . "$(dirname "$0")/testlib.sh"
 
 need_gen "hostile inputs"
@@ -76,4 +79,25 @@ timeout 30 "$PROG" -q -o "$tmp/attrs" --reports stat,events "$tmp/attrs.data"
 rc=$?
 check "65,536 pipe-mode attrs: done, exit 0 (exit $rc; 124 = over 30 s, a hang guard)" test $rc -eq 0
 check "65,536 pipe-mode attrs: an events.csv row each" test "$(($(wc -l < "$tmp/attrs/events.csv") - 1))" -eq 65536
+
+# --- CALLCHAIN_DEFERRED with nr past its record: PERFILE2, one attr, a COMM at
+# data offset 248 (104 header + 144 attr entry), then the bad record at 248 + 24
+"$py" - "$tmp/ccd.data" <<'PY'
+import struct, sys
+attr = bytearray(128)
+struct.pack_into('<IIQQQ', attr, 0, 1, 128, 0, 1000, 0x1 | 0x2)	# cpu-clock, IP|TID
+entry = bytes(attr) + struct.pack('<QQ', 0, 0)
+comm = struct.pack('<IHH', 3, 0, 24) + struct.pack('<II', 7, 7) + b'prog\0\0\0\0'
+ccd = struct.pack('<IHH', 22, 0, 40) + struct.pack('<QQ', 0xc00c1e, 4) + struct.pack('<QQ', 0x401000, 0x401100)
+data = comm + ccd
+hdr = b'PERFILE2' + struct.pack('<QQ', 104, 144) + struct.pack('<QQ', 104, len(entry))
+hdr += struct.pack('<QQ', 104 + len(entry), len(data)) + struct.pack('<QQ', 0, 0) + bytes(32)
+open(sys.argv[1], 'wb').write(hdr + entry + data)
+PY
+"$PROG" -q -o "$tmp/ccd" --reports stat "$tmp/ccd.data" 2> "$tmp/ccd.err"
+rc=$?
+check "CALLCHAIN_DEFERRED nr 4 in a record holding 2: exit 2 (exit $rc)" test $rc -eq 2
+check "CALLCHAIN_DEFERRED: the message names the record's offset (0x110) and the nr" \
+	grep -q '0x110.*callchain nr 4 exceeds the record\|callchain nr 4 exceeds the record.*0x110' "$tmp/ccd.err"
+check "CALLCHAIN_DEFERRED: the COMM before it is counted" grep -q '^COMM,1,24$' "$tmp/ccd/stat.csv"
 exit 0
