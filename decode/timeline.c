@@ -17,6 +17,11 @@
  * of the interval's period of the event (0 in an interval without samples),
  * so a spreadsheet plots it as a stacked area chart.  The SVG draws that
  * chart for the first event with samples.
+ *
+ * At most TIMELINE_MAX_INTERVALS intervals: when the samples span more (a
+ * tiny --interval, or a timestamp far from the others in a damaged file),
+ * the interval is widened by a whole factor until they fit, so memory and
+ * the table stay bounded whatever the times say.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -104,10 +109,14 @@ struct tl_event {
 	uint64_t *cells;	/* (nr_top + 1) x 2 per interval: samples, period */
 };
 
+#define TIMELINE_MAX_INTERVALS 100000
+
 struct tl_table {
 	struct tl_event *ev;
 	size_t nr_ev;
 	uint64_t nr_buckets;
+	uint64_t merge;		/* intervals of the analysis per interval of the table */
+	uint64_t width;		/* the table's interval, ns */
 };
 
 static void table_release(struct tl_table *t)
@@ -151,7 +160,9 @@ static int build_table(struct analysis *a, struct tl_table *t)
 	memset(t, 0, sizeof(*t));
 	if (!a->tl_started)
 		return 0;
-	t->nr_buckets = a->tl_last + 1;
+	t->merge = a->tl_last / TIMELINE_MAX_INTERVALS + 1;
+	t->nr_buckets = a->tl_last / t->merge + 1;
+	t->width = a->tl_width <= UINT64_MAX / t->merge ? a->tl_width * t->merge : UINT64_MAX;
 	t->ev = calloc(a->nr_events ? a->nr_events : 1, sizeof(*t->ev));
 	sorted = calloc(a->fstat_list.len + 1, sizeof(*sorted));
 	if (!t->ev || !sorted)
@@ -187,7 +198,7 @@ static int build_table(struct analysis *a, struct tl_table *t)
 
 			if (e->event != key.f->event)
 				continue;
-			c = e->cells + ((size_t)key.bucket * (e->nr_top + 1) + row_of(e, key.f)) * 2;
+			c = e->cells + ((size_t)(key.bucket / t->merge) * (e->nr_top + 1) + row_of(e, key.f)) * 2;
 			c[0] += v[0];
 			c[1] += v[1];
 		}
@@ -240,8 +251,8 @@ int timeline__write(struct analysis *a, const char *dir)
 			uint64_t total = bucket_total(e, b);
 
 			for (r = 0; r <= e->nr_top; r++) {
-				csv__u64(&c, b * a->tl_width);
-				csv__u64(&c, a->tl_start + b * a->tl_width);
+				csv__u64(&c, b * t.width);
+				csv__u64(&c, a->tl_start + b * t.width);
 				csv__str(&c, a->events[e->event].name);
 				csv__str(&c, r < e->nr_top ? e->top[r]->dso : "[other]");
 				csv__str(&c, r < e->nr_top ? e->top[r]->function : "[other]");
@@ -401,7 +412,7 @@ int timeline__write_svg(struct analysis *a, const char *path)
 	fprintf(c.fp, "<text class=\"title\" x=\"%u\" y=\"24\">", (TL_W - TL_RIGHT + TL_LEFT) / 2);
 	if (e) {
 		xml_put(c.fp, a->events[e->event].name, 60);
-		time_label(lab, sizeof(lab), a->tl_width);
+		time_label(lab, sizeof(lab), t.width);
 		fprintf(c.fp, ": share of each %s interval</text>\n", lab);
 	} else {
 		fputs("no samples</text>\n", c.fp);
@@ -425,7 +436,7 @@ int timeline__write_svg(struct analysis *a, const char *path)
 	for (b = 0; b <= nb && nb; b += step) {
 		uint64_t x = TL_LEFT * 100 + (uint64_t)(TL_W - TL_LEFT - TL_RIGHT) * 100 * b / nb;
 
-		time_label(lab, sizeof(lab), b * a->tl_width);
+		time_label(lab, sizeof(lab), b * t.width);
 		fputs("<text x=\"", c.fp);
 		put_c(c.fp, x);
 		fprintf(c.fp, "\" y=\"%u\" text-anchor=\"middle\">%s</text>\n", TL_H - TL_BOTTOM + 18, lab);

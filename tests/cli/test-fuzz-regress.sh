@@ -9,10 +9,10 @@
 for f in "$root"/tests/fuzz/regress/*.data; do
 	[ -e "$f" ] || continue
 	n=$(basename "$f" .data)
-	"$PROG" -q -o "$tmp/$n" --inline --symfs /nonexistent \
+	timeout 60 "$PROG" -q -o "$tmp/$n" --inline --symfs /nonexistent \
 		--folded "$tmp/$n.folded" --flamegraph "$tmp/$n.svg" "$f" > /dev/null 2> "$tmp/$n.err"
 	rc=$?
-	check "fuzz regression $n: exit 0 or 2 (exit $rc)" test $rc -eq 0 -o $rc -eq 2
+	check "fuzz regression $n: exit 0 or 2 (exit $rc; 124: over 60 s)" test $rc -eq 0 -o $rc -eq 2
 	check "fuzz regression $n: no sanitizer report" \
 		test "$(grep -c 'runtime error\|Sanitizer\|AddressSanitizer' "$tmp/$n.err")" -eq 0
 done
