@@ -47,7 +47,7 @@ PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.
 	perffile/ordered.c perffile/writer.c perffile/tracing.c \
 	perffile/capture/capture.c perffile/capture/ringbuf.c perffile/capture/selfmon.c \
 	perffile/capture/synth.c perffile/capture/recorder.c
-DECODE_SRCS = decode/filestat.c decode/symbols.c decode/dso.c decode/kallsyms.c decode/perfmap.c \
+DECODE_SRCS = decode/filestat.c decode/symbols.c decode/symcache.c decode/dso.c decode/kallsyms.c decode/perfmap.c \
 	decode/machine.c decode/analysis.c decode/report.c decode/stacks.c decode/diff.c decode/schema.c \
 	decode/group.c decode/unwind.c decode/threads.c decode/timeline.c \
 	decode/speedscope.c

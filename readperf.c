@@ -46,6 +46,7 @@ enum exit_code {
 
 struct logger {
 	int quiet;
+	int verbose;		/* -v: the debug messages too */
 	char first_err[512];	/* batch mode: the first error, for index.csv */
 };
 
@@ -57,7 +58,7 @@ static void print_log(void *ctx, enum log_level level, const char *msg)
 		snprintf(lg->first_err, sizeof(lg->first_err), "%s", msg);
 	if (lg->quiet && level != LOG_ERR)
 		return;
-	if (level == LOG_DEBUG)
+	if (level == LOG_DEBUG && !lg->verbose)
 		return;
 	fprintf(stderr, "readperf: %s%s\n", level == LOG_WARN ? "warning: " : "", msg);
 }
@@ -97,6 +98,9 @@ static void usage(FILE *fp)
 	      "  --no-demangle       keep C++/Rust symbol names mangled\n"
 	      "  --unknown-addresses a row '[unknown] 0x1204' per address of a dso without its symbol\n"
 	      "  --buildid-dir DIR   the build-id cache (default $PERF_BUILDID_DIR, else ~/.debug)\n"
+	      "  --symbol-cache DIR  keep the symbols and source lines found per binary in DIR for the\n"
+	      "                      next run (default $XDG_CACHE_HOME/readperf, else ~/.cache/readperf)\n"
+	      "  --no-symbol-cache   neither read nor write it\n"
 	      "  -e, --event NAME    only samples of this event\n"
 	      "  --pid LIST          only these processes (comma-separated pids)\n"
 	      "  --tid LIST          only these threads\n"
@@ -126,6 +130,7 @@ static void usage(FILE *fp)
 	      "                      or -e sched:sched_switch -g)\n"
 	      "  --flamegraph-offcpu FILE  its flame graph (blue)\n"
 	      "  -q, --quiet         no summary, warnings or progress (errors only)\n"
+	      "  -v, --verbose       also what a run does step by step (files, symbol sources, the cache)\n"
 	      "  --files-from LIST   analyse the files LIST names, one a line ('-': stdin), as FILE FILE...\n"
 	      "  -j, --jobs N        analyse N files at once (default: the number of CPUs)\n"
 	      "  --profile-column    a leading 'profile' column in every report (the default with many files)\n"
@@ -352,6 +357,8 @@ struct analyse_opts {
 	int quiet;
 	struct symbols_opts sym;
 	struct analysis_opts an;
+	char *cache_dir;			/* the default symbol cache directory (malloc'd) */
+	int no_symbol_cache;			/* --no-symbol-cache */
 	const char *debug_dirs[16];
 	uint32_t pids[256], tids[256];
 	const char *comms[64];
@@ -842,6 +849,8 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	}
 	if (!err && an)
 		err = write_stacks(o, an, log);
+	if (!err && an)
+		analysis__save_symbol_cache(an);
 	if (!err && !read_err)
 		err = check_filters(o, f, an, log);
 	if (!err && !o->no_summary)
@@ -1042,9 +1051,41 @@ static int parse_name_list(struct analyse_opts *o, int which, const char *arg)
 
 static void analyse_opts__release(struct analyse_opts *o)
 {
+	free(o->cache_dir);
 	free(o->comm_list);
 	free(o->dso_list);
 	free(o->sym_list);
+}
+
+/*
+ * The symbol cache: --symbol-cache DIR, else $XDG_CACHE_HOME/readperf, else
+ * ~/.cache/readperf; none with --no-symbol-cache or without a home.  -1 (go
+ * on) or EXIT_SYSTEM (out of memory).
+ */
+static int default_cache_dir(struct analyse_opts *o)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n = 0;
+
+	if (o->no_symbol_cache) {
+		o->sym.cache_dir = NULL;
+		return -1;
+	}
+	if (o->sym.cache_dir)
+		return -1;
+	if (xdg && *xdg == '/')
+		n = asprintf(&o->cache_dir, "%s/readperf", xdg);
+	else if (home && *home)
+		n = asprintf(&o->cache_dir, "%s/.cache/readperf", home);
+	else
+		return -1;
+	if (n < 0) {
+		o->cache_dir = NULL;
+		fputs("readperf: out of memory\n", stderr);
+		return EXIT_SYSTEM;
+	}
+	o->sym.cache_dir = o->cache_dir;
+	return -1;
 }
 
 static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct analyse_opts *o,
@@ -1055,9 +1096,11 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	       OPT_DSOS, OPT_SYMBOLS, OPT_PERCENT_LIMIT, OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE,
 	       OPT_FILES_FROM, OPT_PROFILE_COL, OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR, OPT_WEIGHT,
 	       OPT_SORT, OPT_FAIL_ABOVE, OPT_FAIL_RATIO, OPT_FAIL_MIN, OPT_INLINE, OPT_MINWIDTH,
-	       OPT_FOLDED_OFFCPU, OPT_FLAMEGRAPH_OFFCPU, OPT_INTERVAL, OPT_TIMELINE, OPT_SPEEDSCOPE };
+	       OPT_FOLDED_OFFCPU, OPT_FLAMEGRAPH_OFFCPU, OPT_INTERVAL, OPT_TIMELINE, OPT_SPEEDSCOPE,
+	       OPT_SYMBOL_CACHE, OPT_NO_SYMBOL_CACHE };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "reports", required_argument, NULL, OPT_REPORTS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
@@ -1080,6 +1123,8 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		{ "inline", no_argument, NULL, OPT_INLINE },
 		{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
 		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+		{ "symbol-cache", required_argument, NULL, OPT_SYMBOL_CACHE },
+		{ "no-symbol-cache", no_argument, NULL, OPT_NO_SYMBOL_CACHE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "profile-column", no_argument, NULL, OPT_PROFILE_COL },
 		{ "no-profile-column", no_argument, NULL, OPT_NO_PROFILE_COL },
@@ -1112,7 +1157,7 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	char *end;
 
 	o->profile_col = -1;
-	while ((c = getopt_long(argc, argv, ":o:e:i:j:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:e:i:j:qvh", longopts, NULL)) != -1) {
 		if (is_diff && (c == OPT_REPORTS || c == OPT_FOLDED || c == OPT_FLAMEGRAPH)) {
 			fputs("readperf diff: --reports, --folded and --flamegraph are options of the analysis only\n",
 			      stderr);
@@ -1234,6 +1279,12 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		case OPT_BUILDID_DIR:
 			o->sym.buildid_dir = optarg;
 			break;
+		case OPT_SYMBOL_CACHE:
+			o->sym.cache_dir = optarg;
+			break;
+		case OPT_NO_SYMBOL_CACHE:
+			o->no_symbol_cache = 1;
+			break;
 		case 'j':
 			o->jobs = strtol(optarg, &end, 10);
 			if (*end || o->jobs < 1 || o->jobs > 1024) {
@@ -1291,6 +1342,9 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 		case 'q':
 			lg->quiet = o->quiet = 1;
 			break;
+		case 'v':
+			lg->verbose = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -1307,7 +1361,7 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 			return EXIT_USAGE;
 		}
 	}
-	return -1;
+	return default_cache_dir(o);
 }
 
 /* ---------------------------------------------------------------- many files */

@@ -1061,6 +1061,12 @@ out_delete:
 	return err;
 }
 
+void analysis__save_symbol_cache(struct analysis *a)
+{
+	if (a && !a->err)
+		symbols__save_cache(a->syms);
+}
+
 void analysis__delete(struct analysis *a)
 {
 	if (!a)

@@ -179,6 +179,9 @@ int analysis__describe(const struct analysis *a, struct strbuf *sb);
  */
 int analysis__warn_unresolved(const struct analysis *a);
 
+/* the run's symbols into the persistent symbol cache (symbols__save_cache), after the reports */
+void analysis__save_symbol_cache(struct analysis *a);
+
 /* what was seen, for tests */
 struct analysis_stats {
 	uint64_t samples;		/* samples that passed the filters */

@@ -184,7 +184,7 @@ static bfd *open_bfd(struct symbols *s, struct dso *d, const char *path)
 {
 	bfd *abfd;
 
-	if (!file__exists(path))
+	if (!symcache__probe(s, d, path))
 		return NULL;
 	bfd_set_error(bfd_error_no_error);
 	abfd = bfd_openr(path, NULL);
@@ -975,6 +975,76 @@ static int lookup_def(struct symbols *s, struct dso *d, struct sym *sym)
 	return set_file(s, file, &sym->def_file, &sym->def_path);
 }
 
+int dso__set_cached(struct symbols *s, struct dso *d, struct elf_load_seg *segs, size_t nr_segs,
+		    char *main_path)
+{
+	d->elf = calloc(1, sizeof(*d->elf));
+	if (!d->elf)
+		return symbols__fail(s, -ENOMEM);
+	d->elf->segs = segs;
+	d->elf->nr_segs = nr_segs;
+	d->elf->main_path = main_path;
+	d->from_cache = 1;
+	return 0;
+}
+
+const struct elf_load_seg *dso__cached_segs(const struct dso *d, size_t *n)
+{
+	*n = d->elf ? d->elf->nr_segs : 0;
+	return d->elf ? d->elf->segs : NULL;
+}
+
+int dso__has_lines(const struct dso *d)
+{
+	if (!d->elf)
+		return 0;
+	return d->from_cache ? d->cache_has_lines : d->elf->line_bfd != NULL;
+}
+
+/*
+ * A dso from the symbol cache met an address or symbol the cache does not
+ * have: load it from its files after all, keeping the definitions the
+ * cache had.  *sym (a symbol of the old table, or NULL) is moved to the
+ * same symbol of the new one.  0 or the error (kept).
+ */
+static int load_from_files(struct symbols *s, struct dso *d, struct sym **sym)
+{
+	struct sym *old = d->syms;
+	size_t n = d->nr_syms, i, at = sym && *sym ? (size_t)(*sym - old) : SIZE_MAX;
+	int same, err;
+
+	d->from_cache = 0;
+	d->cache_dirty = 1;
+	d->syms = NULL;
+	d->nr_syms = 0;
+	dso__release_elf(d);
+	symcache__release_probes(d);
+	err = dso__load_elf(s, d);
+	if (err || !d->nr_syms) {
+		/* the files went away since the cache was checked: keep the cached symbols, no lines */
+		free(d->syms);
+		d->syms = old;
+		d->nr_syms = n;
+		if (d->elf)
+			d->elf->line_bfd = NULL;
+		return err;
+	}
+	same = d->nr_syms == n;
+	for (i = 0; same && i < n; i++) {
+		same = d->syms[i].start == old[i].start && d->syms[i].name == old[i].name;
+		if (same && old[i].def_done) {
+			d->syms[i].def_done = 1;
+			d->syms[i].def_file = old[i].def_file;
+			d->syms[i].def_path = old[i].def_path;
+			d->syms[i].def_line = old[i].def_line;
+		}
+	}
+	if (sym && *sym)
+		*sym = same && at < n ? &d->syms[at] : NULL;
+	free(old);
+	return 0;
+}
+
 int dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 		      struct sym *sym, uint64_t addr)
 {
@@ -983,8 +1053,27 @@ int dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 	uint64_t off;
 	asection *sec;
 
+	if (!d->elf)
+		return 0;
+	if (d->from_cache) {
+		void **slot = hashmap__find(&d->cached_lines, &addr, sizeof(addr));
+
+		if (!d->cache_has_lines)
+			return 0;
+		if (slot) {
+			const struct cached_line *c = *slot;
+
+			r->src_file = c->file;
+			r->src_path = c->path;
+			r->src_line = c->line;
+			return sym ? dso__lookup_def(s, d, r, sym) : 0;
+		}
+		if (load_from_files(s, d, &sym))
+			return s->err;
+	}
 	if (!d->elf || !d->elf->line_bfd)
 		return 0;
+	d->cache_dirty = 1;
 	sec = find_section(d, addr, &off);
 	if (sec && find_nearest_line(s, d, sec, off, &file, &func, &line) && file && *file) {
 		if (set_file(s, file, &r->src_file, &r->src_path))
@@ -1004,6 +1093,8 @@ int dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, const c
 	uint64_t off;
 	asection *sec;
 
+	if (d->elf && d->from_cache && d->cache_has_lines && max && load_from_files(s, d, NULL))
+		return s->err;
 	if (!d->elf || !d->elf->line_bfd || !max)
 		return 0;
 	sec = find_section(d, addr, &off);
@@ -1030,10 +1121,17 @@ int dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, const c
 
 int dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, struct sym *sym)
 {
-	if (!d->elf || !d->elf->line_bfd)
+	if (d->elf && d->from_cache && d->cache_has_lines && !sym->def_done) {
+		if (load_from_files(s, d, &sym))
+			return s->err;
+		if (!sym)
+			return 0;
+	}
+	if (!d->elf || (d->from_cache ? !d->cache_has_lines : !d->elf->line_bfd))
 		return 0;
 	if (!sym->def_done) {
 		sym->def_done = 1;
+		d->cache_dirty = 1;
 		if (lookup_def(s, d, sym))
 			return s->err;
 	}

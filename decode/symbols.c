@@ -29,12 +29,6 @@
 #include "util/strbuf.h"
 #include "symbols_internal.h"
 
-struct cache_entry {
-	struct sym_result r;
-	int found;
-	int lines_done;
-};
-
 int symbols__fail(struct symbols *s, int err)
 {
 	if (err && !s->err)
@@ -302,7 +296,12 @@ static int dso_load(struct symbols *s, struct dso *d)
 	switch (d->kind) {
 	case DSO_ELF:
 	case DSO_VDSO:
-		err = dso__load_elf(s, d);
+		err = symcache__load(s, d);
+		if (!err) {
+			d->cache_dirty = 1;
+			err = dso__load_elf(s, d);
+		}
+		err = err < 0 ? err : 0;
 		break;
 	case DSO_KERNEL:
 	case DSO_KMODULE:
@@ -329,6 +328,7 @@ static void dso_free(void *p)
 	if (!d)
 		return;
 	hashmap__release(&d->cache, free_cache_entry);
+	symcache__release(d);
 	dso__release_elf(d);
 	free(d->syms);
 	free(d->path);
@@ -400,6 +400,7 @@ static struct dso *dso_new(struct symbols *s, enum dso_kind kind, const char *pa
 	d->module = module;
 	d->path = strdup(path);
 	hashmap__init(&d->cache);
+	hashmap__init(&d->cached_lines);
 	if (!d->path)
 		goto fail;
 	switch (kind) {
@@ -634,6 +635,11 @@ int symbols__inlines(struct symbols *s, struct dso *d, uint64_t map_start,
 	return dso__lookup_inlines(s, d, dso__file_vaddr(d, ip - map_start + map_pgoff), names, max);
 }
 
+void symbols__save_cache(struct symbols *s)
+{
+	symcache__save(s);
+}
+
 size_t symbols__nr_cached(const struct symbols *s)
 {
 	return s ? s->nr_cached : 0;
@@ -712,6 +718,7 @@ int symbols__new(struct symbols **out, const struct symbols_opts *opts)
 	while (s->symfs && s->symfs[0] && has_suffix(s->symfs, "/"))
 		s->symfs[strlen(s->symfs) - 1] = '\0';
 	s->kallsyms = dup_or_null(opts->kallsyms, &err);
+	s->cache_dir = opts->cache_dir && *opts->cache_dir ? dup_or_null(opts->cache_dir, &err) : NULL;
 	s->osrelease = dup_or_null(opts->recorded_osrelease, &err);
 	if (opts->nr_debug_dirs && opts->debug_dirs) {
 		s->debug_dirs = calloc(opts->nr_debug_dirs, sizeof(char *));
@@ -765,6 +772,7 @@ void symbols__delete(struct symbols *s)
 	free(s->debug_dirs);
 	free(s->symfs);
 	free(s->kallsyms);
+	free(s->cache_dir);
 	free(s->osrelease);
 	free(s->buildid_dir);
 	free(s);

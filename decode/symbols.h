@@ -63,6 +63,7 @@ struct symbols_opts {
 	const uint8_t *recorded_kernel_build_id;   /* [kernel.kallsyms] build id from BUILD_ID, or NULL */
 	size_t recorded_kernel_build_id_size;
 	const struct log *log;             /* util/log.h; may be NULL */
+	const char *cache_dir;             /* the persistent symbol cache (symcache.c), or NULL: none */
 };
 
 /*
@@ -178,6 +179,13 @@ int symbols__resolve_sym(struct symbols *s, struct dso *dso, uint64_t map_start,
  */
 int symbols__inlines(struct symbols *s, struct dso *dso, uint64_t map_start,
 		     uint64_t map_pgoff, uint64_t ip, const char **names, size_t max);
+
+/*
+ * Write what this run learnt of its ELF dsos to the symbol cache
+ * (opts->cache_dir), for the next run.  Nothing after an error
+ * (symbols__status); a cache that cannot be written is no error.
+ */
+void symbols__save_cache(struct symbols *s);
 
 /* statistics for tests: distinct (dso, address) pairs cached */
 size_t symbols__nr_cached(const struct symbols *s);

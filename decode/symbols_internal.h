@@ -40,7 +40,28 @@ struct sym {
 	uint32_t parent;	/* a label inside a sized symbol: that symbol's index + 1, else 0 */
 };
 
+/* what the resolver keeps of an address (struct dso's cache) */
+struct cache_entry {
+	struct sym_result r;
+	int found;
+	int lines_done;		/* r's src_* looked up */
+};
+
 struct dso_elf;		/* dso.c: the bfd side of an ELF dso */
+struct elf_load_seg;	/* perffile/elf.h */
+
+/* a path an ELF load looked at and what was there (symcache.c validates a cache entry by them) */
+struct probe {
+	char *path;
+	uint64_t size, ino, mtime_ns, ctime_ns;	/* 0 when absent */
+	int exists;			/* a regular file */
+};
+
+/* the source line the symbol cache kept for an address (strings interned, NULL: none found) */
+struct cached_line {
+	const char *file, *path;
+	unsigned line;
+};
 
 struct dso {
 	enum dso_kind kind;
@@ -54,6 +75,13 @@ struct dso {
 	size_t nr_syms;
 	struct dso_elf *elf;	/* DSO_ELF/DSO_VDSO once loaded from a file, or NULL */
 	struct hashmap cache;	/* uint64_t addr -> struct cache_entry (symbols.c) */
+	/* the persistent symbol cache (symcache.c) */
+	struct probe *probes;	/* every file the ELF load looked at, in order */
+	size_t nr_probes;
+	int from_cache;		/* syms, segments and lines from the cache: no file opened yet */
+	int cache_has_lines;	/* from_cache: the load had debug lines */
+	int cache_dirty;	/* knows what its cache file does not (a load from the files, a new line) */
+	struct hashmap cached_lines;	/* uint64_t addr -> struct cached_line, from the cache file */
 };
 
 struct recorded_id {
@@ -81,6 +109,7 @@ struct symbols {
 	size_t nr_ksyms;
 	size_t nr_cached;
 	int err;		/* the first -ENOMEM or -errno (symbols__fail), or 0 */
+	char *cache_dir;	/* the persistent symbol cache's directory, or NULL */
 };
 
 /* symbols.c */
@@ -129,6 +158,38 @@ int dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 int dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, struct sym *sym);
 /* the functions inlined at file vaddr addr, innermost first, without the one they are in; their number, or -ENOMEM */
 int dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, const char **names, size_t max);
+
+/*
+ * The symbols of an ELF dso that came from the cache (symcache.c): its
+ * PT_LOAD segments and main file (both taken).  The bfd side is opened
+ * only when a lookup needs what the cache does not have.  0 or -ENOMEM.
+ */
+int dso__set_cached(struct symbols *s, struct dso *d, struct elf_load_seg *segs, size_t nr_segs,
+		    char *main_path);
+
+/* the PT_LOAD segments of a loaded ELF dso (none: NULL, *n 0), for the cache file */
+const struct elf_load_seg *dso__cached_segs(const struct dso *d, size_t *n);
+/* does d have source lines (from its files, or as its cache file says)? */
+int dso__has_lines(const struct dso *d);
+
+/* symcache.c */
+/*
+ * Fill an ELF or vdso dso from its cache file when there is a valid one:
+ * 1 loaded, 0 none (load from the files), -ENOMEM (kept).  A missing,
+ * stale, truncated or corrupt cache file is none.
+ */
+int symcache__load(struct symbols *s, struct dso *d);
+/*
+ * Is there a regular file at path?  Remembered in d->probes for the cache
+ * entry when the cache is on (-ENOMEM kept: then 0).
+ */
+int symcache__probe(struct symbols *s, struct dso *d, const char *path);
+/* write the cache file of every dso that learnt something; failures only logged (debug) */
+void symcache__save(struct symbols *s);
+/* forget d->probes (a new load records them again) */
+void symcache__release_probes(struct dso *d);
+/* everything of the cache in d */
+void symcache__release(struct dso *d);
 
 /* kallsyms.c */
 int dso__load_kernel(struct symbols *s, struct dso *d);

@@ -10,9 +10,11 @@ cd "$(dirname "$0")/.." || exit 3
 : "${PROG:=build/readperf}" "${GEN:=build/tests/gen/gen-perf}" "${B:=build}"
 export PROG GEN B
 export READPERF_TOP=$PWD
+# the persistent symbol cache of the runs under test, not the user's
+export XDG_CACHE_HOME=$(mktemp -d)
 pass=0 fail=0 skip=0
 log=$(mktemp -d)
-trap 'rm -rf "$log"' EXIT
+trap 'rm -rf "$log" "$XDG_CACHE_HOME"' EXIT
 
 count() {	# name, output file, exit status, kind
 	local name=$1 out=$2 rc=$3 kind=$4 p f s

@@ -29,41 +29,72 @@ int fs__mkdir_p(const char *dir)
 	return 0;
 }
 
+/* all of p to fd; 0 or -errno */
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 static int copy_fd(int in, int out)
 {
 	char buf[1 << 16];
 	ssize_t n;
+	int err;
 
 	while ((n = read(in, buf, sizeof(buf))) != 0) {
-		char *p = buf;
-
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		while (n > 0) {
-			ssize_t w = write(out, p, (size_t)n);
-
-			if (w < 0) {
-				if (errno == EINTR)
-					continue;
-				return -errno;
-			}
-			p += w;
-			n -= w;
-		}
+		err = write_all(out, buf, (size_t)n);
+		if (err)
+			return err;
 	}
 	return 0;
+}
+
+/* fill the temporary file tmp (created here) and rename it to dst; tmp is gone on failure */
+static int commit_tmp(const char *tmp, const char *dst, int mode, int in, const void *data, size_t len)
+{
+	int out, err;
+
+	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (out < 0)
+		return -errno;
+	err = in >= 0 ? copy_fd(in, out) : write_all(out, data, len);
+	if (close(out) && !err)
+		err = -errno;
+	if (!err && rename(tmp, dst))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+static int tmp_name(char *tmp, size_t n, const char *dst)
+{
+	return snprintf(tmp, n, "%s.tmp.%ld", dst, (long)getpid()) >= (int)n ? -ENAMETOOLONG : 0;
 }
 
 int fs__copy_file(const char *src, const char *dst)
 {
 	char tmp[PATH_MAX];
 	struct stat st;
-	int in, out, err;
+	int in, err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dst, (long)getpid()) >= (int)sizeof(tmp))
+	if (tmp_name(tmp, sizeof(tmp), dst))
 		return -ENAMETOOLONG;
 	in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
@@ -73,19 +104,16 @@ int fs__copy_file(const char *src, const char *dst)
 		close(in);
 		return err;
 	}
-	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, (st.st_mode & 0111) ? 0755 : 0644);
-	if (out < 0) {
-		err = -errno;
-		close(in);
-		return err;
-	}
-	err = copy_fd(in, out);
+	err = commit_tmp(tmp, dst, (st.st_mode & 0111) ? 0755 : 0644, in, NULL, 0);
 	close(in);
-	if (close(out) && !err)
-		err = -errno;
-	if (!err && rename(tmp, dst))
-		err = -errno;
-	if (err)
-		unlink(tmp);
 	return err;
+}
+
+int fs__write_file(const char *dst, const void *data, size_t len)
+{
+	char tmp[PATH_MAX];
+
+	if (tmp_name(tmp, sizeof(tmp), dst))
+		return -ENAMETOOLONG;
+	return commit_tmp(tmp, dst, 0644, -1, data, len);
 }

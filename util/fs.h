@@ -11,5 +11,7 @@ int fs__mkdir_p(const char *dir);
  * 0 or -errno.
  */
 int fs__copy_file(const char *src, const char *dst);
+/* len bytes of data as the file dst, whole or not at all, as fs__copy_file (mode 0644); 0 or -errno */
+int fs__write_file(const char *dst, const void *data, size_t len);
 
 #endif
