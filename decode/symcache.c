@@ -552,7 +552,8 @@ static int collect_lines(const struct dso *d, const struct hashmap *cache, struc
 		l->path = c->path;
 		l->line = c->line;
 	}
-	qsort(lines->data, lines->len, sizeof(struct line_out), line_cmp);
+	if (lines->len > 1)
+		qsort(lines->data, lines->len, sizeof(struct line_out), line_cmp);
 	return 0;
 }
 

@@ -1168,6 +1168,9 @@ static void make_corrupt(const struct gen_out *go, const char *name, enum corrup
  *                              each with a sample in its last map; desc: maps at
  *                              descending addresses, every 1000th with a sample
  *   --noround OUT N            a COMM and N samples in time order, no FINISHED_ROUND
+ *   --samples OUT N            a COMM and N samples of 8 processes in time order over
+ *                              4096 addresses, a FINISHED_ROUND every 65536 (40 bytes
+ *                              a sample: 27M make 1 GiB)
  *   --compressed-empty OUT     a COMPRESSED record with no payload, a COMM, a round
  *   --pipe-attrs OUT N         pipe mode: N HEADER_ATTRs (one id each), a round
  *   --pipe-aux OUT PAYLOAD     pipe mode: a COMM, an AUXTRACE saying PAYLOAD bytes follow
@@ -1299,16 +1302,21 @@ static void gen_forks(const char *out, long nmaps, long nforks, int desc)
 	perfemit__release(&d);
 }
 
-/* written as it goes: N = 3M is 120 MB of samples */
-static void gen_noround(const char *out, long n)
+/*
+ * written as it goes: a COMM and n samples in time order (N = 3M is 120 MB),
+ * with a FINISHED_ROUND after every `round` samples and at the end (0: none);
+ * ips over 4096 addresses, pids over `pids` processes (the COMM names the first)
+ */
+static void gen_samples(const char *out, long n, long round, uint32_t pids)
 {
 	struct perfemit d, f;
 	FILE *fp = open_out(out);
-	long i;
+	long i, rounds = round ? n / round + 1 : 0;
 
 	perfemit__init(&d, 0);
-	big_comm(&d, 7, "noround", 100);
-	big_file(&f, &d, d.len + 40 * (uint64_t)n);	/* a sample: header, ip, pid/tid, time, period */
+	big_comm(&d, 7, round ? "samples" : "noround", 100);
+	/* a sample: header, ip, pid/tid, time, period (40 bytes); a round 8 */
+	big_file(&f, &d, d.len + 40 * (uint64_t)n + 8 * (uint64_t)rounds);
 	write_out(fp, out, f.p, f.len);
 	perfemit__release(&f);
 	d.len = 0;	/* the COMM is written */
@@ -1317,8 +1325,13 @@ static void gen_noround(const char *out, long n)
 			write_out(fp, out, d.p, d.len);
 			d.len = 0;
 		}
-		big_sample(&d, 0x400000 + (uint64_t)(i & 0xff), 7, 1000 + (uint64_t)i);
+		big_sample(&d, 0x400000 + (uint64_t)(round ? (i * 7919) & 0xfff : i & 0xff),
+			   7 + (uint32_t)(i % pids), 1000 + (uint64_t)i);
+		if (round && (i + 1) % round == 0)
+			big_round(&d);
 	}
+	if (round)
+		big_round(&d);
 	write_out(fp, out, d.p, d.len);
 	close_out(fp, out);
 	perfemit__release(&d);
@@ -1406,7 +1419,9 @@ static int big_command(int argc, char **argv)
 	else if ((argc == 5 || (argc == 6 && !strcmp(argv[5], "desc"))) && !strcmp(cmd, "--forks"))
 		gen_forks(argv[2], strtol(argv[3], NULL, 0), strtol(argv[4], NULL, 0), argc == 6);
 	else if (argc == 4 && !strcmp(cmd, "--noround"))
-		gen_noround(argv[2], strtol(argv[3], NULL, 0));
+		gen_samples(argv[2], strtol(argv[3], NULL, 0), 0, 1);
+	else if (argc == 4 && !strcmp(cmd, "--samples"))
+		gen_samples(argv[2], strtol(argv[3], NULL, 0), 65536, 8);
 	else if (argc == 3 && !strcmp(cmd, "--compressed-empty"))
 		gen_compressed_empty(argv[2]);
 	else if (argc == 4 && !strcmp(cmd, "--pipe-attrs"))
