@@ -59,8 +59,9 @@ struct ordered_queue {
 	void *ctx;
 	struct oq_block *cur;		/* block being filled */
 	struct oq_block *free_blocks;
-	struct oq_ent *ents, *tmp;
-	size_t nr_ents, cap_ents, sorted;
+	struct oq_ent *ents_mem, *tmp;	/* cap_ents entries each */
+	struct oq_ent *ents;		/* the queued: ents_mem + first, nr_ents */
+	size_t first, nr_ents, cap_ents, sorted;
 	uint64_t max_time;		/* largest time queued */
 	uint64_t next_flush;		/* OE_FLUSH__ROUND limit */
 	uint64_t last_flush;		/* time of the last delivered queued record */
@@ -97,7 +98,7 @@ void ordered_queue__delete(struct ordered_queue *q)
 	for (i = 0; i < q->nr_blocks; i++)
 		free(q->blocks[i]);
 	free(q->blocks);
-	free(q->ents);
+	free(q->ents_mem);
 	free(q->tmp);
 	free(q);
 }
@@ -182,6 +183,37 @@ static int flush_half(struct ordered_queue *q, int need_block)
 	return 0;
 }
 
+/*
+ * Room for one more entry at the end: a flush delivers from the front, so
+ * move what is queued back to the start when that frees half the array (or
+ * the array is at its bound), else double it.  0 or -ENOMEM.
+ */
+static int make_room(struct ordered_queue *q)
+{
+	size_t cap = q->cap_ents ? q->cap_ents * 2 : 4096;
+	struct oq_ent *ne, *nt;
+
+	if (q->first && (q->nr_ents <= q->cap_ents / 2 || q->cap_ents >= OQ_MAX_ENTS)) {
+		memmove(q->ents_mem, q->ents, q->nr_ents * sizeof(*q->ents));
+		q->ents = q->ents_mem;
+		q->first = 0;
+		return 0;
+	}
+	if (cap > SIZE_MAX / sizeof(*ne))
+		return -ENOMEM;
+	ne = realloc(q->ents_mem, cap * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	q->ents_mem = ne;
+	q->ents = ne + q->first;
+	nt = realloc(q->tmp, cap * sizeof(*nt));
+	if (!nt)
+		return -ENOMEM;
+	q->tmp = nt;
+	q->cap_ents = cap;
+	return 0;
+}
+
 static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uint64_t time)
 {
 	size_t need = (sizeof(struct oq_rec) + (size_t)rec->size + 7) & ~(size_t)7;
@@ -213,21 +245,10 @@ static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uin
 		}
 		q->cur = b = nb;
 	}
-	if (q->nr_ents == q->cap_ents) {
-		size_t cap = q->cap_ents ? q->cap_ents * 2 : 4096;
-		struct oq_ent *ne, *nt;
-
-		if (cap > SIZE_MAX / sizeof(*ne))
-			return -ENOMEM;
-		ne = realloc(q->ents, cap * sizeof(*ne));
-		if (!ne)
-			return -ENOMEM;
-		q->ents = ne;
-		nt = realloc(q->tmp, cap * sizeof(*nt));
-		if (!nt)
-			return -ENOMEM;
-		q->tmp = nt;
-		q->cap_ents = cap;
+	if (q->first + q->nr_ents == q->cap_ents) {
+		ret = make_room(q);
+		if (ret)
+			return ret;
 	}
 	r = (struct oq_rec *)(void *)(b->data + b->used);
 	r->blk = b;
@@ -375,8 +396,9 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 		}
 	}
 	n = q->nr_ents - i;
-	if (i && n)
-		memmove(q->ents, q->ents + i, n * sizeof(*q->ents));
+	/* the rest stays where it is: make_room() moves it when the end is reached */
+	q->first = n ? q->first + i : 0;
+	q->ents = n ? q->ents + i : q->ents_mem;
 	q->nr_ents = n;
 	q->sorted = n;
 	return ret;
