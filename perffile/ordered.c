@@ -8,7 +8,8 @@
  * records still queued in it and goes back to a free list when that count
  * drops to zero.  The index is an array of (time, nr, copy) kept sorted on
  * its first `sorted` entries; a flush sorts the entries added since the last
- * flush (usually already sorted: a cheap check) and merges them in.
+ * flush (a round is one ascending run per CPU buffer: the runs are merged)
+ * and merges them in.
  *
  * Memory is bounded: a file without FINISHED_ROUND (or with rounds larger
  * than the bound) would queue everything, so when the copies reach
@@ -29,6 +30,7 @@
 #define OQ_BLOCK_SIZE (1u << 20)
 #define OQ_MAX_BLOCKS 64		/* 64 MiB of record copies */
 #define OQ_MAX_ENTS (1u << 20)		/* 24 MiB of index, twice (the merge's) */
+#define OQ_MAX_RUNS 1024		/* ascending runs merged in a flush, else qsort */
 
 struct oq_block {
 	struct oq_block *next;
@@ -57,8 +59,9 @@ struct ordered_queue {
 	void *ctx;
 	struct oq_block *cur;		/* block being filled */
 	struct oq_block *free_blocks;
-	struct oq_ent *ents, *tmp;
-	size_t nr_ents, cap_ents, sorted;
+	struct oq_ent *ents_mem, *tmp;	/* cap_ents entries each */
+	struct oq_ent *ents;		/* the queued: ents_mem + first, nr_ents */
+	size_t first, nr_ents, cap_ents, sorted;
 	uint64_t max_time;		/* largest time queued */
 	uint64_t next_flush;		/* OE_FLUSH__ROUND limit */
 	uint64_t last_flush;		/* time of the last delivered queued record */
@@ -68,6 +71,7 @@ struct ordered_queue {
 	size_t nr_blocks;
 	struct oq_block **blocks;	/* every block, for delete */
 	size_t cap_blocks;
+	size_t runs[OQ_MAX_RUNS + 1];	/* sort_tail()'s run starts */
 };
 
 int ordered_queue__new(struct ordered_queue **out, const struct perf_file *f,
@@ -94,7 +98,7 @@ void ordered_queue__delete(struct ordered_queue *q)
 	for (i = 0; i < q->nr_blocks; i++)
 		free(q->blocks[i]);
 	free(q->blocks);
-	free(q->ents);
+	free(q->ents_mem);
 	free(q->tmp);
 	free(q);
 }
@@ -179,6 +183,37 @@ static int flush_half(struct ordered_queue *q, int need_block)
 	return 0;
 }
 
+/*
+ * Room for one more entry at the end: a flush delivers from the front, so
+ * move what is queued back to the start when that frees half the array (or
+ * the array is at its bound), else double it.  0 or -ENOMEM.
+ */
+static int make_room(struct ordered_queue *q)
+{
+	size_t cap = q->cap_ents ? q->cap_ents * 2 : 4096;
+	struct oq_ent *ne, *nt;
+
+	if (q->first && (q->nr_ents <= q->cap_ents / 2 || q->cap_ents >= OQ_MAX_ENTS)) {
+		memmove(q->ents_mem, q->ents, q->nr_ents * sizeof(*q->ents));
+		q->ents = q->ents_mem;
+		q->first = 0;
+		return 0;
+	}
+	if (cap > SIZE_MAX / sizeof(*ne))
+		return -ENOMEM;
+	ne = realloc(q->ents_mem, cap * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	q->ents_mem = ne;
+	q->ents = ne + q->first;
+	nt = realloc(q->tmp, cap * sizeof(*nt));
+	if (!nt)
+		return -ENOMEM;
+	q->tmp = nt;
+	q->cap_ents = cap;
+	return 0;
+}
+
 static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uint64_t time)
 {
 	size_t need = (sizeof(struct oq_rec) + (size_t)rec->size + 7) & ~(size_t)7;
@@ -210,21 +245,10 @@ static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uin
 		}
 		q->cur = b = nb;
 	}
-	if (q->nr_ents == q->cap_ents) {
-		size_t cap = q->cap_ents ? q->cap_ents * 2 : 4096;
-		struct oq_ent *ne, *nt;
-
-		if (cap > SIZE_MAX / sizeof(*ne))
-			return -ENOMEM;
-		ne = realloc(q->ents, cap * sizeof(*ne));
-		if (!ne)
-			return -ENOMEM;
-		q->ents = ne;
-		nt = realloc(q->tmp, cap * sizeof(*nt));
-		if (!nt)
-			return -ENOMEM;
-		q->tmp = nt;
-		q->cap_ents = cap;
+	if (q->first + q->nr_ents == q->cap_ents) {
+		ret = make_room(q);
+		if (ret)
+			return ret;
 	}
 	r = (struct oq_rec *)(void *)(b->data + b->used);
 	r->blk = b;
@@ -248,36 +272,95 @@ static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uin
 	return 0;
 }
 
+/* merge the sorted a[0, na) and b[0, nb) into out */
+static void merge_ents(const struct oq_ent *a, size_t na, const struct oq_ent *b, size_t nb,
+		       struct oq_ent *out)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		if (ent_before(&b[j], &a[i]))
+			*out++ = b[j++];
+		else
+			*out++ = a[i++];
+	}
+	memcpy(out, a + i, (na - i) * sizeof(*out));
+	memcpy(out + (na - i), b + j, (nb - j) * sizeof(*out));
+}
+
+/* merge the sorted a[0, na) and b[0, nb) into a[0, na + nb) from the back; b lies elsewhere */
+static void merge_back(struct oq_ent *a, size_t na, const struct oq_ent *b, size_t nb)
+{
+	struct oq_ent *out = a + na + nb;
+
+	while (nb) {
+		if (na && ent_before(&b[nb - 1], &a[na - 1]))
+			*--out = a[--na];
+		else
+			*--out = b[--nb];
+	}
+}
+
+/*
+ * Sort ents[from, nr_ents): a round holds one ascending run per CPU buffer,
+ * so merge the runs pairwise (src and tmp in turn) rather than sort them.
+ * The key (time, nr) is unique, so the order is the one any sort gives.
+ * More than OQ_MAX_RUNS runs (records that were not written in order): qsort.
+ * Returns where the sorted entries are: ents + from or tmp.
+ */
+static struct oq_ent *sort_tail(struct ordered_queue *q, size_t from)
+{
+	struct oq_ent *src = q->ents + from, *dst = q->tmp, *t;
+	size_t n = q->nr_ents - from, *b = q->runs, nr = 0, i, k;
+
+	b[nr++] = 0;
+	for (i = 1; i < n; i++) {
+		if (!ent_before(&src[i], &src[i - 1]))
+			continue;
+		if (nr == OQ_MAX_RUNS) {
+			qsort(src, n, sizeof(*src), ent_cmp);
+			return src;
+		}
+		b[nr++] = i;
+	}
+	b[nr] = n;
+	while (nr > 1) {
+		for (i = 0, k = 0; i + 1 < nr; i += 2, k++) {
+			merge_ents(src + b[i], b[i + 1] - b[i], src + b[i + 1], b[i + 2] - b[i + 1],
+				   dst + b[i]);
+			b[k] = b[i];
+		}
+		if (i < nr) {
+			memcpy(dst + b[i], src + b[i], (n - b[i]) * sizeof(*dst));
+			b[k++] = b[i];
+		}
+		b[k] = n;
+		nr = k;
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
 /* make ents[0, nr_ents) sorted */
 static void sort_all(struct ordered_queue *q)
 {
 	struct oq_ent *head = q->ents, *tail;
-	size_t nh = q->sorted, nt = q->nr_ents - q->sorted, i, a, b, o;
+	size_t nh = q->sorted, nt = q->nr_ents - q->sorted;
 
 	if (!nt)
 		return;
-	tail = q->ents + q->sorted;	/* ents is NULL while nothing was queued */
-	for (i = 1; i < nt; i++)
-		if (ent_before(&tail[i], &tail[i - 1]))
-			break;
-	if (i < nt)
-		qsort(tail, nt, sizeof(*tail), ent_cmp);
+	tail = sort_tail(q, nh);
 	if (nh && ent_before(&tail[0], &head[nh - 1])) {
-		/* merge head and tail through tmp */
-		a = 0;
-		b = 0;
-		o = 0;
-		while (a < nh && b < nt) {
-			if (ent_before(&tail[b], &head[a]))
-				q->tmp[o++] = tail[b++];
-			else
-				q->tmp[o++] = head[a++];
+		if (tail != q->tmp) {
+			memcpy(q->tmp, tail, nt * sizeof(*tail));
+			tail = q->tmp;
 		}
-		while (a < nh)
-			q->tmp[o++] = head[a++];
-		while (b < nt)
-			q->tmp[o++] = tail[b++];
-		memcpy(q->ents, q->tmp, o * sizeof(*q->ents));
+		/* head from the back into its place: the writes stay behind the reads */
+		merge_back(head, nh, tail, nt);
+	} else if (tail != head + nh) {
+		memcpy(head + nh, tail, nt * sizeof(*tail));
 	}
 	q->sorted = q->nr_ents;
 }
@@ -296,7 +379,7 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 
 		if (!all && e->time > limit)
 			break;
-		memset(&rec, 0, sizeof(rec));
+		/* perf_file__decode() sets every field the callback may read */
 		err = perf_file__decode(q->f, e->r + 1, e->r->size, &rec, &why);
 		rec.nr = e->nr;
 		rec.offset = e->r->offset;
@@ -313,8 +396,9 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 		}
 	}
 	n = q->nr_ents - i;
-	if (i && n)
-		memmove(q->ents, q->ents + i, n * sizeof(*q->ents));
+	/* the rest stays where it is: make_room() moves it when the end is reached */
+	q->first = n ? q->first + i : 0;
+	q->ents = n ? q->ents + i : q->ents_mem;
 	q->nr_ents = n;
 	q->sorted = n;
 	return ret;

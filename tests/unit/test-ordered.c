@@ -217,6 +217,90 @@ static void test_memory_bound(void **state)
 	pe__release(&e);
 }
 
+/* delivery strictly increasing in (time, nr): the order of the key, equal times in file order */
+struct keyorder {
+	uint64_t count, time, nr;
+	int bad;
+};
+
+static int keyorder_cb(void *ctx, struct perf_record *rec)
+{
+	struct keyorder *k = ctx;
+
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return 0;
+	if (k->count && (rec->sample.time < k->time || (rec->sample.time == k->time && rec->nr <= k->nr)))
+		k->bad = 1;
+	k->time = rec->sample.time;
+	k->nr = rec->nr;
+	k->count++;
+	return 0;
+}
+
+/*
+ * Rounds written as nr_runs ascending runs (one per CPU buffer), times drawn
+ * from a small range so that equal times meet across runs, each round
+ * overlapping the next (the queued head merges with the new runs); 1500
+ * runs and a descending round take the sort for more runs than are merged.
+ */
+static void test_runs(void **state)
+{
+	static const size_t nr_runs[] = { 1, 2, 3, 8, 33, 1500 };
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	size_t c, r, run, i;
+
+	(void)state;
+	for (c = 0; c <= sizeof(nr_runs) / sizeof(nr_runs[0]); c++) {
+		struct pe e = { 0 };
+		struct keyorder k = { 0 };
+		struct perf_file *f;
+		struct ordered_queue *q;
+		struct ordered_queue_stats st;
+		struct perf_record rec;
+		uint64_t n = 0;
+		uint8_t *buf;
+		size_t len;
+		int ret;
+
+		pe__attr(&e, ST, 1000);
+		for (r = 0; r < 6; r++) {
+			size_t runs = c < sizeof(nr_runs) / sizeof(nr_runs[0]) ? nr_runs[c] : 1;
+
+			for (run = 0; run < runs; run++) {
+				uint64_t t = 1000000 + r * 3000;
+				size_t len_run = c < sizeof(nr_runs) / sizeof(nr_runs[0]) ? 4 + x % 300 : 3000;
+
+				for (i = 0; i < len_run; i++, n++) {
+					x ^= x << 13;
+					x ^= x >> 7;
+					x ^= x << 17;
+					/* the descending case counts down, the others step 0-2 up */
+					t = len_run == 3000 ? 1000000 + r * 3000 + 4499 - i : t + x % 3;
+					if (t > 1000000 + r * 3000 + 4499)
+						t = 1000000 + r * 3000 + 4499;
+					pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, t, 1, NULL, 0);
+				}
+			}
+			pe__round(&e);
+		}
+		buf = pe__file(&e, &len);
+		assert_int_equal(perf_file__open_mem(&f, buf, len, NULL), 0);
+		assert_int_equal(ordered_queue__new(&q, f, keyorder_cb, &k), 0);
+		while ((ret = perf_file__next(f, &rec)) == 1)
+			assert_int_equal(ordered_queue__push(q, &rec), 0);
+		assert_int_equal(ret, 0);
+		assert_int_equal(ordered_queue__flush(q), 0);
+		ordered_queue__stats(q, &st);
+		assert_int_equal(k.count, n);
+		assert_false(k.bad);
+		assert_int_equal(st.nr_unordered, 0);
+		ordered_queue__delete(q);
+		perf_file__delete(f);
+		free(buf);
+		pe__release(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_no_time),
 		cmocka_unit_test(test_many_rounds),
 		cmocka_unit_test(test_memory_bound),
+		cmocka_unit_test(test_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
