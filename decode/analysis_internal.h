@@ -38,6 +38,9 @@ struct fstat {
 	uint64_t samples, period;	/* self */
 	uint64_t ch_samples, ch_period;	/* children: samples whose chain holds it */
 	uint64_t seen;			/* sample sequence number of the last children count */
+	/* overview.csv: "event" then ",dso,function," escaped once (pool), NULL until needed */
+	const char *ov_text, *ov_event;	/* ov_event: the interned name it was made for */
+	uint32_t ov_event_len, ov_len;
 };
 
 /* (event, dso, function, source file, line) */
@@ -171,7 +174,7 @@ struct analysis {
 int overview__open(struct analysis *a);
 void overview__close(struct analysis *a);
 void overview__sample(struct analysis *a, const struct perf_record *rec, const char *event,
-		      uint64_t period, const struct fstat *f);
+		      uint64_t period, struct fstat *f);
 void overview__record(struct analysis *a, const struct perf_record *rec);
 
 const char *analysis__intern(struct analysis *a, const char *s);	/* NULL on ENOMEM (kept in a->err) */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decode/analysis_internal.h"
 
@@ -31,8 +32,7 @@ int overview__open(struct analysis *a)
 		a->ov_tmp = tmpfile();
 		if (!a->ov_tmp)
 			return -errno;
-		setvbuf(a->ov_tmp, NULL, _IOFBF, 1 << 16);
-		csv__open_stream(&a->ov, a->ov_tmp);
+		csv__open_fd(&a->ov, fileno(a->ov_tmp));
 	}
 	csv__prefix(&a->ov, "profile", a->opts.profile);
 	csv__row(&a->ov, overview_cols);
@@ -76,23 +76,61 @@ static void common_fields(struct csv *c, const struct perf_record *rec, int has_
 	csv__i64(c, kernel && (s->sample_type & PERF_SAMPLE_CPU) ? (int64_t)s->cpu : -1);
 }
 
+/*
+ * f's event name and ",dso,function," as CSV text, escaped once into the
+ * pool: most rows of overview.csv are samples of a few thousand functions.
+ * 0, or -ENOMEM (the row is then written field by field).
+ */
+static int sample_text(struct analysis *a, struct fstat *f, const char *event)
+{
+	size_t le = strlen(event), ld = strlen(f->dso), lf = strlen(f->function);
+	size_t n = 2 * (le + ld + lf) + 9;	/* three fields quoted, three commas */
+	char *t;
+
+	if (n > UINT32_MAX)
+		return -ENOMEM;
+	t = pool__alloc(&a->pool, n);
+	if (!t)
+		return -ENOMEM;
+	f->ov_event_len = (uint32_t)csv__escape(t, event, le);
+	n = f->ov_event_len;
+	t[n++] = ',';
+	n += csv__escape(t + n, f->dso, ld);
+	t[n++] = ',';
+	n += csv__escape(t + n, f->function, lf);
+	t[n++] = ',';		/* info: empty */
+	f->ov_len = (uint32_t)n;
+	f->ov_text = t;
+	f->ov_event = event;
+	return 0;
+}
+
 void overview__sample(struct analysis *a, const struct perf_record *rec, const char *event,
-		      uint64_t period, const struct fstat *f)
+		      uint64_t period, struct fstat *f)
 {
 	struct csv *c = &a->ov;
 	const struct perf_sample *s = &rec->sample;
 	int has_tid = !!(s->sample_type & PERF_SAMPLE_TID);
+	int cached = f->ov_event == event || !sample_text(a, f, event);
 
 	common_fields(c, rec, has_tid, s->pid, s->tid);
-	csv__str(c, event);
+	if (cached)
+		csv__text(c, f->ov_text, f->ov_event_len);
+	else
+		csv__str(c, event);
 	if (s->sample_type & PERF_SAMPLE_IP)
 		csv__hex(c, s->ip);
 	else
 		csv__empty(c);
 	csv__u64(c, period);
-	csv__str(c, f->dso);
-	csv__str(c, f->function);
-	csv__empty(c);
+	if (cached) {
+		/* ",dso,function," after the period: dso, symbol and the empty info */
+		csv__raw(c, f->ov_text + f->ov_event_len, f->ov_len - f->ov_event_len);
+	} else {
+		csv__str(c, f->dso);
+		csv__str(c, f->function);
+		csv__empty(c);
+	}
 	csv__end_row(c);
 }
 
@@ -202,8 +240,8 @@ static int overview_write(struct analysis *a, const char *dir)
 {
 	struct csv c;
 	char buf[1 << 16];
-	size_t n;
-	int err;
+	ssize_t n;
+	int fd, err;
 
 	if (!a->overview_open)
 		return 0;
@@ -211,27 +249,31 @@ static int overview_write(struct analysis *a, const char *dir)
 		a->overview_open = 0;
 		return csv__commit(&a->ov);
 	}
+	fd = a->ov.fd;
 	/* what the writer still buffers goes to the file; later rows append to it */
 	err = csv__commit(&a->ov);
-	csv__open_stream(&a->ov, a->ov_tmp);
+	csv__open_fd(&a->ov, fd);
 	csv__prefix(&a->ov, NULL, a->opts.profile);
 	if (err)
 		return err;
-	if (fflush(a->ov_tmp) || ferror(a->ov_tmp))
-		return -EIO;
 	err = csv__open(&c, dir, "overview.csv");
 	if (err)
 		return err;
-	rewind(a->ov_tmp);
-	while ((n = fread(buf, 1, sizeof(buf), a->ov_tmp)) > 0)
-		if (fwrite(buf, 1, n, c.fp) != n)
-			break;
-	if (ferror(a->ov_tmp)) {
+	if (lseek(fd, 0, SEEK_SET) < 0) {
 		csv__abort(&c);
 		return -EIO;
 	}
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			csv__abort(&c);
+			return -EIO;
+		}
+		csv__raw(&c, buf, (size_t)n);
+	}
 	/* keep appending after the copy if more records come */
-	if (fseek(a->ov_tmp, 0, SEEK_END)) {
+	if (lseek(fd, 0, SEEK_END) < 0) {
 		csv__abort(&c);
 		return -EIO;
 	}

@@ -125,20 +125,25 @@ void speedscope__release(struct analysis *a)
 }
 
 /* a JSON string: quotes, backslashes and control characters escaped; bytes >= 0x80 as they are */
-static void json_str(FILE *fp, const char *s)
+static void json_str(struct csv *c, const char *s)
 {
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const char *run = s;
 
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(fp, "\\u%04x", c);
+	csv__puts(c, "\"");
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch != '"' && ch != '\\' && ch >= 0x20)
+			continue;
+		csv__raw(c, run, (size_t)(s - run));
+		run = s + 1;
+		if (ch == '"' || ch == '\\')
+			csv__printf(c, "\\%c", ch);
 		else
-			fputc(c, fp);
+			csv__printf(c, "\\u%04x", ch);
 	}
-	fputc('"', fp);
+	csv__raw(c, run, (size_t)(s - run));
+	csv__puts(c, "\"");
 }
 
 static int profile_cmp(const void *pa, const void *pb)
@@ -177,7 +182,7 @@ static uint64_t profile_weight(const struct ss_profile *p)
 	return total;
 }
 
-static void write_profile(FILE *fp, const struct ss_profile *p)
+static void write_profile(struct csv *c, const struct ss_profile *p)
 {
 	const uint64_t *w = p->weights.data;
 	const uint32_t *st = p->stacks.data;
@@ -185,31 +190,31 @@ static void write_profile(FILE *fp, const struct ss_profile *p)
 	size_t i, k, pos = 0;
 	char name[64];
 
-	fputs("{\"type\":\"sampled\",\"name\":", fp);
+	csv__puts(c, "{\"type\":\"sampled\",\"name\":");
 	snprintf(name, sizeof(name), " (%" PRIu32 ")", p->th->tid);
 	{
 		struct strbuf sb = STRBUF_INIT;
 
 		if (!strbuf__addstr(&sb, p->th->comm ? p->th->comm : UNKNOWN) && !strbuf__addstr(&sb, name))
-			json_str(fp, sb.buf);
+			json_str(c, sb.buf);
 		else
-			json_str(fp, name);
+			json_str(c, name);
 		strbuf__release(&sb);
 	}
-	fprintf(fp, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64 ",\"samples\":[",
+	csv__printf(c, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64 ",\"samples\":[",
 		p->unit_ns ? "nanoseconds" : "none", total);
 	for (i = 0; i < p->weights.len; i++) {
 		uint32_t depth = st[pos++];
 
-		fputs(i ? ",[" : "[", fp);
+		csv__puts(c, i ? ",[" : "[");
 		for (k = 0; k < depth; k++)
-			fprintf(fp, k ? ",%" PRIu32 : "%" PRIu32, st[pos++]);
-		fputc(']', fp);
+			csv__printf(c, k ? ",%" PRIu32 : "%" PRIu32, st[pos++]);
+		csv__puts(c, "]");
 	}
-	fputs("],\"weights\":[", fp);
+	csv__puts(c, "],\"weights\":[");
 	for (i = 0; i < p->weights.len; i++)
-		fprintf(fp, i ? ",%" PRIu64 : "%" PRIu64, w[i]);
-	fputs("]}", fp);
+		csv__printf(c, i ? ",%" PRIu64 : "%" PRIu64, w[i]);
+	csv__puts(c, "]}");
 }
 
 int speedscope__write(struct analysis *a, const char *path, const char *name)
@@ -228,19 +233,19 @@ int speedscope__write(struct analysis *a, const char *path, const char *name)
 	err = analysis__open_path(&c, path);
 	if (err)
 		return err;
-	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":[", c.fp);
+	csv__puts(&c, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":[");
 	for (i = 0; i < a->ss_frame_list.len; i++) {
 		const struct fstat *f = frames[i];
 
-		fputs(i ? ",{\"name\":" : "{\"name\":", c.fp);
-		json_str(c.fp, f->function);
-		fputs(",\"file\":", c.fp);
-		json_str(c.fp, f->def_file ? f->def_file : f->dso);
+		csv__puts(&c, i ? ",{\"name\":" : "{\"name\":");
+		json_str(&c, f->function);
+		csv__puts(&c, ",\"file\":");
+		json_str(&c, f->def_file ? f->def_file : f->dso);
 		if (f->def_file && f->def_line)
-			fprintf(c.fp, ",\"line\":%u", f->def_line);
-		fputc('}', c.fp);
+			csv__printf(&c, ",\"line\":%u", f->def_line);
+		csv__puts(&c, "}");
 	}
-	fputs("]},\"profiles\":[", c.fp);
+	csv__puts(&c, "]},\"profiles\":[");
 	for (i = 0; have && i < n; i++) {
 		uint64_t w = profile_weight(v[i]);
 
@@ -248,17 +253,17 @@ int speedscope__write(struct analysis *a, const char *path, const char *name)
 			continue;
 		v[i]->unit_ns = a->events[event].time_unit;
 		if (!first)
-			fputc(',', c.fp);
+			csv__puts(&c, ",");
 		first = 0;
 		if (w > heaviest_w) {	/* speedscope opens on the busiest thread */
 			heaviest_w = w;
 			heaviest = written;
 		}
 		written++;
-		write_profile(c.fp, v[i]);
+		write_profile(&c, v[i]);
 	}
-	fputs("],\"name\":", c.fp);
-	json_str(c.fp, name ? name : "readperf");
-	fprintf(c.fp, ",\"activeProfileIndex\":%zu,\"exporter\":\"readperf\"}\n", heaviest);
+	csv__puts(&c, "],\"name\":");
+	json_str(&c, name ? name : "readperf");
+	csv__printf(&c, ",\"activeProfileIndex\":%zu,\"exporter\":\"readperf\"}\n", heaviest);
 	return csv__commit(&c);
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decode/analysis_internal.h"
 
@@ -300,7 +301,8 @@ int analysis__open_path(struct csv *c, const char *path)
 	int err;
 
 	if (!strcmp(path, "-")) {
-		csv__open_stream(c, stdout);
+		fflush(stdout);		/* what readperf printed before goes first */
+		csv__open_fd(c, STDOUT_FILENO);
 		return 0;
 	}
 	if (!*path || (slash && !slash[1]))
@@ -348,8 +350,8 @@ static int write_folded(struct folded *fdp, const char *path)
 	}
 	/* raw lines, not CSV fields: names with ',' stay unquoted */
 	for (i = 0; i < fd.nr; i++) {
-		fwrite(fd.v[i].s, 1, fd.v[i].len, c.fp);
-		fprintf(c.fp, " %" PRIu64 "\n", fd.v[i].samples);
+		csv__raw(&c, fd.v[i].s, fd.v[i].len);
+		csv__printf(&c, " %" PRIu64 "\n", fd.v[i].samples);
 	}
 	folded_release(&fd);
 	return csv__commit(&c);
@@ -368,7 +370,7 @@ static int write_folded(struct folded *fdp, const char *path)
 #define FG_BOTTOM (FG_FONT * 2 + 10)
 
 struct flame {
-	FILE *fp;
+	struct csv *c;
 	uint64_t total;
 	unsigned height;
 	unsigned min_cpx;
@@ -384,9 +386,9 @@ static uint64_t fg_x(const struct flame *fl, uint64_t t)
 	return FG_XPAD * 100 + (uint64_t)(w / fl->total);
 }
 
-static void put_cpx(FILE *fp, uint64_t v)
+static void put_cpx(struct csv *c, uint64_t v)
 {
-	fprintf(fp, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
+	csv__printf(c, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
 }
 
 /* length of a valid UTF-8 sequence at s (n bytes left), 0 when invalid */
@@ -519,21 +521,21 @@ static int fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
 	fg_colour(name, n, fl->offcpu, rgb);
 	if (xml_text(fl, name, n, SIZE_MAX))
 		return -ENOMEM;
-	fprintf(fl->fp, "<g>\n<title>%s (%s %" PRIu64 "%s, %" PRIu64 ".%02" PRIu64 "%%)</title>\n",
+	csv__printf(fl->c, "<g>\n<title>%s (%s %" PRIu64 "%s, %" PRIu64 ".%02" PRIu64 "%%)</title>\n",
 		fl->esc.buf, fl->offcpu ? "off-CPU" : "period", samples, fl->offcpu ? " ns" : "",
 		pct / 100, pct % 100);
-	fputs("<rect x=\"", fl->fp);
-	put_cpx(fl->fp, x1);
-	fprintf(fl->fp, "\" y=\"%u\" width=\"", y);
-	put_cpx(fl->fp, x2 - x1);
-	fprintf(fl->fp, "\" height=\"%u\" fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>\n",
+	csv__puts(fl->c, "<rect x=\"");
+	put_cpx(fl->c, x1);
+	csv__printf(fl->c, "\" y=\"%u\" width=\"", y);
+	put_cpx(fl->c, x2 - x1);
+	csv__printf(fl->c, "\" height=\"%u\" fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>\n",
 		FG_FRAME - 1, rgb[0], rgb[1], rgb[2]);
 	/* the label: what fits (the script redraws it when zoomed) */
 	if (xml_text(fl, name, n, fit >= 3 ? fit : 0))
 		return -ENOMEM;
-	fputs("<text x=\"", fl->fp);
-	put_cpx(fl->fp, x1 + 300);
-	fprintf(fl->fp, "\" y=\"%u\">%s</text>\n</g>\n", y + FG_FRAME - 5, fit >= 3 ? fl->esc.buf : "");
+	csv__puts(fl->c, "<text x=\"");
+	put_cpx(fl->c, x1 + 300);
+	csv__printf(fl->c, "\" y=\"%u\">%s</text>\n</g>\n", y + FG_FRAME - 5, fit >= 3 ? fl->esc.buf : "");
 	return 0;
 }
 
@@ -746,13 +748,13 @@ static int write_svg(struct analysis *a, struct folded *fdp, const char *path, i
 	if (err)
 		goto out;
 	memset(&fl, 0, sizeof(fl));
-	fl.fp = c.fp;
+	fl.c = &c;
 	fl.total = fd.total;
 	fl.min_cpx = a->opts.fg_minwidth_set ? a->opts.fg_minwidth : FG_MIN_CPX;
 	fl.offcpu = offcpu;
 	fl.height = FG_TOP + (unsigned)(depth + 1) * FG_FRAME + FG_BOTTOM;
 	strbuf__init(&fl.esc);
-	fprintf(c.fp,
+	csv__printf(&c,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" onload=\"fg_init()\">\n"
 		"<desc>Flame graph written by readperf: one rectangle per frame, width proportional to the period; "
@@ -771,8 +773,8 @@ static int write_svg(struct analysis *a, struct folded *fdp, const char *path, i
 		"#frames > g:hover > rect { stroke: black; stroke-width: 0.5; }\n"
 		"</style>\n",
 		FG_WIDTH, fl.height, FG_WIDTH, fl.height, FG_FONT);
-	fputs(fg_script, c.fp);
-	fprintf(c.fp,
+	csv__puts(&c, fg_script);
+	csv__printf(&c,
 		"<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"url(#background)\"/>\n"
 		"<text class=\"title\" x=\"%u\" y=\"24\">%s</text>\n"
 		"<text id=\"reset\" class=\"hidden\" x=\"%u\" y=\"24\">Reset Zoom</text>\n"
@@ -783,22 +785,22 @@ static int write_svg(struct analysis *a, struct folded *fdp, const char *path, i
 		FG_WIDTH - FG_XPAD, FG_XPAD, fl.height - 17,
 		FG_WIDTH - FG_XPAD, fl.height - 17);
 	if (!fd.event) {
-		fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s</text>\n<g id=\"frames\">\n",
+		csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s</text>\n<g id=\"frames\">\n",
 			FG_WIDTH / 2, offcpu ? "no time off the CPU (no context-switch data)" : "no samples");
 	} else {
 		err = xml_text(&fl, fd.event, strlen(fd.event), SIZE_MAX);
 		if (!err && offcpu)
-			fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">time off the CPU: %" PRIu64
+			csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">time off the CPU: %" PRIu64
 				" interval%s, %" PRIu64 " ns</text>\n<g id=\"frames\">\n", FG_WIDTH / 2, fd.nr_samples,
 				fd.nr_samples == 1 ? "" : "s", fd.total);
 		else if (!err)
-			fprintf(c.fp, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s: %" PRIu64 " sample%s, period %" PRIu64
+			csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s: %" PRIu64 " sample%s, period %" PRIu64
 				"</text>\n<g id=\"frames\">\n", FG_WIDTH / 2, fl.esc.buf, fd.nr_samples,
 				fd.nr_samples == 1 ? "" : "s", fd.total);
 		if (!err)
 			err = fg_flow(&fl, &fd, open);
 	}
-	fputs("</g>\n</svg>\n", c.fp);
+	csv__puts(&c, "</g>\n</svg>\n");
 	strbuf__release(&fl.esc);
 	if (err)
 		csv__abort(&c);

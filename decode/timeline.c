@@ -283,34 +283,34 @@ static const char *const tl_colours[] = {
 };
 
 /* XML character data of s, at most max characters (cut with "..") */
-static void xml_put(FILE *fp, const char *s, size_t max)
+static void xml_put(struct csv *c, const char *s, size_t max)
 {
 	size_t n = 0;
 
 	for (; *s; s++, n++) {
 		if (n + 2 == max && strlen(s) > 2) {
-			fputs("..", fp);
+			csv__puts(c, "..");
 			return;
 		}
 		if (*s == '&')
-			fputs("&amp;", fp);
+			csv__puts(c, "&amp;");
 		else if (*s == '<')
-			fputs("&lt;", fp);
+			csv__puts(c, "&lt;");
 		else if (*s == '>')
-			fputs("&gt;", fp);
+			csv__puts(c, "&gt;");
 		else if (*s == '"')
-			fputs("&quot;", fp);
+			csv__puts(c, "&quot;");
 		else if ((unsigned char)*s < 0x20)
-			fputc('?', fp);
+			csv__puts(c, "?");
 		else
-			fputc(*s, fp);
+			csv__raw(c, s, 1);
 	}
 }
 
 /* hundredths of a pixel as "x.yy" */
-static void put_c(FILE *fp, uint64_t v)
+static void put_c(struct csv *c, uint64_t v)
 {
-	fprintf(fp, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
+	csv__printf(c, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
 }
 
 /* a time in ns as a short label: 1.5s, 250ms, 40us, 800ns */
@@ -339,12 +339,12 @@ static uint64_t layer_y(const struct tl_event *e, uint64_t b, size_t rows)
 	return y0 - (total ? (uint64_t)((unsigned __int128)ph * below / total) : 0);
 }
 
-static void put_point(FILE *fp, uint64_t x, uint64_t y, char sep)
+static void put_point(struct csv *c, uint64_t x, uint64_t y, char sep)
 {
-	put_c(fp, x);
-	fputc(',', fp);
-	put_c(fp, y);
-	fputc(sep, fp);
+	put_c(c, x);
+	csv__puts(c, ",");
+	put_c(c, y);
+	csv__raw(c, &sep, 1);
 }
 
 /*
@@ -352,28 +352,28 @@ static void put_point(FILE *fp, uint64_t x, uint64_t y, char sep)
  * the interval's, flat across it), the top edge left to right, then the
  * bottom edge back.
  */
-static void draw_layers(FILE *fp, const struct tl_event *e, uint64_t nb)
+static void draw_layers(struct csv *c, const struct tl_event *e, uint64_t nb)
 {
 	const uint64_t pw = (TL_W - TL_LEFT - TL_RIGHT) * 100, x0 = TL_LEFT * 100;
 	size_t r;
 	uint64_t b;
 
 	for (r = 0; r <= e->nr_top; r++) {
-		fprintf(fp, "<polygon class=\"layer\" data-layer=\"%zu\" fill=\"%s\" points=\"", r,
+		csv__printf(c, "<polygon class=\"layer\" data-layer=\"%zu\" fill=\"%s\" points=\"", r,
 			r < e->nr_top ? tl_colours[r % 10] : "#d3d3d3");
 		for (b = 0; b < nb; b++) {
 			uint64_t y = layer_y(e, b, r + 1);
 
-			put_point(fp, x0 + pw * b / nb, y, ' ');
-			put_point(fp, x0 + pw * (b + 1) / nb, y, ' ');
+			put_point(c, x0 + pw * b / nb, y, ' ');
+			put_point(c, x0 + pw * (b + 1) / nb, y, ' ');
 		}
 		for (b = nb; b-- > 0;) {
 			uint64_t y = layer_y(e, b, r);
 
-			put_point(fp, x0 + pw * (b + 1) / nb, y, ' ');
-			put_point(fp, x0 + pw * b / nb, y, b ? ' ' : '"');
+			put_point(c, x0 + pw * (b + 1) / nb, y, ' ');
+			put_point(c, x0 + pw * b / nb, y, b ? ' ' : '"');
 		}
-		fputs("/>\n", fp);
+		csv__puts(c, "/>\n");
 	}
 }
 
@@ -395,7 +395,7 @@ int timeline__write_svg(struct analysis *a, const char *path)
 		table_release(&t);
 		return err;
 	}
-	fprintf(c.fp,
+	csv__printf(&c,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
 		"<desc>Timeline written by readperf: the share of each interval's period per function (top %u, the rest grey), "
@@ -409,26 +409,26 @@ int timeline__write_svg(struct analysis *a, const char *path)
 		"<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"rgb(255,255,255)\"/>\n",
 		TL_W, TL_H, TL_W, TL_H, TIMELINE_TOP, TL_W, TL_H);
 	e = t.nr_ev ? &t.ev[0] : NULL;
-	fprintf(c.fp, "<text class=\"title\" x=\"%u\" y=\"24\">", (TL_W - TL_RIGHT + TL_LEFT) / 2);
+	csv__printf(&c, "<text class=\"title\" x=\"%u\" y=\"24\">", (TL_W - TL_RIGHT + TL_LEFT) / 2);
 	if (e) {
-		xml_put(c.fp, a->events[e->event].name, 60);
+		xml_put(&c, a->events[e->event].name, 60);
 		time_label(lab, sizeof(lab), t.width);
-		fprintf(c.fp, ": share of each %s interval</text>\n", lab);
+		csv__printf(&c, ": share of each %s interval</text>\n", lab);
 	} else {
-		fputs("no samples</text>\n", c.fp);
+		csv__puts(&c, "no samples</text>\n");
 	}
 	/* y axis: 0, 25, 50, 75, 100 % */
 	for (k = 0; k <= 4; k++) {
 		unsigned y = TL_H - TL_BOTTOM - (unsigned)k * (TL_H - TL_TOP - TL_BOTTOM) / 4;
 
-		fprintf(c.fp, "<line class=\"grid\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n"
+		csv__printf(&c, "<line class=\"grid\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n"
 			"<text x=\"%u\" y=\"%u\" text-anchor=\"end\">%zu%%</text>\n",
 			TL_LEFT, y, TL_W - TL_RIGHT, y, TL_LEFT - 6, y + 4, k * 25);
 	}
 	nb = e ? t.nr_buckets : 0;
 	if (e)
-		draw_layers(c.fp, e, nb);
-	fprintf(c.fp, "<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n"
+		draw_layers(&c, e, nb);
+	csv__printf(&c, "<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n"
 		"<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n",
 		TL_LEFT, TL_TOP, TL_LEFT, TL_H - TL_BOTTOM, TL_LEFT, TL_H - TL_BOTTOM, TL_W - TL_RIGHT, TL_H - TL_BOTTOM);
 	/* x axis: at most 10 labels, time since the first sample */
@@ -437,23 +437,23 @@ int timeline__write_svg(struct analysis *a, const char *path)
 		uint64_t x = TL_LEFT * 100 + (uint64_t)(TL_W - TL_LEFT - TL_RIGHT) * 100 * b / nb;
 
 		time_label(lab, sizeof(lab), b * t.width);
-		fputs("<text x=\"", c.fp);
-		put_c(c.fp, x);
-		fprintf(c.fp, "\" y=\"%u\" text-anchor=\"middle\">%s</text>\n", TL_H - TL_BOTTOM + 18, lab);
+		csv__puts(&c, "<text x=\"");
+		put_c(&c, x);
+		csv__printf(&c, "\" y=\"%u\" text-anchor=\"middle\">%s</text>\n", TL_H - TL_BOTTOM + 18, lab);
 	}
-	fprintf(c.fp, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">time since the first sample</text>\n",
+	csv__printf(&c, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">time since the first sample</text>\n",
 		(TL_W - TL_RIGHT + TL_LEFT) / 2, TL_H - 14);
 	/* the legend: top function first */
 	for (r = 0; e && r <= e->nr_top; r++) {
 		unsigned y = TL_TOP + (unsigned)r * 22;
 
-		fprintf(c.fp, "<g class=\"legend\" data-layer=\"%zu\"><rect x=\"%u\" y=\"%u\" width=\"14\" height=\"14\" "
+		csv__printf(&c, "<g class=\"legend\" data-layer=\"%zu\"><rect x=\"%u\" y=\"%u\" width=\"14\" height=\"14\" "
 			"fill=\"%s\"/><text x=\"%u\" y=\"%u\">", r, TL_W - TL_RIGHT + 20, y,
 			r < e->nr_top ? tl_colours[r % 10] : "#d3d3d3", TL_W - TL_RIGHT + 40, y + 12);
-		xml_put(c.fp, r < e->nr_top ? e->top[r]->function : "[other]", 38);
-		fputs("</text></g>\n", c.fp);
+		xml_put(&c, r < e->nr_top ? e->top[r]->function : "[other]", 38);
+		csv__puts(&c, "</text></g>\n");
 	}
-	fputs("</svg>\n", c.fp);
+	csv__puts(&c, "</svg>\n");
 	table_release(&t);
 	return csv__commit(&c);
 }

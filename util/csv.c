@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,15 +24,22 @@ static char *path_join(const char *dir, const char *prefix, const char *name,
 	return p;
 }
 
+static void init(struct csv *c, int fd)
+{
+	c->fd = fd;
+	c->tmp_path = c->path = NULL;
+	c->need_sep = c->in_row = 0;
+	c->pfx_hdr = c->pfx_val = NULL;
+	c->rows = 0;
+	c->err = 0;
+	c->len = 0;
+}
+
 int csv__open(struct csv *c, const char *dir, const char *name)
 {
 	char suffix[32];
 
-	c->fp = NULL;
-	c->need_sep = c->in_row = 0;
-	c->pfx_hdr = c->pfx_val = NULL;
-	c->err = 0;
-	c->len = 0;
+	init(c, -1);
 	snprintf(suffix, sizeof(suffix), ".tmp.%ld", (long)getpid());
 	c->path = path_join(dir, "", name, "");
 	c->tmp_path = path_join(dir, ".", name, suffix);
@@ -40,32 +47,49 @@ int csv__open(struct csv *c, const char *dir, const char *name)
 		csv__abort(c);
 		return -ENOMEM;
 	}
-	c->fp = fopen(c->tmp_path, "w");
-	if (!c->fp) {
+	c->fd = open(c->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (c->fd < 0) {
 		int err = -errno;
 
 		csv__abort(c);
 		return err;
 	}
-	setvbuf(c->fp, NULL, _IOFBF, 1 << 16);
 	return 0;
 }
 
-void csv__open_stream(struct csv *c, FILE *fp)
+void csv__open_fd(struct csv *c, int fd)
 {
-	c->fp = fp;
-	c->tmp_path = c->path = NULL;
-	c->need_sep = c->in_row = 0;
-	c->pfx_hdr = c->pfx_val = NULL;
-	c->err = 0;
-	c->len = 0;
+	init(c, fd);
+}
+
+/* all of p to the file: partial writes continued, EINTR retried; the first error kept */
+static void write_all(struct csv *c, const char *p, size_t n)
+{
+	while (n && !c->err) {
+		ssize_t w = write(c->fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			c->err = w < 0 ? -errno : -EIO;	/* ENOSPC, EDQUOT, ... as the kernel said */
+			break;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
 }
 
 static void flush_buf(struct csv *c)
 {
-	if (c->len && fwrite(c->buf, 1, c->len, c->fp) != c->len && !c->err)
-		c->err = errno ? -errno : -EIO;	/* ENOSPC, EDQUOT, ... as the kernel said */
+	write_all(c, c->buf, c->len);
 	c->len = 0;
+}
+
+/* room for n more bytes in buf (n is small) */
+static inline void reserve(struct csv *c, size_t n)
+{
+	if (__builtin_expect(sizeof(c->buf) - c->len < n, 0))
+		flush_buf(c);
 }
 
 static void put(struct csv *c, const char *p, size_t n)
@@ -81,9 +105,8 @@ static void put(struct csv *c, const char *p, size_t n)
 	}
 	if (n > sizeof(c->buf) - c->len) {
 		flush_buf(c);
-		if (n > sizeof(c->buf)) {
-			if (fwrite(p, 1, n, c->fp) != n && !c->err)
-				c->err = errno ? -errno : -EIO;
+		if (n >= sizeof(c->buf)) {
+			write_all(c, p, n);
 			return;
 		}
 	}
@@ -91,20 +114,18 @@ static void put(struct csv *c, const char *p, size_t n)
 	c->len += n;
 }
 
-static void put_ch(struct csv *c, char ch)
+static inline void put_ch(struct csv *c, char ch)
 {
-	if (c->len == sizeof(c->buf))
-		flush_buf(c);
+	reserve(c, 1);
 	c->buf[c->len++] = ch;
 }
 
 static void put_field(struct csv *c, const char *s, size_t len);
 
-static void sep(struct csv *c)
+/* the first field of a row: the csv__prefix column in front of it */
+static void __attribute__((noinline)) first_sep(struct csv *c)
 {
-	if (c->need_sep) {
-		put_ch(c, ',');
-	} else if (!c->in_row && c->pfx_val) {
+	if (!c->in_row && c->pfx_val) {
 		const char *v = c->rows ? c->pfx_val : c->pfx_hdr;
 
 		put_field(c, v, strlen(v));
@@ -112,6 +133,18 @@ static void sep(struct csv *c)
 	}
 	c->in_row = 1;
 	c->need_sep = 1;
+}
+
+/* the separator before a field, with room for n bytes after it */
+static inline void sep(struct csv *c, size_t n)
+{
+	if (__builtin_expect(c->need_sep, 1)) {
+		reserve(c, n + 1);
+		c->buf[c->len++] = ',';
+		return;
+	}
+	first_sep(c);
+	reserve(c, n);
 }
 
 void csv__prefix(struct csv *c, const char *header, const char *value)
@@ -123,23 +156,44 @@ void csv__prefix(struct csv *c, const char *header, const char *value)
 
 void csv__strn(struct csv *c, const char *s, size_t len)
 {
-	sep(c);
+	sep(c, 0);
 	put_field(c, s, len);
+}
+
+/* bytes that make a field quoted */
+static inline int special(char ch)
+{
+	return ch == ',' || ch == '"' || ch == '\n' || ch == '\r';
+}
+
+size_t csv__escape(char *dst, const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len && !special(s[i]); i++)
+		;
+	if (i == len) {
+		memcpy(dst, s, len);
+		return len;
+	}
+	dst[n++] = '"';
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"')
+			dst[n++] = '"';
+		dst[n++] = s[i];
+	}
+	dst[n++] = '"';
+	return n;
 }
 
 /* one field's text, quoted when it holds , " \r or \n */
 static void put_field(struct csv *c, const char *s, size_t len)
 {
 	size_t i;
-	int quote = 0;
 
-	for (i = 0; i < len; i++) {
-		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r') {
-			quote = 1;
-			break;
-		}
-	}
-	if (!quote) {
+	for (i = 0; i < len && !special(s[i]); i++)
+		;
+	if (i == len) {
 		put(c, s, len);
 		return;
 	}
@@ -152,6 +206,12 @@ static void put_field(struct csv *c, const char *s, size_t len)
 	put_ch(c, '"');
 }
 
+void csv__text(struct csv *c, const char *text, size_t len)
+{
+	sep(c, 0);
+	put(c, text, len);
+}
+
 void csv__str(struct csv *c, const char *s)
 {
 	csv__strn(c, s ? s : "", s ? strlen(s) : 0);
@@ -159,7 +219,7 @@ void csv__str(struct csv *c, const char *s)
 
 void csv__empty(struct csv *c)
 {
-	sep(c);
+	sep(c, 0);
 }
 
 /* two digits per step: this formats most of overview.csv */
@@ -168,33 +228,27 @@ static const char digit_pairs[] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* room for n more bytes in buf (n is small) */
-static void reserve(struct csv *c, size_t n)
+static const uint64_t pow10[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL
+};
+
+/* from the bit length (1233 / 4096 ~ log10 2), without a division loop */
+static inline unsigned decimal_digits(uint64_t v)
 {
-	if (sizeof(c->buf) - c->len < n)
-		flush_buf(c);
+	unsigned t = ((unsigned)(64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+
+	return v ? t + (v >= pow10[t]) : 1;
 }
 
-static unsigned decimal_digits(uint64_t v)
-{
-	unsigned n = 1;
-
-	while (v >= 10000) {
-		v /= 10000;
-		n += 4;
-	}
-	return n + (v >= 10) + (v >= 100) + (v >= 1000);
-}
-
-/* straight into the buffer, two digits a step: this is most of overview.csv */
-void csv__u64(struct csv *c, uint64_t v)
+/* v's digits straight into buf, which has room for 20 */
+static inline void put_digits(struct csv *c, uint64_t v)
 {
 	unsigned n = decimal_digits(v);
-	char *p;
+	char *p = c->buf + c->len + n;
 
-	sep(c);
-	reserve(c, 20);
-	p = c->buf + c->len + n;
 	c->len += n;
 	while (v >= 100) {
 		unsigned i = (unsigned)(v % 100) * 2;
@@ -211,16 +265,21 @@ void csv__u64(struct csv *c, uint64_t v)
 	}
 }
 
+void csv__u64(struct csv *c, uint64_t v)
+{
+	sep(c, 20);
+	put_digits(c, v);
+}
+
 void csv__i64(struct csv *c, int64_t v)
 {
+	sep(c, 21);
 	if (v < 0) {
-		sep(c);
-		c->need_sep = 0;
-		put_ch(c, '-');
-		csv__u64(c, (uint64_t)0 - (uint64_t)v);
+		c->buf[c->len++] = '-';
+		put_digits(c, (uint64_t)0 - (uint64_t)v);
 		return;
 	}
-	csv__u64(c, (uint64_t)v);
+	put_digits(c, (uint64_t)v);
 }
 
 void csv__hex(struct csv *c, uint64_t v)
@@ -229,8 +288,7 @@ void csv__hex(struct csv *c, uint64_t v)
 	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1;
 	char *p;
 
-	sep(c);
-	reserve(c, 18);
+	sep(c, 18);
 	c->buf[c->len] = '0';
 	c->buf[c->len + 1] = 'x';
 	p = c->buf + c->len + 2 + n;
@@ -245,22 +303,21 @@ void csv__pct(struct csv *c, uint64_t num, uint64_t den)
 {
 	/* exact decimal rounding in integers: 100.0000 * num / den, half up */
 	unsigned __int128 q;
-	uint64_t whole, frac;
+	uint64_t frac;
 
-	sep(c);
+	sep(c, 26);
 	if (!den) {
 		put(c, "0.0000", 6);
 		return;
 	}
 	q = ((unsigned __int128)num * 1000000 * 2 + den) / ((unsigned __int128)den * 2);
-	whole = (uint64_t)(q / 10000);
 	frac = (uint64_t)(q % 10000);
-	{
-		char buf[48];
-		int n = snprintf(buf, sizeof(buf), "%" PRIu64 ".%04" PRIu64, whole, frac);
-
-		put(c, buf, (size_t)n);
-	}
+	put_digits(c, (uint64_t)(q / 10000));
+	c->buf[c->len++] = '.';
+	c->buf[c->len++] = digit_pairs[frac / 100 * 2];
+	c->buf[c->len++] = digit_pairs[frac / 100 * 2 + 1];
+	c->buf[c->len++] = digit_pairs[frac % 100 * 2];
+	c->buf[c->len++] = digit_pairs[frac % 100 * 2 + 1];
 }
 
 void csv__row(struct csv *c, const char *const *fields)
@@ -277,25 +334,70 @@ void csv__end_row(struct csv *c)
 	c->rows++;
 }
 
+void csv__raw(struct csv *c, const char *p, size_t n)
+{
+	put(c, p, n);
+}
+
+void csv__puts(struct csv *c, const char *s)
+{
+	put(c, s, strlen(s));
+}
+
+void csv__printf(struct csv *c, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	for (int pass = 0; pass < 2; pass++) {
+		size_t room = sizeof(c->buf) - c->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(c->buf + c->len, room, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			if (!c->err)
+				c->err = -EINVAL;
+			return;
+		}
+		if ((size_t)n < room) {
+			c->len += (size_t)n;
+			return;
+		}
+		if (!c->len)
+			break;
+		flush_buf(c);
+	}
+	/* longer than the whole buffer: formatted into one of its own */
+	p = malloc((size_t)n + 1);
+	if (!p) {
+		if (!c->err)
+			c->err = -ENOMEM;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	write_all(c, p, (size_t)n);
+	free(p);
+}
+
 int csv__commit(struct csv *c)
 {
-	int err = c->err;
+	int err;
 
-	if (!c->fp)
-		return err ? err : -EBADF;
+	if (c->fd < 0)
+		return c->err ? c->err : -EBADF;
 	flush_buf(c);
 	err = c->err;
-	if (ferror(c->fp) && !err)
-		err = -EIO;
-	if (!c->tmp_path) {		/* a borrowed stream */
-		if (fflush(c->fp) && !err)
-			err = -errno;
-		c->fp = NULL;
+	if (!c->tmp_path) {		/* a borrowed descriptor */
+		c->fd = -1;
 		return err;
 	}
-	if (fclose(c->fp) && !err)
+	if (close(c->fd) && !err)
 		err = -errno;
-	c->fp = NULL;
+	c->fd = -1;
 	if (!err && rename(c->tmp_path, c->path))
 		err = -errno;
 	if (err)
@@ -308,11 +410,11 @@ int csv__commit(struct csv *c)
 
 void csv__abort(struct csv *c)
 {
-	if (c->fp && c->tmp_path) {
-		fclose(c->fp);
+	if (c->fd >= 0 && c->tmp_path) {
+		close(c->fd);
 		unlink(c->tmp_path);
 	}
-	c->fp = NULL;
+	c->fd = -1;
 	free(c->tmp_path);
 	free(c->path);
 	c->tmp_path = c->path = NULL;

@@ -6,17 +6,18 @@
  * A report is written to "DIR/.NAME.tmp.PID" and renamed to "DIR/NAME" by
  * csv__commit, so a reader never sees half a report.  csv__abort (or
  * csv__commit after a write error) removes the temporary file.  Output is
- * buffered in struct csv (64 KiB: embed it or allocate it, don't put it on a
- * small stack); errors are sticky and reported by csv__commit.
+ * formatted straight into the buffer in struct csv (64 KiB: embed it or
+ * allocate it, don't put it on a small stack) and handed to write(2) when it
+ * is full: no stdio.  Errors are sticky and reported by csv__commit.
  */
 #ifndef UTIL_CSV_H
 #define UTIL_CSV_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 struct csv {
-	FILE *fp;
+	int fd;			/* -1 when closed */
 	char *tmp_path;
 	char *path;
 	int need_sep;
@@ -24,14 +25,18 @@ struct csv {
 	const char *pfx_hdr, *pfx_val;	/* csv__prefix: borrowed */
 	uint64_t rows;		/* rows ended since csv__prefix (the first is the header) */
 	int err;		/* first error, negative errno */
-	size_t len;		/* bytes in buf not yet handed to fp */
-	char buf[1 << 16];	/* our own buffer: a stdio call per field costs too much */
+	size_t len;		/* bytes in buf not yet written to fd */
+	char buf[1 << 16];
 };
 
 /* create DIR/NAME atomically; 0 or negative errno */
 int csv__open(struct csv *c, const char *dir, const char *name);
-/* write to an already open stream instead (tests, stdout); never renamed */
-void csv__open_stream(struct csv *c, FILE *fp);
+/*
+ * write to an already open descriptor instead (standard output, a temporary
+ * file); never renamed nor closed: csv__commit only flushes.  Flush a stdio
+ * stream on fd first.
+ */
+void csv__open_fd(struct csv *c, int fd);
 
 /*
  * A first column in front of every row: header names it in the first row
@@ -51,6 +56,23 @@ void csv__pct(struct csv *c, uint64_t num, uint64_t den);	/* 100*num/den, 4 deci
 void csv__empty(struct csv *c);
 void csv__row(struct csv *c, const char *const *fields);	/* a whole row of strings, NULL-terminated */
 void csv__end_row(struct csv *c);
+
+/*
+ * Pre-escaped fields, for text written in many rows: csv__escape writes s as
+ * one field's text (quoted if need be) into dst, which has room for
+ * 2 * len + 2 bytes, and returns its length; csv__text writes such text as
+ * the next field.  text may be several fields joined by ','.
+ */
+size_t csv__escape(char *dst, const char *s, size_t len);
+void csv__text(struct csv *c, const char *text, size_t len);
+
+/*
+ * Raw output, not CSV fields (folded stacks, SVG, JSON written through the
+ * same atomic file): no separator, no quoting.
+ */
+void csv__raw(struct csv *c, const char *p, size_t n);
+void csv__puts(struct csv *c, const char *s);
+void csv__printf(struct csv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * Remove the temporary files ("DIR/.NAME.tmp.PID") that a run killed before

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests for util/: array, hashmap, strbuf, csv. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,6 +125,19 @@ static char *read_all(const char *path)
 	return buf;
 }
 
+/* exactly n bytes of path, and nothing after them */
+static char *read_file(const char *path, size_t n)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = malloc(n + 1);
+
+	assert_non_null(fp);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, n + 1, fp), n);
+	fclose(fp);
+	return buf;
+}
+
 static void test_csv_quoting_and_numbers(void **state)
 {
 	char dir[] = "/tmp/readperf-test-csv-XXXXXX";
@@ -175,6 +190,71 @@ static void test_csv_abort_leaves_nothing(void **state)
 	assert_int_equal(csv__open(&c, "/nonexistent/dir", "t.csv"), -ENOENT);
 }
 
+/* digits at every power of ten, pre-escaped text, raw output across buffer flushes */
+static void test_csv_digits_text_raw(void **state)
+{
+	char dir[] = "/tmp/readperf-test-csv-XXXXXX";
+	char path[256], esc[64], *text, *big;
+	struct strbuf want = STRBUF_INIT;
+	struct csv *c = malloc(sizeof(*c));
+	uint64_t p = 1;
+	size_t n, i;
+
+	(void)state;
+	assert_non_null(c);
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(csv__open(c, dir, "t.csv"), 0);
+	for (i = 0; i < 20; i++, p *= 10) {
+		csv__u64(c, p - 1);
+		csv__u64(c, p);
+		csv__i64(c, -(int64_t)(p - 1));
+		strbuf__addf(&want, "%s%" PRIu64 ",%" PRIu64 ",%" PRId64, i ? "," : "", p - 1, p,
+			     -(int64_t)(p - 1));
+	}
+	csv__i64(c, INT64_MIN);
+	csv__hex(c, 0);
+	csv__hex(c, UINT64_MAX);
+	csv__end_row(c);
+	strbuf__addf(&want, ",-9223372036854775808,0x0,0xffffffffffffffff\n");
+	n = csv__escape(esc, "x", 1);
+	n += csv__escape(esc + n, "a\"b,c", 5);
+	csv__text(c, esc, n);
+	csv__text(c, "t", 1);
+	csv__end_row(c);
+	strbuf__addstr(&want, "x\"a\"\"b,c\",t\n");
+	big = malloc(100000);
+	assert_non_null(big);
+	memset(big, 'y', 99999);
+	big[99999] = 0;
+	for (i = 0; i < 3; i++) {		/* the buffer fills, flushes, and one printf exceeds it */
+		csv__puts(c, "<");
+		csv__raw(c, big, 40000);
+		csv__printf(c, "%s>%d\n", big, (int)i);
+		strbuf__addstr(&want, "<");
+		strbuf__add(&want, big, 40000);
+		strbuf__addf(&want, "%s>%d\n", big, (int)i);
+	}
+	assert_int_equal(csv__commit(c), 0);
+	snprintf(path, sizeof(path), "%s/t.csv", dir);
+	text = read_file(path, want.len);
+	assert_memory_equal(text, want.buf, want.len);
+	free(text);
+	free(big);
+	unlink(path);
+	rmdir(dir);
+
+	/* a write error is kept and reported by csv__commit, as the kernel said */
+	i = (size_t)open("/dev/full", O_WRONLY);
+	assert_true((int)i >= 0);
+	csv__open_fd(c, (int)i);
+	for (n = 0; n < 100000; n++)
+		csv__u64(c, n);
+	assert_int_equal(csv__commit(c), -ENOSPC);
+	close((int)i);
+	strbuf__release(&want);
+	free(c);
+}
+
 static void collect(void *ctx, enum log_level level, const char *msg)
 {
 	struct strbuf *sb = ctx;
@@ -203,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_csv_quoting_and_numbers),
 		cmocka_unit_test(test_csv_abort_leaves_nothing),
+		cmocka_unit_test(test_csv_digits_text_raw),
 		cmocka_unit_test(test_log_callback),
 	};
 
