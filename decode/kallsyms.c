@@ -106,52 +106,50 @@ static int kallsyms_parse(struct symbols *s, const char *path)
 	text = slurp(path, &len, &ret);
 	if (!text)
 		return ret;
+	/*
+	 * One allocation (no copies while growing over 100k symbols): a line
+	 * that makes a symbol has at least 6 bytes ("0 T x\n"); the pages
+	 * past the last symbol are never touched.
+	 */
+	alloc = len / 6 + 2;
+	if (alloc > SIZE_MAX / sizeof(*v) || !(v = malloc(alloc * sizeof(*v)))) {
+		free(text);
+		return -ENOMEM;
+	}
 	for (p = text, end = text + len; p < end; ) {
-		char *eol = memchr(p, '\n', (size_t)(end - p)), *q = p, *name;
+		char *eol, *q = p, *name;
 		uint64_t addr = 0;
-		int digits = 0, h;
+		int digits = 0, h, brackets = 0, nul = 0;
 		char type;
 
-		if (!eol)
-			eol = end;
-		*eol = '\0';
-		if (eol > p && eol[-1] == '\r')
-			eol[-1] = '\0';
 		while ((h = hexval((unsigned char)*q)) >= 0 && digits < 17) {
 			addr = addr << 4 | (uint64_t)h;
 			q++;
 			digits++;
 		}
+		/* one pass to the end of the line, noting a '[' in the name ("name\t[mod]", up to a NUL) */
+		for (eol = q; eol < end && *eol != '\n'; eol++) {
+			nul |= !*eol && eol - q >= 3;
+			if (*eol == '[' && eol - q >= 3 && !nul)
+				brackets = 1;
+		}
+		*eol = '\0';
+		if (eol > p && eol[-1] == '\r')
+			eol[-1] = '\0';
+		p = eol + 1;
+		if (!digits || digits > 16 || eol - q < 3 || q[0] != ' ' || !q[1] || q[2] != ' ')
+			continue;
 		name = q + 3;
 		type = q[1];
-		p = eol + 1;
-		if (!digits || digits > 16 || q[0] != ' ' || !type || q[2] != ' ')
-			continue;
 		if (!*name || !kallsyms_type_ok(type) || name[0] == '$')
 			continue;
-		if (n == alloc) {
-			size_t na = alloc ? alloc * 2 : 4096;
-			struct sym *nv;
-
-			if (na > SIZE_MAX / sizeof(*v)) {
-				ret = -ENOMEM;
-				break;
-			}
-			nv = realloc(v, na * sizeof(*v));
-			if (!nv) {
-				ret = -ENOMEM;
-				break;
-			}
-			v = nv;
-			alloc = na;
-		}
 		memset(&v[n], 0, sizeof(v[n]));
 		v[n].start = addr;
 		v[n].end = addr;
 		/* "name\t[mod]" keeps the module in the name for now, as perf does */
 		v[n].name = name;
 		v[n].bind = kallsyms_bind(type);
-		v[n].has_brackets = strchr(name, '[') != NULL;
+		v[n].has_brackets = (uint8_t)brackets;
 		v[n].idx = (uint32_t)n;
 		if (addr)
 			nonzero = 1;
@@ -247,6 +245,20 @@ int dso__load_kernel(struct symbols *s, struct dso *d)
 	err = kallsyms_load(s);
 	if (err || !s->nr_ksyms)
 		return err;
+	if (d->kind == DSO_KERNEL) {
+		/* the kernel's symbols sort before the modules': share that prefix, no copy */
+		while (n < s->nr_ksyms && !s->ksyms[n].has_brackets)
+			n++;
+		for (i = n; i < s->nr_ksyms && s->ksyms[i].has_brackets; i++)
+			;
+		if (i == s->nr_ksyms) {
+			d->syms = s->ksyms;
+			d->nr_syms = n;
+			d->syms_shared = 1;
+			return 0;
+		}
+		n = 0;
+	}
 	d->syms = calloc(s->nr_ksyms, sizeof(*d->syms));
 	if (!d->syms)
 		return -ENOMEM;

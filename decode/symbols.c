@@ -330,7 +330,8 @@ static void dso_free(void *p)
 	hashmap__release(&d->cache, free_cache_entry);
 	symcache__release(d);
 	dso__release_elf(d);
-	free(d->syms);
+	if (!d->syms_shared)
+		free(d->syms);
 	free(d->path);
 	free(d->module);
 	free(d);

@@ -73,6 +73,7 @@ struct dso {
 	int warned;
 	struct sym *syms;	/* sorted by start */
 	size_t nr_syms;
+	int syms_shared;	/* syms is (a prefix of) s->ksyms, not d's own */
 	struct dso_elf *elf;	/* DSO_ELF/DSO_VDSO once loaded from a file, or NULL */
 	struct hashmap cache;	/* uint64_t addr -> struct cache_entry (symbols.c) */
 	/* the persistent symbol cache (symcache.c) */
