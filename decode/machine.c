@@ -13,6 +13,8 @@
 #include "decode/symbols.h"
 #include "util/hashmap.h"
 
+#define TCACHE 256
+
 struct machine {
 	struct symbols *syms;
 	struct hashmap strings;		/* interned strings: key = the string, value = the copy */
@@ -24,6 +26,8 @@ struct machine {
 	size_t nr_threads, cap_threads;
 	struct maps kmaps;
 	struct mthread *last;		/* the thread of the last lookup */
+	/* the threads of recent lookups by tid % TCACHE (samples of a few threads interleave) */
+	struct mthread *tcache[TCACHE];
 };
 
 /* the map owns a NUL-terminated copy of every key: that copy is the interned string */
@@ -338,7 +342,9 @@ static struct mthread *new_thread(struct machine *m, struct process *p, uint32_t
 		return NULL;
 	}
 	*slot = t;
-	m->last = NULL;	/* it may be the thread this one replaces */
+	/* it may be the thread this one replaces */
+	m->last = NULL;
+	m->tcache[tid % TCACHE] = NULL;
 	t->tid = tid;
 	t->proc = p;
 	if (tid == p->pid || !p->comm)
@@ -360,10 +366,16 @@ struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_
 	 */
 	if (t && t->tid == tid && !t->proc->retired)
 		return t;
+	t = m->tcache[tid % TCACHE];
+	if (t && t->tid == tid && !t->proc->retired) {
+		m->last = t;
+		return t;
+	}
 	slot = hashmap__find(&m->threads, &tid, sizeof(tid));
 	t = slot ? *slot : NULL;
 	if (t && !t->proc->retired) {
 		m->last = t;
+		m->tcache[tid % TCACHE] = t;
 		return t;
 	}
 	if (pid == UINT32_MAX)
