@@ -541,7 +541,9 @@ int perf_record__decode(struct perf_record *rec, const struct perf_evlist *evlis
 	void *(*volatile zero)(void *, int, size_t) = memset;
 
 	zero(&rec->sample, 0, sizeof(rec->sample));
-	zero(&rec->u, 0, sizeof(rec->u));
+	/* the typed views are the other records' (a sample's u is never read) */
+	if (rec->type != PERF_RECORD_SAMPLE)
+		zero(&rec->u, 0, sizeof(rec->u));
 	rec->evattr = NULL;
 	if (rec->size < HDR)
 		return rec_fail(rec, why, "size %u is smaller than the header", rec->size);

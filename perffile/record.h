@@ -107,7 +107,7 @@ struct perf_sample {
 	const void *aux;
 };
 
-/* typed views of the record bodies (only the one matching rec->type is valid) */
+/* typed views of the record bodies (only the one matching rec->type is valid; a sample's is not even zeroed) */
 struct perf_rec_mmap {		/* MMAP and MMAP2 */
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
