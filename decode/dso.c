@@ -1056,7 +1056,7 @@ int dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 	if (!d->elf)
 		return 0;
 	if (d->from_cache) {
-		void **slot = hashmap__find(&d->cached_lines, &addr, sizeof(addr));
+		void **slot = d->cached_lines ? hashmap__find(d->cached_lines, &addr, sizeof(addr)) : NULL;
 
 		if (!d->cache_has_lines)
 			return 0;

@@ -401,7 +401,6 @@ static struct dso *dso_new(struct symbols *s, enum dso_kind kind, const char *pa
 	d->module = module;
 	d->path = strdup(path);
 	hashmap__init(&d->cache);
-	hashmap__init(&d->cached_lines);
 	if (!d->path)
 		goto fail;
 	switch (kind) {

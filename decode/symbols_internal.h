@@ -65,24 +65,25 @@ struct cached_line {
 
 struct dso {
 	enum dso_kind kind;
+	uint32_t pid;
 	char *path;		/* as recorded */
 	const char *name;	/* interned short name */
 	char *module;		/* DSO_KMODULE: "ext4" */
-	uint32_t pid;
-	int loaded;
-	int warned;
 	struct sym *syms;	/* sorted by start */
 	size_t nr_syms;
-	int syms_shared;	/* syms is (a prefix of) s->ksyms, not d's own */
 	struct dso_elf *elf;	/* DSO_ELF/DSO_VDSO once loaded from a file, or NULL */
 	struct hashmap cache;	/* uint64_t addr -> struct cache_entry (symbols.c) */
 	/* the persistent symbol cache (symcache.c) */
 	struct probe *probes;	/* every file the ELF load looked at, in order */
-	size_t nr_probes;
-	int from_cache;		/* syms, segments and lines from the cache: no file opened yet */
-	int cache_has_lines;	/* from_cache: the load had debug lines */
-	int cache_dirty;	/* knows what its cache file does not (a load from the files, a new line) */
-	struct hashmap cached_lines;	/* uint64_t addr -> struct cached_line, from the cache file */
+	struct hashmap *cached_lines;	/* from the cache file: uint64_t addr -> struct cached_line, or NULL */
+	uint32_t nr_probes;
+	/* flags, small: a recording may map 100k files */
+	uint8_t loaded;
+	uint8_t warned;
+	uint8_t syms_shared;	/* syms is (a prefix of) s->ksyms, not d's own */
+	uint8_t from_cache;	/* syms, segments and lines from the cache: no file opened yet */
+	uint8_t cache_has_lines;	/* from_cache: the load had debug lines */
+	uint8_t cache_dirty;	/* knows what its cache file does not (a load from the files, a new line) */
 };
 
 struct recorded_id {

@@ -157,7 +157,10 @@ static void free_plain(void *p)
 void symcache__release(struct dso *d)
 {
 	symcache__release_probes(d);
-	hashmap__release(&d->cached_lines, free_plain);
+	if (d->cached_lines)
+		hashmap__release(d->cached_lines, free_plain);
+	free(d->cached_lines);
+	d->cached_lines = NULL;
 }
 
 /* reading: a cursor over the body; any read past its end marks it bad */
@@ -275,6 +278,7 @@ static int parse_entry(struct symbols *s, struct dso *d, struct cur *c)
 	const char **strs = NULL, *p;
 	struct elf_load_seg *segs = NULL;
 	struct sym *syms = NULL;
+	struct hashmap *lines = NULL;
 	char *main_path = NULL;
 	uint32_t i, nstr, nseg, nsym, nline;
 	int has_lines, err = -ENOMEM;
@@ -328,6 +332,10 @@ static int parse_entry(struct symbols *s, struct dso *d, struct cur *c)
 			c->bad = 1;
 	}
 	nline = get_count(c, 8 + 12);
+	lines = calloc(1, sizeof(*lines));
+	if (!lines)
+		goto out;
+	hashmap__init(lines);
 	for (i = 0; i < nline && !c->bad; i++) {
 		struct cached_line *l;
 		uint64_t addr = get64(c);
@@ -340,7 +348,7 @@ static int parse_entry(struct symbols *s, struct dso *d, struct cur *c)
 		l->file = str_at(c, strs, nstr, get32(c));
 		l->path = str_at(c, strs, nstr, get32(c));
 		l->line = get32(c);
-		ret = hashmap__insert(&d->cached_lines, &addr, sizeof(addr), &slot);
+		ret = hashmap__insert(lines, &addr, sizeof(addr), &slot);
 		if (ret < 0) {
 			free(l);
 			goto out;
@@ -359,11 +367,14 @@ static int parse_entry(struct symbols *s, struct dso *d, struct cur *c)
 	d->syms = syms;
 	d->nr_syms = nsym;
 	syms = NULL;
-	d->cache_has_lines = has_lines;
+	d->cache_has_lines = (uint8_t)has_lines;
+	d->cached_lines = lines;
+	lines = NULL;
 	err = 1;
 out:
-	if (err != 1)
-		hashmap__release(&d->cached_lines, free_plain);
+	if (lines)
+		hashmap__release(lines, free_plain);
+	free(lines);
 	free(strs);
 	free(segs);
 	free(syms);
@@ -534,7 +545,7 @@ static int collect_lines(const struct dso *d, const struct hashmap *cache, struc
 		l->line = r->src_line;
 	}
 	it = 0;
-	while ((he = hashmap__next(&d->cached_lines, &it))) {
+	while (d->cached_lines && (he = hashmap__next(d->cached_lines, &it))) {
 		const struct cached_line *c = he->value;
 		uint64_t addr;
 		void **slot;
