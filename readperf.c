@@ -808,6 +808,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		if (o->event_arg && find_event(f, o->event_arg, &o->an.event, log)) {
 			filestat__delete(fs);
 			perf_file__delete(f);
+			csv_txn__abort(&txn);
 			return EXIT_USAGE;
 		}
 		warn_limits(f, log);
@@ -1057,9 +1058,18 @@ static void analyse_opts__release(struct analyse_opts *o)
 	free(o->sym_list);
 }
 
+/* is dir ours (root running with a user's HOME, as sudo may keep it, must not leave root's files there)? */
+static int owned(const char *dir)
+{
+	struct stat st;
+
+	return !stat(dir, &st) && st.st_uid == geteuid();
+}
+
 /*
  * The symbol cache: --symbol-cache DIR, else $XDG_CACHE_HOME/readperf, else
- * ~/.cache/readperf; none with --no-symbol-cache or without a home.  -1 (go
+ * ~/.cache/readperf when HOME is the user's own; none with
+ * --no-symbol-cache or without a home.  -1 (go
  * on) or EXIT_SYSTEM (out of memory).
  */
 static int default_cache_dir(struct analyse_opts *o)
@@ -1075,7 +1085,7 @@ static int default_cache_dir(struct analyse_opts *o)
 		return -1;
 	if (xdg && *xdg == '/')
 		n = asprintf(&o->cache_dir, "%s/readperf", xdg);
-	else if (home && *home)
+	else if (home && *home && owned(home))
 		n = asprintf(&o->cache_dir, "%s/.cache/readperf", home);
 	else
 		return -1;
@@ -1844,6 +1854,8 @@ static int cmd_diff(int argc, char **argv, struct logger *lg, const struct log *
 	if (err == -ENOMEM)
 		log_msg(log, LOG_ERR, "out of memory");
 	code = exit_for(err ? err : fault);
+	for (i = 0; i < 2 && !err; i++)
+		analysis__save_symbol_cache(side[i].an);
 	if (!err && diff_gate(d, &o, log) && code == EXIT_OK)
 		code = EXIT_REGRESSION;
 	diff__delete(d);

@@ -28,6 +28,7 @@
 #define PACKAGE_VERSION "0"
 #include <bfd.h>
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -1189,6 +1190,16 @@ const char *__lsan_default_suppressions(void)
 	return "leak:_bfd_elf_find_nearest_line\nleak:libbfd\n";
 }
 #endif
+
+const char *dso__loader_id(void)
+{
+	static const char *id;
+	Dl_info info;
+
+	if (!id)
+		id = dladdr((void *)bfd_init, &info) && info.dli_fname ? info.dli_fname : "libbfd";
+	return id;
+}
 
 const char *dso__main_file(const struct dso *d)
 {

@@ -145,6 +145,8 @@ struct sym *symtab__find(struct sym *v, size_t n, uint64_t addr);
 void dso__init_bfd(void);
 int dso__load_elf(struct symbols *s, struct dso *d);
 void dso__release_elf(struct dso *d);
+/* the libbfd in use (its shared object's path): part of the symbol cache's key */
+const char *dso__loader_id(void);
 /* the binary dso__load_elf opened, or NULL */
 const char *dso__main_file(const struct dso *d);
 /* a file offset in the dso to its ELF vaddr through the PT_LOAD headers */

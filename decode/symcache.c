@@ -26,8 +26,12 @@
  * order, or larger than SYMCACHE_FILE_MAX is treated as absent.  Files are
  * written whole (a temporary file and a rename); when the directory holds
  * more than SYMCACHE_DIR_MAX bytes the least recently used files are
- * removed down to three quarters of it.  A failure to write the cache is
- * no error of the analysis (logged at debug level).
+ * removed down to three quarters of it (only files named as this cache
+ * names them are ever removed).  A failure to write the cache is no error
+ * of the analysis (logged at debug level).  Whoever can write the cache
+ * directory decides what the reports say of the binaries it covers: it is
+ * the user's own (a FIFO, device or symlink in place of a cache file is
+ * not read; a temporary file is created exclusively).
  *
  * Layout (host byte order, checked by the marker): magic "RPSYMC\0" and a
  * version byte, u32 0x01020304, u32 0, u64 body size, u32 crc32(body),
@@ -58,7 +62,10 @@
 #include "perffile/elf.h"
 #include "symbols_internal.h"
 
-#define SYMCACHE_FILE_MAX (64u << 20)
+/* bumped when what a load makes of the same files changes (perf's fixups, PLT symbols, demangling) */
+#define SYMCACHE_VERSION 1
+#define SYMCACHE_FILE_MAX (32u << 20)
+#define SYMCACHE_LINES_MAX 1000000u	/* source lines kept per file (the lowest addresses) */
 #define SYMCACHE_DIR_MAX (256ull << 20)
 #define NONE UINT32_MAX
 
@@ -82,9 +89,10 @@ static int cache_key(const struct symbols *s, const struct dso *d, struct strbuf
 	strcpy(idhex, "nobuildid");
 	if (rec)
 		build_id__hex(rec->data, rec->size, idhex);
-	if (strbuf__addf(key, "readperf symbols 1\nkind %d\npath %s\nbuild id %s\nsymfs %s\nbuildid dir %s\n"
-			 "no source %d\nno demangle %d\n", (int)d->kind, d->path, idhex, s->symfs,
-			 s->buildid_dir ? s->buildid_dir : "", s->no_source, s->no_demangle) < 0)
+	if (strbuf__addf(key, "readperf symbols %d\nloader %s\nkind %d\npath %s\nbuild id %s\nsymfs %s\n"
+			 "buildid dir %s\nno source %d\nno demangle %d\n", SYMCACHE_VERSION, dso__loader_id(),
+			 (int)d->kind, d->path, idhex, s->symfs, s->buildid_dir ? s->buildid_dir : "",
+			 s->no_source, s->no_demangle) < 0)
 		return -ENOMEM;
 	for (i = 0; i < s->nr_debug_dirs; i++)
 		if (strbuf__addf(key, "debug dir %s\n", s->debug_dirs[i]) < 0)
@@ -244,12 +252,25 @@ static const char *str_at(struct cur *c, const char **v, uint32_t n, uint32_t i)
 	return v[i];
 }
 
-/* are the files the load looked at as they were? */
-static int probes_valid(struct cur *c)
+/* a path of the file body and its length */
+struct span {
+	const char *p;
+	size_t len;
+};
+
+/*
+ * Are the files the load looked at as they were?  found (n of them, the
+ * caller frees) gets the paths that exist: the main file must be one.
+ */
+static int probes_valid(struct cur *c, struct span **found, size_t *nfound)
 {
 	uint32_t i, n = get_count(c, 4 + 1 + 32);
 	char path[PATH_MAX];
 
+	*nfound = 0;
+	*found = calloc(n ? n : 1, sizeof(**found));
+	if (!*found)
+		return 0;
 	for (i = 0; i < n && !c->bad; i++) {
 		struct probe was, now;
 		const char *p;
@@ -268,12 +289,16 @@ static int probes_valid(struct cur *c)
 		if (now.exists != was.exists || now.size != was.size || now.ino != was.ino ||
 		    now.mtime_ns != was.mtime_ns || now.ctime_ns != was.ctime_ns)
 			return 0;
+		if (now.exists) {
+			(*found)[*nfound].p = p;
+			(*found)[(*nfound)++].len = (size_t)len;
+		}
 	}
 	return !c->bad;
 }
 
-/* the body after the probes into d: 1, 0 (bad: d untouched), -ENOMEM */
-static int parse_entry(struct symbols *s, struct dso *d, struct cur *c)
+/* the body after the probes into d: 1, 0 (bad: d untouched), -ENOMEM; main: a file that exists */
+static int parse_entry(struct symbols *s, struct dso *d, struct cur *c, const struct span *found, size_t nfound)
 {
 	const char **strs = NULL, *p;
 	struct elf_load_seg *segs = NULL;
@@ -285,7 +310,12 @@ static int parse_entry(struct symbols *s, struct dso *d, struct cur *c)
 	long len;
 
 	len = get_str(c, &p);
-	if (len >= 0 && !(main_path = strndup(p, (size_t)len)))
+	for (i = 0; len >= 0 && i < nfound; i++)
+		if (found[i].len == (size_t)len && !memcmp(found[i].p, p, found[i].len))
+			break;
+	if (len >= 0 && i == nfound)
+		c->bad = 1;	/* the unwinder opens it: only a file the load looked at */
+	else if (len >= 0 && !(main_path = strndup(p, (size_t)len)))
 		goto out;
 	has_lines = get8(c);
 	nseg = get_count(c, 24);
@@ -332,6 +362,8 @@ static int parse_entry(struct symbols *s, struct dso *d, struct cur *c)
 			c->bad = 1;
 	}
 	nline = get_count(c, 8 + 12);
+	if (nline > SYMCACHE_LINES_MAX)
+		c->bad = 1;
 	lines = calloc(1, sizeof(*lines));
 	if (!lines)
 		goto out;
@@ -387,7 +419,8 @@ static int read_whole(const char *path, size_t max, unsigned char **data, size_t
 {
 	struct stat st;
 	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO or a device in its place must not block nor be read; nor is a symlink followed */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 
 	*data = NULL;
 	if (fd < 0)
@@ -415,7 +448,8 @@ int symcache__load(struct symbols *s, struct dso *d)
 {
 	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT;
 	unsigned char *data = NULL;
-	size_t size = 0;
+	struct span *found = NULL;
+	size_t size = 0, nfound = 0;
 	struct hdr h;
 	struct cur c;
 	const char *k;
@@ -438,15 +472,16 @@ int symcache__load(struct symbols *s, struct dso *d)
 	c.end = data + size;
 	c.bad = 0;
 	klen = get_str(&c, &k);
-	if (klen < 0 || (size_t)klen != key.len || memcmp(k, key.buf, key.len) || !probes_valid(&c))
+	if (klen < 0 || (size_t)klen != key.len || memcmp(k, key.buf, key.len) || !probes_valid(&c, &found, &nfound))
 		goto out;
-	ret = parse_entry(s, d, &c);
+	ret = parse_entry(s, d, &c, found, nfound);
 	if (ret == 1) {
 		/* least recently used goes first when the directory is full */
 		utimensat(AT_FDCWD, path.buf, NULL, 0);
 		log_msg(s->log, LOG_DEBUG, "%s: %zu symbols from the symbol cache %s", d->path, d->nr_syms, path.buf);
 	}
 out:
+	free(found);
 	free(data);
 	strbuf__release(&key);
 	strbuf__release(&path);
@@ -601,7 +636,11 @@ static int put_entry(const struct dso *d, struct strbuf *b)
 		    put8(&recs, y->has_brackets) || put8(&recs, y->label) || put8(&recs, y->def_done))
 			goto out;
 	}
-	if (collect_lines(d, &d->cache, &lines) || put32(&recs, (uint32_t)lines.len))
+	if (collect_lines(d, &d->cache, &lines))
+		goto out;
+	if (lines.len > SYMCACHE_LINES_MAX)
+		lines.len = SYMCACHE_LINES_MAX;
+	if (put32(&recs, (uint32_t)lines.len))
 		goto out;
 	for (i = 0; i < lines.len; i++) {
 		const struct line_out *l = &ARRAY_AT(&lines, struct line_out, i);
@@ -664,11 +703,38 @@ static int aged_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-static int has_suffix(const char *str, const char *suf)
+/* n hex digits at p (lower case) */
+static int hex_run(const char *p, size_t n)
 {
-	size_t n = strlen(str), m = strlen(suf);
+	size_t i;
 
-	return n >= m && !strcmp(str + n - m, suf);
+	for (i = 0; i < n; i++)
+		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/*
+ * A name this cache writes: IDHEX-KEYHASH.sym (1), or its temporary file
+ * IDHEX-KEYHASH.sym.tmp.PID (2); else 0 (nobody else's file is touched).
+ */
+static int own_name(const char *name)
+{
+	const char *dash = strchr(name, '-'), *rest;
+	size_t idlen = dash ? (size_t)(dash - name) : 0;
+
+	if (!dash || !idlen || idlen > 2 * BUILD_ID_MAX ||
+	    (!hex_run(name, idlen) && (idlen != 9 || strncmp(name, "nobuildid", 9))))
+		return 0;
+	rest = dash + 1;
+	if (!hex_run(rest, 16) || strncmp(rest + 16, ".sym", 4))
+		return 0;
+	rest += 20;
+	if (!*rest)
+		return 1;
+	if (strncmp(rest, ".tmp.", 5) || !rest[5] || strspn(rest + 5, "0123456789") != strlen(rest + 5))
+		return 0;
+	return 2;
 }
 
 /*
@@ -691,10 +757,9 @@ static void evict(const struct symbols *s)
 	while ((de = readdir(dir))) {
 		struct stat st;
 		struct aged *a;
-		int tmp = strstr(de->d_name, ".sym.tmp.") != NULL;
+		int kind = own_name(de->d_name), tmp = kind == 2;
 
-		if ((!has_suffix(de->d_name, ".sym") && !tmp) ||
-		    fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+		if (!kind || fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
 		if (tmp) {
 			if (st.st_mtim.tv_sec + 3600 < now.tv_sec)

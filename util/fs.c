@@ -70,7 +70,14 @@ static int commit_tmp(const char *tmp, const char *dst, int mode, int in, const 
 {
 	int out, err;
 
-	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	/*
+	 * Created here, never an existing file: whatever sits at that name (a
+	 * symlink or FIFO someone made there, a killed run's file) is removed
+	 * first, and O_EXCL|O_NOFOLLOW refuse anything put back meanwhile.
+	 */
+	if (unlink(tmp) && errno != ENOENT)
+		return -errno;
+	out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (out < 0)
 		return -errno;
 	err = in >= 0 ? copy_fd(in, out) : write_all(out, data, len);

@@ -68,6 +68,11 @@ fi
 
 # options
 t "-e with no such event: exit 1 listing the events" 1 'the file has: cpu-clock' -- -o "$tmp/e" -e cycles "$td/work.data"
+if ls -A "$tmp/e" 2> /dev/null | grep -q .; then
+	echo "not ok - -e with no such event: leaves $(ls -A "$tmp/e") in the output directory"
+else
+	echo "ok - -e with no such event: no staging directory left"
+fi
 t "-e empty: exit 1" 1 '' -- -o "$tmp/e" -e '' "$td/work.data"
 t "--time START after END: exit 1" 1 'START is after END' -- -o "$tmp/e" --time 20,10 "$td/work.data"
 t "--reports empty: exit 1" 1 'no report' -- -o "$tmp/e" --reports '' "$td/work.data"

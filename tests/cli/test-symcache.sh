@@ -179,17 +179,84 @@ run "$tmp/b" --symbol-cache "$c" "${args[@]}"
 check "a cache directory that cannot be made: exit $?, reports as without the cache" same "$tmp/ref" "$tmp/b"
 rm -f "$c"
 
-# the directory stays bounded (256 MiB): two old sparse 200 MiB files, the
-# older removed first, down to 192 MiB; an hour-old temporary file removed
+# the directory stays bounded (256 MiB): two old sparse 200 MiB files (named as
+# the cache names its files), the older removed first, down to 192 MiB; an
+# hour-old temporary file removed
 mkdir -p "$c"
-truncate -s 200M "$c/old1-0000000000000000.sym" "$c/old2-0000000000000000.sym"
-touch -d '2001-01-01' "$c/old1-0000000000000000.sym"
-touch -d '2002-01-01' "$c/old2-0000000000000000.sym"
-: > "$c/x.sym.tmp.12345"
-touch -d '2001-01-01' "$c/x.sym.tmp.12345"
+truncate -s 200M "$c/00000000000000000000000000000000000000a1-0000000000000000.sym" "$c/00000000000000000000000000000000000000a2-0000000000000000.sym"
+touch -d '2001-01-01' "$c/00000000000000000000000000000000000000a1-0000000000000000.sym"
+touch -d '2002-01-01' "$c/00000000000000000000000000000000000000a2-0000000000000000.sym"
+: > "$c/nobuildid-00000000000000a3.sym.tmp.12345"
+touch -d '2001-01-01' "$c/nobuildid-00000000000000a3.sym.tmp.12345"
 run "$tmp/b" --symbol-cache "$c" "${args[@]}"
 total=$(du -b --apparent-size -c "$c"/*.sym | tail -1 | cut -f1)
 check "an over-full cache: the least recently used file goes ($(ls "$c" | tr '\n' ' '))" \
-	test ! -e "$c/old1-0000000000000000.sym" -a "$total" -le $((192 << 20))
-check "... the new files stay" eval 'ls "$c"/*.sym | grep -vq old'
-check "... an old temporary file goes" test ! -e "$c/x.sym.tmp.12345"
+	test ! -e "$c/00000000000000000000000000000000000000a1-0000000000000000.sym" -a "$total" -le $((192 << 20))
+check "... the new files stay" eval 'ls "$c"/*.sym | grep -vq 0000000000000000.sym'
+check "... an old temporary file goes" test ! -e "$c/nobuildid-00000000000000a3.sym.tmp.12345"
+
+# what a reviewer found (all on the sanitizer build too): a FIFO in place of a
+# cache file, a symlink at the temporary file's name, a forged main path, a
+# foreign .sym file in the directory, readperf diff
+args=(--symfs "$td/symfs" --kallsyms "$td/kallsyms" "$td/work.data")
+rm -rf "$c"
+run "$tmp/ref" --no-symbol-cache "${args[@]}"
+run "$tmp/a" --symbol-cache "$c" "${args[@]}"
+f=$(ls "$c"/3c5c*.sym)
+rm "$f"
+mkfifo "$f"
+timeout 20 "$PROG" -q -o "$tmp/b" --symbol-cache "$c" "${args[@]}" 2> "$tmp/b.err"
+rc=$?
+check "a FIFO in place of a cache file: not read (exit $rc; 124 = it blocked), reports as without the cache" \
+	eval '[ $rc -eq 0 ] && same "$tmp/ref" "$tmp/b"'
+rm -f "$f"
+echo precious > "$tmp/victim"
+timeout 20 bash -c 'ln -s "$1" "$2.tmp.$$"; exec "${@:3}"' _ "$tmp/victim" "$f" \
+	"$PROG" -q -o "$tmp/b" --symbol-cache "$c" "${args[@]}" 2> "$tmp/b.err"
+check "a symlink at the temporary file's name: the file it points to untouched, the cache file written" \
+	eval '[ "$(cat "$tmp/victim")" = precious ] && [ -f "$f" ] && [ ! -L "$f" ] && ! ls "$c" | grep -q tmp'
+
+if [ -n "${py:-}" ] || py=$(command -v python3); then
+	# the main binary's path (the unwinder opens it) set to a FIFO, the CRC made valid
+	dargs=(--symfs "$td/symfs" --kallsyms "$td/dwarf-nofp.kallsyms" "$td/dwarf-nofp.data")
+	rm -rf "$c"
+	run "$tmp/ref" --no-symbol-cache "${dargs[@]}"
+	run "$tmp/a" --symbol-cache "$c" "${dargs[@]}"
+	mkfifo "$tmp/fifo"
+	"$py" - "$tmp/fifo" "$c"/*.sym <<'PYEOF'
+import struct, sys, zlib
+fifo = sys.argv[1].encode()
+for path in sys.argv[2:]:
+    b = bytearray(open(path, 'rb').read())
+    p = 32
+    def skip_str(p):
+        n, = struct.unpack_from('<I', b, p)
+        return p + 4 + (0 if n == 0xffffffff else n)
+    p = skip_str(p)                      # key
+    n, = struct.unpack_from('<I', b, p); p += 4
+    for _ in range(n):                   # probes
+        p = skip_str(p) + 1 + 32
+    n, = struct.unpack_from('<I', b, p)  # main path
+    if n == 0xffffffff:
+        continue
+    b[p:p + 4 + n] = struct.pack('<I', len(fifo)) + fifo
+    struct.pack_into('<Q', b, 16, len(b) - 32)
+    struct.pack_into('<I', b, 24, zlib.crc32(bytes(b[32:])))
+    open(path, 'wb').write(b)
+PYEOF
+	timeout 20 "$PROG" -q -o "$tmp/b" --symbol-cache "$c" "${dargs[@]}" 2> "$tmp/b.err"
+	rc=$?
+	check "a cache file naming a FIFO as the binary (valid CRC): not used (exit $rc; 124 = blocked), reports as without the cache" \
+		eval '[ $rc -eq 0 ] && same "$tmp/ref" "$tmp/b"'
+fi
+
+rm -rf "$c"
+mkdir -p "$c"
+truncate -s 300M "$c/crash-report.sym"
+touch -d '2001-01-01' "$c/crash-report.sym"
+run "$tmp/b" --symbol-cache "$c" "${args[@]}"
+check "an over-full directory: a .sym file the cache did not write is left alone" test -e "$c/crash-report.sym"
+rm -rf "$c"
+"$PROG" diff -q -o "$tmp/d" --symbol-cache "$c" --symfs "$td/symfs" --kallsyms "$td/kallsyms" \
+	"$td/work.data" "$td/work.data" 2> "$tmp/d.err"
+check "readperf diff writes the cache too" eval 'ls "$c"/*.sym > /dev/null 2>&1'

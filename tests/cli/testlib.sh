@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by the tests/cli/test-*.sh scripts (not a test itself): the
 # readperf binary ($PROG), the generator ($GEN), testdata/ ($td), a temporary
-# directory ($tmp, removed at exit, also $HOME so no build-id cache is used),
+# directory ($tmp, removed at exit, also $HOME so no build-id cache is used, and
+# $XDG_CACHE_HOME: the symbol cache),
 # the symbol options of the shipped recordings (${sym[@]}), check() and the
 # skips skip_unless(), need_gen() and need_python().
 set -u
@@ -16,6 +17,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp/home
 mkdir -p "$HOME"
+# the symbol cache of these runs: the test's own, never the user's
+export XDG_CACHE_HOME=$tmp/cache
 sym=(--symfs "$td/symfs" --kallsyms "$td/kallsyms")
 
 # no message from readperf in FILE (a sanitizer build adds its own summary lines)
