@@ -662,7 +662,7 @@ out:
 }
 
 /* the whole cache file of d into b: 0 or -ENOMEM */
-static int put_file(const struct symbols *s, const struct dso *d, const struct strbuf *key, struct strbuf *b)
+static int put_file(const struct dso *d, const struct strbuf *key, struct strbuf *b)
 {
 	struct hdr h;
 	size_t i;
@@ -677,7 +677,6 @@ static int put_file(const struct symbols *s, const struct dso *d, const struct s
 		    put64(b, p->ino) || put64(b, p->mtime_ns) || put64(b, p->ctime_ns))
 			return -ENOMEM;
 	}
-	(void)s;
 	if (put_entry(d, b))
 		return -ENOMEM;
 	memcpy(h.magic, magic, sizeof(magic));
@@ -797,7 +796,7 @@ static int save_dso(const struct symbols *s, const struct dso *d)
 	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT, b = STRBUF_INIT;
 	int err = -ENOMEM;
 
-	if (!cache_path(s, d, &key, &path) && !put_file(s, d, &key, &b)) {
+	if (!cache_path(s, d, &key, &path) && !put_file(d, &key, &b)) {
 		err = b.len > SYMCACHE_FILE_MAX ? -EFBIG : fs__write_file(path.buf, b.buf, b.len);
 		log_msg(s->log, LOG_DEBUG, "%s: symbol cache %s: %s", d->path, path.buf,
 			err ? strerror(-err) : "written");

@@ -17,14 +17,16 @@ with open(src, 'rb') as f:
 if buf[:8] != b'PERFILE2':
     sys.exit('strip-rounds: %s is not a little-endian PERFILE2 file' % src)
 data_off, data_size = struct.unpack_from('<QQ', buf, 40)
+if data_off < 104 or data_off + data_size > len(buf):
+    sys.exit('strip-rounds: data section %#x+%#x outside the file (%d bytes)' % (data_off, data_size, len(buf)))
 nfeat = bin(int.from_bytes(buf[72:104], 'little')).count('1')
 
 out = bytearray(buf[:data_off])
 pos, end, dropped = data_off, data_off + data_size, 0
 while pos + 8 <= end:
     rtype, _misc, size = struct.unpack_from('<IHH', buf, pos)
-    if size < 8:
-        sys.exit('strip-rounds: a record of size %d at %#x' % (size, pos))
+    if size < 8 or pos + size > end:
+        sys.exit('strip-rounds: a record of size %d at %#x (data ends at %#x)' % (size, pos, end))
     if rtype == FINISHED_ROUND:
         dropped += size
     else:
