@@ -30,6 +30,7 @@
 #include "util/array.h"
 #include "util/csv.h"
 #include "util/fs.h"
+#include "util/heap.h"
 #include "util/log.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
@@ -2519,6 +2520,7 @@ int main(int argc, char **argv)
 	struct logger lg = { 0 };
 	struct log log = { print_log, &lg };
 
+	heap__prefer_huge_pages(64u << 20);
 	if (argc > 1 && !strcmp(argv[1], "header"))
 		return cmd_header(argc - 1, argv + 1, &log);
 	if (argc > 1 && !strcmp(argv[1], "diff"))

@@ -19,10 +19,12 @@
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "util/log.h"
 #include "perffile/buildid.h"
@@ -41,25 +43,35 @@ static uint8_t kallsyms_bind(char t)
 	return isupper((unsigned char)t) ? STB_GLOBAL : STB_LOCAL;
 }
 
-/* the whole file in one buffer (a /proc file has no size to ask for) */
+/*
+ * The whole file in one buffer (a /proc file has no size to ask for), read
+ * with read(2) in large pieces: /proc/kallsyms is generated per read call.
+ */
 static char *slurp(const char *path, size_t *len, int *err)
 {
 	size_t cap = 1 << 20, n = 0;
 	char *buf = malloc(cap + 1), *nb;
-	FILE *f = fopen(path, "re");
-	size_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
 
 	*err = 0;
-	if (!f || !buf) {
-		*err = f ? -ENOMEM : -errno;
-		if (f)
-			fclose(f);
+	if (fd < 0 || !buf) {
+		*err = fd >= 0 ? -ENOMEM : -errno;
+		if (fd >= 0)
+			close(fd);
 		free(buf);
 		return NULL;
 	}
-	errno = 0;
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
+	for (;;) {
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		/* a read error ends the run; what is not a file (a directory) reads as empty */
+		if (got < 0 && errno == EIO)
+			*err = -EIO;
+		if (got <= 0)
+			break;
+		n += (size_t)got;
 		if (n < cap)
 			continue;
 		if (cap > (SIZE_MAX - 1) / 2 || !(nb = realloc(buf, cap * 2 + 1))) {
@@ -69,10 +81,7 @@ static char *slurp(const char *path, size_t *len, int *err)
 		buf = nb;
 		cap *= 2;
 	}
-	/* a read error ends the run; what is not a file (a directory) reads as empty */
-	if (!*err && ferror(f) && errno == EIO)
-		*err = -EIO;
-	fclose(f);
+	close(fd);
 	if (*err) {
 		free(buf);
 		return NULL;
@@ -106,12 +115,10 @@ static int kallsyms_parse(struct symbols *s, const char *path)
 	text = slurp(path, &len, &ret);
 	if (!text)
 		return ret;
-	/*
-	 * One allocation (no copies while growing over 100k symbols): a line
-	 * that makes a symbol has at least 6 bytes ("0 T x\n"); the pages
-	 * past the last symbol are never touched.
-	 */
-	alloc = len / 6 + 2;
+	/* one allocation (no copies while growing over 100k symbols): a symbol a line at most */
+	for (p = text, end = text + len; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		alloc++;
+	alloc++;	/* the last line may have no newline */
 	if (alloc > SIZE_MAX / sizeof(*v) || !(v = malloc(alloc * sizeof(*v)))) {
 		free(text);
 		return -ENOMEM;

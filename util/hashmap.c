@@ -61,7 +61,11 @@ void hashmap__release(struct hashmap *m, void (*free_value)(void *value))
 	hashmap__init(m);
 }
 
-static struct hashmap_entry *probe(const struct hashmap *m, uint64_t hash,
+/*
+ * The slot index comes from the hash's low 32 bits, all that an entry keeps
+ * (a table of 2^32 slots would take 96 GiB)
+ */
+static struct hashmap_entry *probe(const struct hashmap *m, uint32_t hash,
 				   const void *key, size_t keylen)
 {
 	size_t mask = m->cap - 1, i = hash & mask;
@@ -82,9 +86,9 @@ void **hashmap__find(const struct hashmap *m, const void *key, size_t keylen)
 {
 	struct hashmap_entry *e;
 
-	if (!m->cap)
+	if (!m->cap || keylen > UINT32_MAX)
 		return NULL;
-	e = probe(m, hash_bytes(key, keylen), key, keylen);
+	e = probe(m, (uint32_t)hash_bytes(key, keylen), key, keylen);
 	return e->key ? &e->value : NULL;
 }
 
@@ -111,10 +115,13 @@ static int grow(struct hashmap *m)
 
 int hashmap__insert(struct hashmap *m, const void *key, size_t keylen, void ***slot)
 {
-	uint64_t hash = hash_bytes(key, keylen);
 	struct hashmap_entry *e;
+	uint32_t hash;
 	void *copy;
 
+	if (keylen > UINT32_MAX)
+		return -ENOMEM;
+	hash = (uint32_t)hash_bytes(key, keylen);
 	if (m->cap) {
 		e = probe(m, hash, key, keylen);
 		if (e->key) {
@@ -135,7 +142,7 @@ int hashmap__insert(struct hashmap *m, const void *key, size_t keylen, void ***s
 	e = probe(m, hash, key, keylen);
 	e->hash = hash;
 	e->key = copy;
-	e->keylen = keylen;
+	e->keylen = (uint32_t)keylen;
 	e->value = NULL;
 	m->len++;
 	*slot = &e->value;

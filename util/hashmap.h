@@ -17,10 +17,10 @@
 #include <stdint.h>
 
 struct hashmap_entry {
-	uint64_t hash;
 	void *key;		/* NULL: empty slot */
-	size_t keylen;
 	void *value;
+	uint32_t hash;		/* hash_bytes' low 32 bits: the slot index and a quick compare */
+	uint32_t keylen;	/* keys are shorter than 4 GiB (insert refuses longer ones) */
 };
 
 struct hashmap {
@@ -37,7 +37,8 @@ void hashmap__release(struct hashmap *m, void (*free_value)(void *value));
 void **hashmap__find(const struct hashmap *m, const void *key, size_t keylen);
 /*
  * Find or add key.  *slot points at the value (NULL for a new key).
- * Returns 1 when the key was added, 0 when it existed, -ENOMEM.
+ * Returns 1 when the key was added, 0 when it existed, -ENOMEM (also for a
+ * key of 4 GiB or more).
  */
 int hashmap__insert(struct hashmap *m, const void *key, size_t keylen, void ***slot);
 

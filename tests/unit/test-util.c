@@ -16,6 +16,7 @@
 #include "util/array.h"
 #include "util/csv.h"
 #include "util/hashmap.h"
+#include "util/heap.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 
@@ -85,7 +86,42 @@ static void test_hashmap_insert_find(void **state)
 	assert_int_equal(hashmap__insert(&m, "abc", 3, &slot), 1);
 	assert_int_equal(hashmap__insert(&m, "abcd", 4, &slot), 1);
 	assert_int_equal(hashmap__insert(&m, "abc", 3, &slot), 0);
+	/* an entry keeps a 32-bit key length: a longer key is refused before it is read */
+	assert_int_equal(hashmap__insert(&m, "abc", (size_t)UINT32_MAX + 1, &slot), -ENOMEM);
+	assert_null(hashmap__find(&m, "abc", (size_t)UINT32_MAX + 1));
+	assert_int_equal(m.len, 5002);
 	hashmap__release(&m, NULL);
+}
+
+/*
+ * The span heap__prefer_huge_pages() marks is one VMA of the heap with the
+ * "hg" (MADV_HUGEPAGE) flag in /proc/self/smaps; skipped where malloc is not
+ * glibc's brk heap (sanitizers) or the kernel has no transparent huge pages.
+ */
+static void test_heap_huge_pages(void **state)
+{
+	size_t marked = heap__prefer_huge_pages(8u << 20), len = 0;
+	unsigned long lo = 0, hi = 0;
+	char line[512];
+	int found = 0;
+	FILE *f;
+
+	(void)state;
+	if (!marked) {
+		skip();
+		return;
+	}
+	assert_true(marked >= (2u << 20) && marked % (2u << 20) == 0);
+	f = fopen("/proc/self/smaps", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '/') == NULL)
+			len = hi - lo;
+		else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " hg") && len == marked)
+			found = 1;
+	}
+	fclose(f);
+	assert_true(found);
 }
 
 static void test_strbuf(void **state)
@@ -280,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_array_push_and_grow),
 		cmocka_unit_test(test_array_overflow),
 		cmocka_unit_test(test_hashmap_insert_find),
+		cmocka_unit_test(test_heap_huge_pages),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_csv_quoting_and_numbers),
 		cmocka_unit_test(test_csv_abort_leaves_nothing),
