@@ -460,10 +460,13 @@ static int count_edge(struct analysis *a, struct fstat *caller, struct fstat *ca
 		      uint64_t period)
 {
 	struct fstat *key[2] = { caller, callee };
-	struct estat *e;
+	struct hashfront_entry *fe = hashfront__slot(&a->efront, (uintptr_t)caller, (uintptr_t)callee);
+	struct estat *e = hashfront__get(fe, (uintptr_t)caller, (uintptr_t)callee);
 	void **slot;
 	int ret;
 
+	if (e)
+		goto count;
 	ret = hashmap__insert(&a->estats, key, sizeof(key), &slot);
 	if (ret < 0)
 		return -ENOMEM;
@@ -481,6 +484,8 @@ static int count_edge(struct analysis *a, struct fstat *caller, struct fstat *ca
 	e = *slot;
 	if (!e)
 		return -ENOMEM;
+	hashfront__set(fe, (uintptr_t)caller, (uintptr_t)callee, e);
+count:
 	if (e->seen != a->seq) {
 		e->seen = a->seq;
 		e->samples++;

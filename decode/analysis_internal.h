@@ -133,6 +133,7 @@ struct analysis {
 	struct pool pool;
 	struct hashmap strings;		/* string -> pool copy */
 	struct hashmap fstats, lstats, estats;
+	struct hashfront efront;	/* (caller, callee) -> struct estat *, before estats */
 	struct hashmap ipcache;		/* struct ip_key -> struct ipent */
 	struct ipfast ipfast[1 << IPFAST_BITS];
 	struct array fstat_list, lstat_list, estat_list;	/* creation order */
@@ -159,6 +160,7 @@ struct analysis {
 	int switch_samples;		/* samples at switches (blocking stacks) */
 	/* timeline.csv, --timeline (decode/timeline.c) */
 	struct hashmap timeline;	/* struct tl_key -> uint64_t[2] samples, period */
+	struct hashfront tlfront;	/* (interval, fstat) -> uint64_t[2], before timeline */
 	int tl_started;
 	uint64_t tl_start, tl_width, tl_last;	/* first sample time, interval, last interval */
 	/* --speedscope (decode/speedscope.c) */

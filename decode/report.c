@@ -54,8 +54,9 @@ static void type_field(struct csv *c, uint32_t type)
 {
 	const char *name = perf_record_type__name(type);
 
+	/* the names are perf's identifiers: nothing in them to quote */
 	if (name)
-		csv__str(c, name);
+		csv__text(c, name, strlen(name));
 	else
 		csv__u64(c, type);
 }

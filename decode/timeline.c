@@ -70,6 +70,7 @@ uint64_t timeline__default_interval(const struct perf_file *f)
 
 int timeline__sample(struct analysis *a, const struct fstat *f, uint64_t time, uint64_t period)
 {
+	struct hashfront_entry *fe;
 	struct tl_key key;
 	uint64_t *v;
 	void **slot;
@@ -86,14 +87,19 @@ int timeline__sample(struct analysis *a, const struct fstat *f, uint64_t time, u
 	key.f = f;
 	if (key.bucket > a->tl_last)
 		a->tl_last = key.bucket;
-	ret = hashmap__insert(&a->timeline, &key, sizeof(key), &slot);
-	if (ret < 0)
-		return -ENOMEM;
-	if (ret == 1)
-		*slot = pool__alloc(&a->pool, 2 * sizeof(uint64_t));
-	v = *slot;
-	if (!v)
-		return -ENOMEM;
+	fe = hashfront__slot(&a->tlfront, key.bucket, (uintptr_t)f);
+	v = hashfront__get(fe, key.bucket, (uintptr_t)f);
+	if (!v) {
+		ret = hashmap__insert(&a->timeline, &key, sizeof(key), &slot);
+		if (ret < 0)
+			return -ENOMEM;
+		if (ret == 1)
+			*slot = pool__alloc(&a->pool, 2 * sizeof(uint64_t));
+		v = *slot;
+		if (!v)
+			return -ENOMEM;
+		hashfront__set(fe, key.bucket, (uintptr_t)f, v);
+	}
 	v[0]++;
 	v[1] += period;
 	return 0;

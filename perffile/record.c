@@ -551,7 +551,10 @@ int perf_record__decode(struct perf_record *rec, const struct perf_evlist *evlis
 	if (rec->type >= PERF_RECORD_USER_TYPE_START)
 		return decode_body(rec, rec->size, NULL, why);
 
-	ea = find_attr(evlist, rec->type, rec->data, rec->size, 0, &id);
+	/* one attr (most recordings): every kernel record is its, as find_attr() says */
+	id = 0;
+	ea = evlist && evlist->nr == 1 ? &evlist->attrs[0] :
+		find_attr(evlist, rec->type, rec->data, rec->size, 0, &id);
 	rec->evattr = ea;
 	if (rec->type == PERF_RECORD_SAMPLE) {
 		if (!ea) {

@@ -293,10 +293,13 @@ void csv__hex(struct csv *c, uint64_t v)
 	c->buf[c->len + 1] = 'x';
 	p = c->buf + c->len + 2 + n;
 	c->len += 2 + n;
-	do {
+	/* a byte (two digits) a step, then the odd leading digit */
+	for (; n >= 2; n -= 2, v >>= 8) {
 		*--p = digits[v & 0xf];
-		v >>= 4;
-	} while (--n);
+		*--p = digits[(v >> 4) & 0xf];
+	}
+	if (n)
+		*--p = digits[v & 0xf];
 }
 
 void csv__pct(struct csv *c, uint64_t num, uint64_t den)

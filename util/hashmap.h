@@ -45,6 +45,40 @@ int hashmap__insert(struct hashmap *m, const void *key, size_t keylen, void ***s
 /* iterate: size_t it = 0; while ((e = hashmap__next(m, &it))) ... */
 struct hashmap_entry *hashmap__next(const struct hashmap *m, size_t *it);
 
+/*
+ * A direct-mapped cache of two-word keys in front of a map whose values do
+ * not move (pool-allocated): a hit skips hashing and probing.  Zeroed memory
+ * is an empty cache.  hashfront__slot() gives the one entry key (k0, k1) may
+ * sit in; it holds the key when entry->value is non-NULL and the words match.
+ */
+#define HASHFRONT_BITS 12
+struct hashfront_entry {
+	uint64_t k0, k1;
+	void *value;
+};
+struct hashfront {
+	struct hashfront_entry e[1 << HASHFRONT_BITS];
+};
+
+static inline struct hashfront_entry *hashfront__slot(struct hashfront *f, uint64_t k0, uint64_t k1)
+{
+	uint64_t h = (k0 ^ (k1 * 0xff51afd7ed558ccdULL)) * 0x9e3779b97f4a7c15ULL;
+
+	return &f->e[h >> (64 - HASHFRONT_BITS)];
+}
+
+static inline void *hashfront__get(const struct hashfront_entry *e, uint64_t k0, uint64_t k1)
+{
+	return e->value && e->k0 == k0 && e->k1 == k1 ? e->value : NULL;
+}
+
+static inline void hashfront__set(struct hashfront_entry *e, uint64_t k0, uint64_t k1, void *value)
+{
+	e->k0 = k0;
+	e->k1 = k1;
+	e->value = value;
+}
+
 /* the hash function, exported for callers that shard or pre-hash */
 uint64_t hash_bytes(const void *key, size_t len);
 

@@ -93,6 +93,31 @@ static void test_hashmap_insert_find(void **state)
 	hashmap__release(&m, NULL);
 }
 
+/* the front cache: empty when zeroed, a hit only on both words, the last set wins its slot */
+static void test_hashfront(void **state)
+{
+	struct hashfront *f = calloc(1, sizeof(*f));
+	struct hashfront_entry *e, *e2;
+	int a, b;
+	uint64_t k;
+
+	(void)state;
+	assert_non_null(f);
+	e = hashfront__slot(f, 1, 2);
+	assert_null(hashfront__get(e, 1, 2));
+	hashfront__set(e, 1, 2, &a);
+	assert_ptr_equal(hashfront__get(hashfront__slot(f, 1, 2), 1, 2), &a);
+	assert_null(hashfront__get(e, 2, 1));
+	assert_null(hashfront__get(e, 1, 3));
+	/* a key sharing the slot replaces the first */
+	for (k = 3; (e2 = hashfront__slot(f, k, 2)) != e; k++)
+		;
+	hashfront__set(e2, k, 2, &b);
+	assert_null(hashfront__get(hashfront__slot(f, 1, 2), 1, 2));
+	assert_ptr_equal(hashfront__get(hashfront__slot(f, k, 2), k, 2), &b);
+	free(f);
+}
+
 /*
  * The span heap__prefer_huge_pages() marks is one VMA of the heap with the
  * "hg" (MADV_HUGEPAGE) flag in /proc/self/smaps; skipped where malloc is not
@@ -252,6 +277,33 @@ static void test_csv_digits_text_raw(void **state)
 	csv__hex(c, UINT64_MAX);
 	csv__end_row(c);
 	strbuf__addf(&want, ",-9223372036854775808,0x0,0xffffffffffffffff\n");
+	/* against printf: every bit length, its neighbours, and 20,000 numbers of every magnitude */
+	for (i = 0; i < 64; i++) {
+		uint64_t b = (uint64_t)1 << i;
+
+		csv__u64(c, b - 1);
+		csv__u64(c, b);
+		csv__u64(c, b + 1);
+		csv__hex(c, b - 1);
+		csv__hex(c, b);
+		csv__hex(c, b | (b >> 1));
+		csv__end_row(c);
+		strbuf__addf(&want, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0x%" PRIx64 ",0x%" PRIx64 ",0x%" PRIx64 "\n",
+			     b - 1, b, b + 1, b - 1, b, b | (b >> 1));
+	}
+	for (i = 0, p = 88172645463325252ULL; i < 20000; i++) {
+		uint64_t v;
+
+		p ^= p << 13;	/* xorshift64 */
+		p ^= p >> 7;
+		p ^= p << 17;
+		v = p >> (i % 64);
+		csv__u64(c, v);
+		csv__i64(c, (int64_t)v);
+		csv__hex(c, v);
+		csv__end_row(c);
+		strbuf__addf(&want, "%" PRIu64 ",%" PRId64 ",0x%" PRIx64 "\n", v, (int64_t)v, v);
+	}
 	n = csv__escape(esc, "x", 1);
 	n += csv__escape(esc + n, "a\"b,c", 5);
 	csv__text(c, esc, n);
@@ -316,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_array_push_and_grow),
 		cmocka_unit_test(test_array_overflow),
 		cmocka_unit_test(test_hashmap_insert_find),
+		cmocka_unit_test(test_hashfront),
 		cmocka_unit_test(test_heap_huge_pages),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_csv_quoting_and_numbers),
