@@ -171,6 +171,13 @@ struct analysis {
 	int overview_open;
 	struct csv ov;
 	FILE *ov_tmp;			/* when not streaming into opts.out_dir */
+	/* "type,pid,tid,cpu" of the last row of each thread (slot tid % 64) as text: mostly the same from row to row */
+	struct ov_seg {
+		int64_t pid, tid, cpu;
+		uint32_t type;
+		uint32_t len;		/* 0: empty */
+		char text[112];
+	} ov_seg[64];
 };
 
 int overview__open(struct analysis *a);

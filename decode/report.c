@@ -50,31 +50,49 @@ void overview__close(struct analysis *a)
 	a->overview_open = 0;
 }
 
-static void type_field(struct csv *c, uint32_t type)
+/*
+ * type, pid, tid and cpu: from the text of the thread's previous row when they
+ * are the same (csv__text writes it as the four fields it holds); the type
+ * names are perf's identifiers, nothing in them to quote
+ */
+static void type_pid_cpu(struct analysis *a, uint32_t type, int64_t pid, int64_t tid, int64_t cpu)
 {
-	const char *name = perf_record_type__name(type);
+	struct ov_seg *g = &a->ov_seg[(uint64_t)tid & 63];
+	const char *name;
+	int n;
 
-	/* the names are perf's identifiers: nothing in them to quote */
-	if (name)
-		csv__text(c, name, strlen(name));
-	else
-		csv__u64(c, type);
+	if (!g->len || g->type != type || g->pid != pid || g->tid != tid || g->cpu != cpu) {
+		name = perf_record_type__name(type);
+		if (name)
+			n = snprintf(g->text, sizeof(g->text), "%s,%" PRId64 ",%" PRId64 ",%" PRId64,
+				     name, pid, tid, cpu);
+		else
+			n = snprintf(g->text, sizeof(g->text), "%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64,
+				     type, pid, tid, cpu);
+		/* a name (under 32 bytes) and three numbers of 20 at most always fit */
+		if (n < 0)
+			n = 0;
+		g->type = type;
+		g->pid = pid;
+		g->tid = tid;
+		g->cpu = cpu;
+		g->len = (uint32_t)n;
+	}
+	csv__text(&a->ov, g->text, g->len);
 }
 
 /* nr, time, type, pid, tid, cpu */
-static void common_fields(struct csv *c, const struct perf_record *rec, int has_pid,
+static void common_fields(struct analysis *a, const struct perf_record *rec, int has_pid,
 			  uint32_t pid, uint32_t tid)
 {
 	const struct perf_sample *s = &rec->sample;
 	int kernel = rec->type < PERF_RECORD_USER_TYPE_START;
 
 	/* numbers the record does not carry: time 0, pid/tid/cpu -1 (README "Reports") */
-	csv__u64(c, rec->nr);
-	csv__u64(c, kernel && (s->sample_type & PERF_SAMPLE_TIME) ? s->time : 0);
-	type_field(c, rec->type);
-	csv__i64(c, has_pid ? (int32_t)pid : -1);
-	csv__i64(c, has_pid ? (int32_t)tid : -1);
-	csv__i64(c, kernel && (s->sample_type & PERF_SAMPLE_CPU) ? (int64_t)s->cpu : -1);
+	csv__u64(&a->ov, rec->nr);
+	csv__u64(&a->ov, kernel && (s->sample_type & PERF_SAMPLE_TIME) ? s->time : 0);
+	type_pid_cpu(a, rec->type, has_pid ? (int32_t)pid : -1, has_pid ? (int32_t)tid : -1,
+		     kernel && (s->sample_type & PERF_SAMPLE_CPU) ? (int64_t)s->cpu : -1);
 }
 
 /*
@@ -114,7 +132,7 @@ void overview__sample(struct analysis *a, const struct perf_record *rec, const c
 	int has_tid = !!(s->sample_type & PERF_SAMPLE_TID);
 	int cached = f->ov_event == event || !sample_text(a, f, event);
 
-	common_fields(c, rec, has_tid, s->pid, s->tid);
+	common_fields(a, rec, has_tid, s->pid, s->tid);
 	if (cached)
 		csv__text(c, f->ov_text, f->ov_event_len);
 	else
@@ -223,7 +241,7 @@ void overview__record(struct analysis *a, const struct perf_record *rec)
 		}
 		break;
 	}
-	common_fields(c, rec, has_pid, pid, tid);
+	common_fields(a, rec, has_pid, pid, tid);
 	if (rec->evattr && rec->type < PERF_RECORD_USER_TYPE_START && rec->evattr->name)
 		csv__str(c, rec->evattr->name);
 	else

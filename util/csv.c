@@ -94,15 +94,6 @@ static inline void reserve(struct csv *c, size_t n)
 
 static void put(struct csv *c, const char *p, size_t n)
 {
-	if (n <= 32 && sizeof(c->buf) - c->len >= 32) {
-		/* names and numbers: a loop beats a library call this short */
-		char *d = c->buf + c->len;
-
-		for (size_t i = 0; i < n; i++)
-			d[i] = p[i];
-		c->len += n;
-		return;
-	}
 	if (n > sizeof(c->buf) - c->len) {
 		flush_buf(c);
 		if (n >= sizeof(c->buf)) {
