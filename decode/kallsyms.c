@@ -126,7 +126,7 @@ static int kallsyms_parse(struct symbols *s, const char *path)
 	for (p = text, end = text + len; p < end; ) {
 		char *eol, *q = p, *name;
 		uint64_t addr = 0;
-		int digits = 0, h, brackets = 0, nul = 0;
+		int digits = 0, h, brackets = 0;
 		char type;
 
 		while ((h = hexval((unsigned char)*q)) >= 0 && digits < 17) {
@@ -134,11 +134,14 @@ static int kallsyms_parse(struct symbols *s, const char *path)
 			q++;
 			digits++;
 		}
-		/* one pass to the end of the line, noting a '[' in the name ("name\t[mod]", up to a NUL) */
-		for (eol = q; eol < end && *eol != '\n'; eol++) {
-			nul |= !*eol && eol - q >= 3;
-			if (*eol == '[' && eol - q >= 3 && !nul)
-				brackets = 1;
+		/* the end of the line, and a '[' in the name ("name\t[mod]", up to a NUL) */
+		eol = memchr(q, '\n', (size_t)(end - q));
+		if (!eol)
+			eol = end;
+		if (eol - q > 3) {
+			const char *lim = memchr(q + 3, '\0', (size_t)(eol - q - 3));
+
+			brackets = memchr(q + 3, '[', (size_t)((lim ? lim : eol) - (q + 3))) != NULL;
 		}
 		*eol = '\0';
 		if (eol > p && eol[-1] == '\r')
