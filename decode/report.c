@@ -53,25 +53,27 @@ void overview__close(struct analysis *a)
 /*
  * type, pid, tid and cpu: from the text of the thread's previous row when they
  * are the same (csv__text writes it as the four fields it holds); the type
- * names are perf's identifiers, nothing in them to quote
+ * names are perf's identifiers (at most 18 bytes), nothing in them to quote
  */
 static void type_pid_cpu(struct analysis *a, uint32_t type, int64_t pid, int64_t tid, int64_t cpu)
 {
 	struct ov_seg *g = &a->ov_seg[(uint64_t)tid & 63];
+	const int64_t nums[3] = { pid, tid, cpu };
 	const char *name;
-	int n;
+	size_t n, i;
 
 	if (!g->len || g->type != type || g->pid != pid || g->tid != tid || g->cpu != cpu) {
 		name = perf_record_type__name(type);
-		if (name)
-			n = snprintf(g->text, sizeof(g->text), "%s,%" PRId64 ",%" PRId64 ",%" PRId64,
-				     name, pid, tid, cpu);
-		else
-			n = snprintf(g->text, sizeof(g->text), "%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64,
-				     type, pid, tid, cpu);
-		/* a name (under 32 bytes) and three numbers of 20 at most always fit */
-		if (n < 0)
-			n = 0;
+		if (name && strlen(name) <= 32) {
+			n = strlen(name);
+			memcpy(g->text, name, n);
+		} else {
+			n = csv__format_i64(g->text, type);
+		}
+		for (i = 0; i < 3; i++) {
+			g->text[n++] = ',';
+			n += csv__format_i64(g->text + n, nums[i]);
+		}
 		g->type = type;
 		g->pid = pid;
 		g->tid = tid;

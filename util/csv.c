@@ -234,13 +234,12 @@ static inline unsigned decimal_digits(uint64_t v)
 	return v ? t + (v >= pow10[t]) : 1;
 }
 
-/* v's digits straight into buf, which has room for 20 */
-static inline void put_digits(struct csv *c, uint64_t v)
+/* v's digits into dst, which has room for 20; their number */
+static inline unsigned format_u64(char *dst, uint64_t v)
 {
 	unsigned n = decimal_digits(v);
-	char *p = c->buf + c->len + n;
+	char *p = dst + n;
 
-	c->len += n;
 	while (v >= 100) {
 		unsigned i = (unsigned)(v % 100) * 2;
 
@@ -254,6 +253,21 @@ static inline void put_digits(struct csv *c, uint64_t v)
 	} else {
 		*--p = (char)('0' + v);
 	}
+	return n;
+}
+
+static inline void put_digits(struct csv *c, uint64_t v)
+{
+	c->len += format_u64(c->buf + c->len, v);
+}
+
+size_t csv__format_i64(char *dst, int64_t v)
+{
+	if (v < 0) {
+		*dst = '-';
+		return 1 + format_u64(dst + 1, (uint64_t)0 - (uint64_t)v);
+	}
+	return format_u64(dst, (uint64_t)v);
 }
 
 void csv__u64(struct csv *c, uint64_t v)

@@ -65,6 +65,8 @@ void csv__end_row(struct csv *c);
  */
 size_t csv__escape(char *dst, const char *s, size_t len);
 void csv__text(struct csv *c, const char *text, size_t len);
+/* v as csv__i64 writes it, into dst (room for 20 bytes); its length */
+size_t csv__format_i64(char *dst, int64_t v);
 
 /*
  * Raw output, not CSV fields (folded stacks, SVG, JSON written through the
