@@ -219,23 +219,15 @@ static const struct perf_evattr *guess_attr(const struct perf_evlist *el, int sa
 	return NULL;
 }
 
-static const struct perf_evattr *find_attr(const struct perf_evlist *el, uint32_t type,
-					   const uint8_t *data, size_t size, int foreign,
-					   uint64_t *idp)
+/* find_attr() in a file of several attrs whose records carry ids */
+static const struct perf_evattr *find_attr_by_id(const struct perf_evlist *el, int sample,
+						 const uint8_t *data, size_t size, int foreign,
+						 uint64_t *idp)
 {
-	int sample = type == PERF_RECORD_SAMPLE;
-	int pos;
+	int pos = sample ? el->id_pos : el->is_pos;
 	size_t off;
 	uint64_t id;
 
-	*idp = 0;
-	if (!el || !el->nr || type >= PERF_RECORD_USER_TYPE_START || size < HDR)
-		return NULL;
-	if (el->nr == 1)
-		return &el->attrs[0];
-	if (!sample && !el->sample_id_all)
-		return &el->attrs[0];
-	pos = sample ? el->id_pos : el->is_pos;
 	if (pos < 0)
 		return guess_attr(el, sample, data, size, foreign, idp);
 	off = id_offset(sample, pos, size);
@@ -249,6 +241,23 @@ static const struct perf_evattr *find_attr(const struct perf_evlist *el, uint32_
 	if (!id)
 		return &el->attrs[0];
 	return attr_by_id(el, id);
+}
+
+/* inline: the one-attr answer, most recordings', is taken on every record */
+static inline const struct perf_evattr *find_attr(const struct perf_evlist *el, uint32_t type,
+						  const uint8_t *data, size_t size, int foreign,
+						  uint64_t *idp)
+{
+	int sample = type == PERF_RECORD_SAMPLE;
+
+	*idp = 0;
+	if (!el || !el->nr || type >= PERF_RECORD_USER_TYPE_START || size < HDR)
+		return NULL;
+	if (el->nr == 1)
+		return &el->attrs[0];
+	if (!sample && !el->sample_id_all)
+		return &el->attrs[0];
+	return find_attr_by_id(el, sample, data, size, foreign, idp);
 }
 
 const struct perf_evattr *perf_evlist__find(const struct perf_evlist *evlist, uint32_t type,
@@ -551,10 +560,7 @@ int perf_record__decode(struct perf_record *rec, const struct perf_evlist *evlis
 	if (rec->type >= PERF_RECORD_USER_TYPE_START)
 		return decode_body(rec, rec->size, NULL, why);
 
-	/* one attr (most recordings): every kernel record is its, as find_attr() says */
-	id = 0;
-	ea = evlist && evlist->nr == 1 ? &evlist->attrs[0] :
-		find_attr(evlist, rec->type, rec->data, rec->size, 0, &id);
+	ea = find_attr(evlist, rec->type, rec->data, rec->size, 0, &id);
 	rec->evattr = ea;
 	if (rec->type == PERF_RECORD_SAMPLE) {
 		if (!ea) {
