@@ -26,6 +26,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "util/fs.h"
 #include "util/log.h"
 #include "perffile/buildid.h"
 #include "symbols_internal.h"
@@ -43,52 +44,23 @@ static uint8_t kallsyms_bind(char t)
 	return isupper((unsigned char)t) ? STB_GLOBAL : STB_LOCAL;
 }
 
-/*
- * The whole file in one buffer (a /proc file has no size to ask for), read
- * with read(2) in large pieces: /proc/kallsyms is generated per read call.
- */
+/* the whole file; a read error other than EIO (a directory) reads as empty */
 static char *slurp(const char *path, size_t *len, int *err)
 {
-	size_t cap = 1 << 20, n = 0;
-	char *buf = malloc(cap + 1), *nb;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t got;
+	char *buf;
 
-	*err = 0;
-	if (fd < 0 || !buf) {
-		*err = fd >= 0 ? -ENOMEM : -errno;
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		/* a read error ends the run; what is not a file (a directory) reads as empty */
-		if (got < 0 && errno == EIO)
-			*err = -EIO;
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-		if (n < cap)
-			continue;
-		if (cap > (SIZE_MAX - 1) / 2 || !(nb = realloc(buf, cap * 2 + 1))) {
+	*err = fd < 0 ? -errno : fs__read_fd(fd, SIZE_MAX, &buf, len);
+	if (fd >= 0)
+		close(fd);
+	if (fd >= 0 && *err && *err != -EIO && *err != -ENOMEM) {
+		*err = 0;
+		buf = strdup("");
+		*len = 0;
+		if (!buf)
 			*err = -ENOMEM;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
 	}
-	close(fd);
-	if (*err) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	return *err ? NULL : buf;
 }
 
 static int hexval(unsigned char c)

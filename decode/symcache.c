@@ -418,30 +418,17 @@ out:
 static int read_whole(const char *path, size_t max, unsigned char **data, size_t *size)
 {
 	struct stat st;
-	size_t got = 0;
 	/* a FIFO or a device in its place must not block nor be read; nor is a symlink followed */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW), err;
+	char *buf = NULL;
 
 	*data = NULL;
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max ||
-	    !(*data = malloc(st.st_size ? (size_t)st.st_size : 1))) {
-		close(fd);
-		return -1;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, *data + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	err = fstat(fd, &st) || !S_ISREG(st.st_mode) || fs__read_fd(fd, max, &buf, size);
 	close(fd);
-	*size = got;
-	return 0;
+	*data = (unsigned char *)buf;
+	return err ? -1 : 0;
 }
 
 int symcache__load(struct symbols *s, struct dso *d)

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,6 +28,57 @@ int fs__mkdir_p(const char *dir)
 			return -errno;
 		path[i] = dir[i];
 	}
+	return 0;
+}
+
+int fs__read_fd(int fd, size_t max, char **data, size_t *len)
+{
+	struct stat st;
+	size_t cap = 1 << 20, n = 0;
+	char *buf, *nb;
+	ssize_t got;
+
+	*data = NULL;
+	if (max > SIZE_MAX / 2)
+		max = SIZE_MAX / 2;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (uint64_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+	else if (cap > max + 1)
+		cap = max + 1;
+	buf = malloc(cap + 1);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int err = -errno;
+
+			free(buf);
+			return err;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+		if (n > max) {
+			free(buf);
+			return -EFBIG;
+		}
+		if (n < cap)
+			continue;
+		/* full: a larger buffer (a byte past max shows a file over it) */
+		cap = cap > max / 2 ? max + 1 : cap * 2;
+		nb = realloc(buf, cap + 1);
+		if (!nb) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = nb;
+	}
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Small file-system helpers: a directory with its parents, an atomic file copy. */
+/* Small file-system helpers: a directory with its parents, an atomic file copy, a whole file read. */
 #ifndef UTIL_FS_H
 #define UTIL_FS_H
 
@@ -13,5 +13,12 @@ int fs__mkdir_p(const char *dir);
 int fs__copy_file(const char *src, const char *dst);
 /* len bytes of data as the file dst, whole or not at all, as fs__copy_file (mode 0644); 0 or -errno */
 int fs__write_file(const char *dst, const void *data, size_t len);
+/*
+ * What fd has left to read, in one malloc'd buffer with a NUL after it (a
+ * /proc file too, which has no size to ask for; a regular file is read
+ * into a buffer of its size): more than max bytes is -EFBIG.  0 (*data,
+ * *len set; the caller frees *data) or -errno (*data NULL).
+ */
+int fs__read_fd(int fd, size_t max, char **data, size_t *len);
 
 #endif

@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "util/array.h"
 #include "util/csv.h"
+#include "util/fs.h"
 #include "util/hashmap.h"
 #include "util/heap.h"
 #include "util/log.h"
@@ -91,6 +93,71 @@ static void test_hashmap_insert_find(void **state)
 	assert_null(hashmap__find(&m, "abc", (size_t)UINT32_MAX + 1));
 	assert_int_equal(m.len, 5002);
 	hashmap__release(&m, NULL);
+}
+
+/*
+ * fs__read_fd: a regular file whole, a pipe (no size) growing past the first
+ * buffer, a bound exceeded by one byte, a directory's error
+ */
+static void test_fs_read_fd(void **state)
+{
+	char dir[] = "/tmp/readperf-test-fs-XXXXXX", path[256], *data;
+	size_t len, n = (3u << 20) + 5, i;
+	char *big = malloc(n);
+	int fd, p[2];
+	pid_t pid;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(big);
+	for (i = 0; i < n; i++)
+		big[i] = (char)('a' + i % 26);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(big, 1, 1000, f), 1000);
+	fclose(f);
+	fd = open(path, O_RDONLY);
+	assert_int_equal(fs__read_fd(fd, 1000, &data, &len), 0);
+	assert_int_equal(len, 1000);
+	assert_memory_equal(data, big, 1000);
+	assert_int_equal(data[1000], '\0');
+	free(data);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(fs__read_fd(fd, 999, &data, &len), -EFBIG);
+	assert_null(data);
+	close(fd);
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(p[0]);
+		for (i = 0; i < n; ) {
+			ssize_t w = write(p[1], big + i, n - i);
+
+			if (w <= 0)
+				_exit(1);
+			i += (size_t)w;
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	assert_int_equal(fs__read_fd(p[0], SIZE_MAX, &data, &len), 0);
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	assert_int_equal(len, n);
+	assert_memory_equal(data, big, n);
+	assert_int_equal(data[n], '\0');
+	free(data);
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_int_equal(fs__read_fd(fd, SIZE_MAX, &data, &len), -EISDIR);
+	close(fd);
+	unlink(path);
+	rmdir(dir);
+	free(big);
 }
 
 /* the front cache: empty when zeroed, a hit only on both words, the last set wins its slot */
@@ -368,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_array_push_and_grow),
 		cmocka_unit_test(test_array_overflow),
 		cmocka_unit_test(test_hashmap_insert_find),
+		cmocka_unit_test(test_fs_read_fd),
 		cmocka_unit_test(test_hashfront),
 		cmocka_unit_test(test_heap_huge_pages),
 		cmocka_unit_test(test_strbuf),
