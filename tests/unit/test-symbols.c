@@ -935,6 +935,53 @@ static void test_kallsyms(void **state)
 	symbols__delete(s);
 }
 
+/*
+ * A damaged kallsyms file: CR line ends, a NUL in a name (a '[' after it is
+ * not a module's), addresses of 17 digits, lines too short or misspaced, a
+ * '$' name, empty lines and no newline at the end.  Bad lines are skipped;
+ * the symbols around them still resolve.
+ */
+static void test_kallsyms_damaged(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000 T first\r\n"
+		"ffffffff81000100 T nul\0[mod]\n"
+		"ffffffff81000200 T x\n"
+		"fffffffff81000300 T toolong\n"
+		"ffffffff81000400 T\n"
+		"ffffffff81000500  T misspaced\n"
+		"ffffffff81000600 T $x\n"
+		"\n\n"
+		"ffffffff81000700 T last";
+	struct symbols_opts o = { 0 };
+	struct sym_result r;
+	struct symbols *s;
+	struct dso *k;
+	FILE *f;
+
+	(void)state;
+	f = fopen(tpath("kallsyms-damaged"), "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, sizeof(text) - 1, f), sizeof(text) - 1);
+	fclose(f);
+	o.kallsyms = tpath("kallsyms-damaged");
+	s = new_symbols(&o);
+	k = symbols__kernel_dso(s);
+	assert_non_null(k);
+	assert_int_equal(symbols__resolve(s, k, 0, 0, 0xffffffff81000050ULL, &r), 0);
+	assert_string_equal(r.function, "first");
+	assert_int_equal(symbols__resolve(s, k, 0, 0, 0xffffffff81000150ULL, &r), 0);
+	assert_string_equal(r.function, "nul");
+	/* the skipped lines make no symbols: x reaches last */
+	assert_int_equal(symbols__resolve(s, k, 0, 0, 0xffffffff81000650ULL, &r), 0);
+	assert_string_equal(r.function, "x");
+	assert_int_equal(r.sym_addr, 0xffffffff81000200ULL);
+	assert_int_equal(symbols__resolve(s, k, 0, 0, 0xffffffff81000710ULL, &r), 0);
+	assert_string_equal(r.function, "last");
+	assert_int_equal(symbols__status(s), 0);
+	symbols__delete(s);
+}
+
 static void test_kallsyms_restricted(void **state)
 {
 	static const char *const ks[] = {
@@ -1212,6 +1259,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_elf),
 		cmocka_unit_test(test_build_id_cache),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kallsyms_damaged),
 		cmocka_unit_test(test_kallsyms_restricted),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_dso_names),
