@@ -19,7 +19,7 @@ CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wvla -Wwrite-strings -Wformat=2 -fno-common
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -I. $(CFLAGS) $(WARN) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
-LIBS = -lbfd -ldw -lelf -lzstd -lz -lm
+LIBS = -lbfd -ldw -lelf -lzstd -lz -lm -pthread
 TEST_LIBS = -lcmocka
 
 ifdef DEVELOPER

@@ -133,7 +133,8 @@ static void usage(FILE *fp)
 	      "  -q, --quiet         no summary, warnings or progress (errors only)\n"
 	      "  -v, --verbose       also what a run does step by step (files, symbol sources, the cache)\n"
 	      "  --files-from LIST   analyse the files LIST names, one a line ('-': stdin), as FILE FILE...\n"
-	      "  -j, --jobs N        analyse N files at once (default: the number of CPUs)\n"
+	      "  -j, --jobs N        analyse N files at once (default: the number of CPUs); one file with\n"
+	      "                      N > 1: the analysis in a second thread, same reports; -j 1: one thread\n"
 	      "  --profile-column    a leading 'profile' column in every report (the default with many files)\n"
 	      "  --no-profile-column none, also with many files\n"
 	      "  -h, --help          this text\n"
@@ -533,6 +534,18 @@ static void catch_stop_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* -j: a second thread for one file's analysis unless one thread is asked for or there is one CPU */
+static int second_thread(const struct analyse_opts *o)
+{
+	return o->jobs > 1 || (o->jobs == 0 && sysconf(_SC_NPROCESSORS_ONLN) > 1);
+}
+
+/* perf_file's barrier: the analysis thread through what was handed to it */
+static void sync_queue(void *q)
+{
+	ordered_queue__sync(q);
+}
+
 /* the ordered queue's delivery into the analysis, stopped by a signal */
 static int deliver(void *an, struct perf_record *rec)
 {
@@ -568,6 +581,11 @@ static int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue
 	*read_err = r < 0 ? r : 0;
 	if (!err && q)
 		err = ordered_queue__flush(q);
+	/* after an error too: the analysis at rest */
+	if (q) {
+		r = ordered_queue__sync(q);
+		err = err ? err : r;
+	}
 	return err;
 }
 
@@ -827,6 +845,11 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 			err = ordered_queue__new(&q, f, deliver, an);
 		if (err)
 			goto out_delete;
+		/* the analysis in a second thread; without one (-j 1, one CPU) it runs in this one */
+		if (second_thread(o) && !ordered_queue__start_worker(q)) {
+			perf_file__set_barrier(f, sync_queue, q);
+			log_msg(log, LOG_DEBUG, "%s: the analysis in a second thread", perf_file__name(f));
+		}
 	}
 	/* the reports cover what was read, also after a fault */
 	err = replay(f, fs, q, o->quiet, &read_err);
@@ -862,6 +885,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	if (read_err)
 		err = read_err;
 out_delete:
+	perf_file__set_barrier(f, NULL, NULL);
 	ordered_queue__delete(q);
 	analysis__delete(an);
 	filestat__delete(fs);
@@ -1463,6 +1487,7 @@ static void batch_child(struct analyse_opts *o, const struct batch_item *it, int
 	o->an.profile = o->profile_col == 0 ? NULL : it->name;
 	o->no_summary = 1;
 	o->result = &r;
+	o->jobs = 1;	/* -j files at once, each in one thread */
 	code = analyse(o, log);
 	strbuf__addf(&out, "%" PRIu64 "%c%" PRIu64 "%c%s%c%s%c%s%c", r.samples, 0, r.duration_ns, 0,
 		     r.hostname, 0, r.perf_version, 0, lg->first_err, 0);

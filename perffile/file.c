@@ -52,6 +52,8 @@ enum input_kind { INPUT_MEM, INPUT_FD, INPUT_GZ, INPUT_ZST };
 
 struct perf_file {
 	struct perf_file_opts opts;
+	void (*barrier)(void *ctx);	/* perf_file__set_barrier() */
+	void *barrier_ctx;
 	char *name;
 	struct perf_file_info info;
 	struct perf_evlist evlist;
@@ -96,9 +98,18 @@ struct perf_file {
 	uint64_t nr_unknown_id;
 };
 
+/* the log, for a message now: the barrier first */
 static const struct log *flog(const struct perf_file *f)
 {
+	if (f->barrier)
+		f->barrier(f->barrier_ctx);
 	return f->opts.log;
+}
+
+void perf_file__set_barrier(struct perf_file *f, void (*fn)(void *ctx), void *ctx)
+{
+	f->barrier = fn;
+	f->barrier_ctx = ctx;
 }
 
 static int fault(struct perf_file *f, const char *what, uint64_t off, const char *fmt, ...)
@@ -1465,6 +1476,9 @@ static int apply_user_record(struct perf_file *f, const struct perf_record *rec)
 	struct perf_event_attr attr;
 	int err;
 
+	if (f->barrier && (rec->type == PERF_RECORD_HEADER_ATTR || rec->type == PERF_RECORD_HEADER_FEATURE ||
+			   rec->type == PERF_RECORD_HEADER_EVENT_TYPE))
+		f->barrier(f->barrier_ctx);
 	switch (rec->type) {
 	case PERF_RECORD_HEADER_ATTR:
 		if (perf_attr__read(&attr, rec->u.header_attr.attr, rec->u.header_attr.attr_size, 0))

@@ -20,12 +20,24 @@
  * delivered is delivered at the next flush (counted in nr_unordered, as
  * perf warns "Timestamp below last timeslice flush").  About 64 MiB of
  * copies and 48 MiB of index at most.
+ *
+ * With a worker (ordered_queue__start_worker), "delivering" appends to a
+ * batch that a second thread decodes and hands to the callback, a round at
+ * a time, while this thread reads on.  Every decision (what is delivered
+ * when, the memory bound) is taken here exactly as without it, on the
+ * records' accounting: a block whose records were all delivered is retired
+ * with the batch that holds its last ones and reused once the worker is
+ * through that batch.  The callback sees the same records in the same
+ * order.  Should the copies reach half the bound, the worker is drained and
+ * delivery goes on in this thread, as without one.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perffile/ordered.h"
+#include "util/array.h"
 
 #define OQ_BLOCK_SIZE (1u << 20)
 #define OQ_MAX_BLOCKS 64		/* 64 MiB of record copies */
@@ -53,8 +65,41 @@ struct oq_ent {
 	struct oq_rec *r;
 };
 
+#define OQ_BATCH_MAX (1u << 20)		/* records in a batch before it is handed over unasked */
+#define OQ_ARENA_CHUNK (128u << 10)	/* holds any record (header.size is 16 bits) */
+
+/* copies of records delivered at once, for a batch; chunks are kept for reuse */
+struct oq_chunk {
+	struct oq_chunk *next;
+	size_t used;
+	unsigned char data[];
+};
+
+/*
+ * records to deliver in order, and what the worker's being through them
+ * frees; a cache line each: one thread fills one while the other reads the other
+ */
+struct oq_batch {
+	_Alignas(64) struct array ents;	/* of struct oq_ent */
+	struct oq_block *retired;	/* blocks that held the last of their records in this batch */
+	struct oq_chunk *chunks, *chunk;	/* the immediate records' copies; chunk: being filled */
+};
+
+struct oq_worker {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;		/* busy went 1 (for the worker) or 0 (for the reader), or quit */
+	struct oq_batch batches[2];
+	struct oq_batch *pending;	/* being filled by the reader */
+	struct oq_batch *handed;	/* the worker's while busy; through but not completed after */
+	int busy, quit;
+	int err;			/* the worker's first error: it delivers nothing more */
+};
+
 struct ordered_queue {
 	const struct perf_file *f;
+	struct oq_worker *w;		/* NULL: delivery in the caller's thread */
+	int async;			/* w is used (0 again once the copies near the bound) */
 	ordered_deliver_fn deliver;
 	void *ctx;
 	struct oq_block *cur;		/* block being filled */
@@ -73,6 +118,8 @@ struct ordered_queue {
 	size_t cap_blocks;
 	size_t runs[OQ_MAX_RUNS + 1];	/* sort_tail()'s run starts */
 };
+
+static void worker_stop(struct ordered_queue *q);
 
 int ordered_queue__new(struct ordered_queue **out, const struct perf_file *f,
 		       ordered_deliver_fn deliver, void *ctx)
@@ -95,6 +142,7 @@ void ordered_queue__delete(struct ordered_queue *q)
 
 	if (!q)
 		return;
+	worker_stop(q);
 	for (i = 0; i < q->nr_blocks; i++)
 		free(q->blocks[i]);
 	free(q->blocks);
@@ -131,14 +179,21 @@ static struct oq_block *new_block(struct ordered_queue *q)
 	return b;
 }
 
+/* a block none of whose records is queued any more: free, or retired with the pending batch */
+static void retire_block(struct ordered_queue *q, struct oq_block *b)
+{
+	struct oq_block **list = q->async ? &q->w->pending->retired : &q->free_blocks;
+
+	b->next = *list;
+	*list = b;
+}
+
 static void release_rec(struct ordered_queue *q, struct oq_rec *r)
 {
 	struct oq_block *b = r->blk;
 
-	if (--b->live == 0 && b != q->cur) {
-		b->next = q->free_blocks;
-		q->free_blocks = b;
-	}
+	if (--b->live == 0 && b != q->cur)
+		retire_block(q, b);
 }
 
 static int ent_before(const struct oq_ent *a, const struct oq_ent *b)
@@ -159,6 +214,7 @@ static int ent_cmp(const void *pa, const void *pb)
 
 static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all);
 static void sort_all(struct ordered_queue *q);
+static int stop_async(struct ordered_queue *q);
 
 /*
  * At the memory bound: deliver the earlier half of the queue by time (more
@@ -229,6 +285,12 @@ static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uin
 		if (ret)
 			return ret;
 	}
+	if ((!b || b->used + need > OQ_BLOCK_SIZE) && !q->free_blocks && q->async &&
+	    q->nr_blocks >= OQ_MAX_BLOCKS / 2) {
+		ret = stop_async(q);
+		if (ret)
+			return ret;
+	}
 	if ((!b || b->used + need > OQ_BLOCK_SIZE) && !q->free_blocks && q->nr_blocks >= OQ_MAX_BLOCKS) {
 		ret = flush_half(q, 1);
 		if (ret)
@@ -239,10 +301,8 @@ static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uin
 
 		if (!nb)
 			return -ENOMEM;
-		if (b && b->live == 0) {
-			b->next = q->free_blocks;
-			q->free_blocks = b;
-		}
+		if (b && b->live == 0)
+			retire_block(q, b);
 		q->cur = b = nb;
 	}
 	if (q->first + q->nr_ents == q->cap_ents) {
@@ -365,6 +425,227 @@ static void sort_all(struct ordered_queue *q)
 	q->sorted = q->nr_ents;
 }
 
+/* decode a copy and hand it to the callback; 0, the decode's -EINVAL or the callback's value */
+static int deliver_ent(struct ordered_queue *q, const struct oq_ent *e)
+{
+	struct perf_record rec;
+	const char *why = NULL;
+	int err;
+
+	/* perf_file__decode() sets every field the callback may read */
+	err = perf_file__decode(q->f, e->r + 1, e->r->size, &rec, &why);
+	rec.nr = e->nr;
+	rec.offset = e->r->offset;
+	rec.compressed = e->r->compressed;
+	return err ? err : q->deliver(q->ctx, &rec);
+}
+
+/* ------------------------------------------------------------ the worker */
+
+static void *worker_main(void *arg)
+{
+	struct ordered_queue *q = arg;
+	struct oq_worker *w = q->w;
+	size_t i;
+	int err;
+
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		const struct oq_ent *ents;
+		size_t n;
+
+		while (!w->busy && !w->quit)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (!w->busy)
+			break;
+		ents = w->handed->ents.data;
+		n = w->handed->ents.len;
+		err = w->err;
+		pthread_mutex_unlock(&w->mu);
+		for (i = 0; i < n && !err; i++)
+			err = deliver_ent(q, &ents[i]);
+		pthread_mutex_lock(&w->mu);
+		if (err && !w->err)
+			w->err = err;
+		w->busy = 0;
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/* wait until the worker is through the handed batch, then reuse what it frees; the worker's error */
+static int worker_wait(struct ordered_queue *q)
+{
+	struct oq_worker *w = q->w;
+	struct oq_batch *b = w->handed;
+	struct oq_block *blk;
+	struct oq_chunk *c;
+	int err;
+
+	pthread_mutex_lock(&w->mu);
+	while (w->busy)
+		pthread_cond_wait(&w->cv, &w->mu);
+	err = w->err;
+	pthread_mutex_unlock(&w->mu);
+	while ((blk = b->retired)) {
+		b->retired = blk->next;
+		blk->next = q->free_blocks;
+		q->free_blocks = blk;
+	}
+	for (c = b->chunks; c; c = c->next)
+		c->used = 0;
+	b->chunk = b->chunks;
+	b->ents.len = 0;
+	return err;
+}
+
+/* hand the pending batch to the worker (once it is through the last one); the worker's error */
+static int worker_hand_over(struct ordered_queue *q)
+{
+	struct oq_worker *w = q->w;
+	struct oq_batch *b;
+	int err = worker_wait(q);
+
+	if (err || !w->pending->ents.len)
+		return err;
+	b = w->handed;
+	w->handed = w->pending;
+	w->pending = b;
+	pthread_mutex_lock(&w->mu);
+	w->busy = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	return 0;
+}
+
+/* everything appended so far delivered; the worker's error */
+static int worker_drain(struct ordered_queue *q)
+{
+	int err = worker_hand_over(q);
+
+	return err ? err : worker_wait(q);
+}
+
+int ordered_queue__start_worker(struct ordered_queue *q)
+{
+	struct oq_worker *w;
+	int err;
+
+	if (q->w)
+		return 0;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	array__init(&w->batches[0].ents, sizeof(struct oq_ent));
+	array__init(&w->batches[1].ents, sizeof(struct oq_ent));
+	w->pending = &w->batches[0];
+	w->handed = &w->batches[1];
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	q->w = w;
+	err = pthread_create(&w->thread, NULL, worker_main, q);
+	if (err) {
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		q->w = NULL;
+		return -err;
+	}
+	q->async = 1;
+	return 0;
+}
+
+int ordered_queue__sync(struct ordered_queue *q)
+{
+	/* the callback itself may end up here (a message of the file): it is at rest already */
+	if (!q->async || pthread_equal(pthread_self(), q->w->thread))
+		return 0;
+	return worker_drain(q);
+}
+
+/* deliver the rest in this thread: the copies near the memory bound, where flush_half() decides */
+static int stop_async(struct ordered_queue *q)
+{
+	int err = worker_drain(q);
+
+	q->async = 0;
+	return err;
+}
+
+static void worker_stop(struct ordered_queue *q)
+{
+	struct oq_worker *w = q->w;
+	struct oq_chunk *c;
+	int i;
+
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->quit = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	for (i = 0; i < 2; i++) {
+		array__release(&w->batches[i].ents);
+		while ((c = w->batches[i].chunks)) {
+			w->batches[i].chunks = c->next;
+			free(c);
+		}
+	}
+	free(w);
+	q->w = NULL;
+}
+
+/* a full batch goes to the worker now (waiting for it if need be); the worker's error */
+static int batch_check(struct ordered_queue *q)
+{
+	return q->w->pending->ents.len >= OQ_BATCH_MAX ? worker_hand_over(q) : 0;
+}
+
+/* a record delivered at once, copied for the worker; 0, -ENOMEM or the worker's error */
+static int append_now(struct ordered_queue *q, const struct perf_record *rec)
+{
+	struct oq_batch *b = q->w->pending;
+	size_t need = (sizeof(struct oq_rec) + (size_t)rec->size + 7) & ~(size_t)7;
+	struct oq_chunk *c = b->chunk;
+	struct oq_rec *r;
+	struct oq_ent *e;
+
+	if (c && c->used + need > OQ_ARENA_CHUNK)
+		c = c->next;
+	if (!c) {
+		c = malloc(sizeof(*c) + OQ_ARENA_CHUNK);
+		if (!c)
+			return -ENOMEM;
+		c->used = 0;
+		c->next = NULL;
+		if (b->chunk)
+			b->chunk->next = c;
+		else
+			b->chunks = c;
+	}
+	b->chunk = c;
+	e = array__push(&b->ents);
+	if (!e)
+		return -ENOMEM;
+	r = (struct oq_rec *)(void *)(c->data + c->used);
+	c->used += need;
+	r->blk = NULL;
+	r->offset = rec->offset;
+	r->size = rec->size;
+	r->compressed = rec->compressed;
+	memcpy(r + 1, rec->data, rec->size);
+	e->time = 0;
+	e->nr = rec->nr;
+	e->r = r;
+	return batch_check(q);
+}
+
+/* ------------------------------------------------------------ delivery */
+
 static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 {
 	size_t i, n;
@@ -373,27 +654,22 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 	sort_all(q);
 	for (i = 0; i < q->nr_ents; i++) {
 		struct oq_ent *e = &q->ents[i];
-		struct perf_record rec;
-		const char *why = NULL;
-		int err;
 
 		if (!all && e->time > limit)
 			break;
-		/* perf_file__decode() sets every field the callback may read */
-		err = perf_file__decode(q->f, e->r + 1, e->r->size, &rec, &why);
-		rec.nr = e->nr;
-		rec.offset = e->r->offset;
-		rec.compressed = e->r->compressed;
 		q->last_flush = e->time;
-		if (err)
-			ret = err;
-		else
-			ret = q->deliver(q->ctx, &rec);
+		/* with the worker, delivered means in its batch: appended below, all at once */
+		if (!q->async)
+			ret = deliver_ent(q, e);
 		release_rec(q, e->r);
 		if (ret) {
 			i++;
 			break;
 		}
+	}
+	if (q->async && i) {
+		ret = array__append(&q->w->pending->ents, q->ents, i);
+		ret = ret ? ret : batch_check(q);
 	}
 	n = q->nr_ents - i;
 	/* the rest stays where it is: make_room() moves it when the end is reached */
@@ -435,13 +711,22 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
 		if (ret)
 			return ret;
 	}
+	if (q->async) {
+		ret = append_now(q, rec);
+		/* a round is the worker's unit */
+		if (!ret && rec->type == PERF_RECORD_FINISHED_ROUND)
+			ret = worker_hand_over(q);
+		return ret;
+	}
 	copy = *rec;	/* the callback takes a non-const record */
 	return q->deliver(q->ctx, &copy);
 }
 
 int ordered_queue__flush(struct ordered_queue *q)
 {
-	return deliver_upto(q, 0, 1);
+	int ret = deliver_upto(q, 0, 1);
+
+	return ret || !q->async ? ret : worker_drain(q);
 }
 
 void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_stats *st)

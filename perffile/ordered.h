@@ -54,6 +54,21 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec);
 /* deliver everything queued (end of file, after an error); 0 or the callback's value */
 int ordered_queue__flush(struct ordered_queue *q);
 
+/*
+ * Deliver from a second thread from now on: push and flush then hand the
+ * records over a round at a time and return before the callback ran, with
+ * an error of the callback coming out of a later call.  The callback sees
+ * the same records in the same order as without it, never two at once,
+ * and never while ordered_queue__sync(), ordered_queue__flush() or
+ * ordered_queue__delete() run; between those the caller must not touch
+ * what the callback uses, nor change the file's attrs or features.  0 or
+ * a negative errno (then delivery stays in the caller's thread).
+ */
+int ordered_queue__start_worker(struct ordered_queue *q);
+
+/* wait until everything pushed so far was delivered; 0 or the callback's (first) non-zero value */
+int ordered_queue__sync(struct ordered_queue *q);
+
 /* statistics: records queued now, the most ever queued, records delivered late */
 struct ordered_queue_stats {
 	size_t queued;

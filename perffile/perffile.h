@@ -107,6 +107,13 @@ void perf_file__delete(struct perf_file *f);
  */
 int perf_file__next(struct perf_file *f, struct perf_record *rec);
 
+/*
+ * fn(ctx) is called before the file changes its attrs or features (records
+ * of a pipe) and before it logs a message: the caller can have another
+ * thread that reads them, or logs too, come to rest first.
+ */
+void perf_file__set_barrier(struct perf_file *f, void (*fn)(void *ctx), void *ctx);
+
 const struct perf_file_info *perf_file__info(const struct perf_file *f);
 const struct perf_evlist *perf_file__evlist(const struct perf_file *f);
 /* feature sections; in pipe mode they fill in as HEADER_FEATURE records arrive */

@@ -22,6 +22,8 @@ size_t heap__prefer_huge_pages(size_t reserve)
 
 	if (reserve > INT32_MAX / 2)
 		reserve = INT32_MAX / 2;
+	/* one arena: a second thread's blocks come from this heap too, not from 4 KiB pages of its own */
+	mallopt(M_ARENA_MAX, 1);
 	mallopt(M_TOP_PAD, (int)reserve);
 	mallopt(M_TRIM_THRESHOLD, (int)reserve * 2);
 	lo = (uintptr_t)sbrk(0);

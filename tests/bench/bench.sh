@@ -17,6 +17,7 @@
 #   9. a 1 GiB synthetic file (27M samples): --reports stat,events,results in GB/s (target >= 1),
 #      the default analysis against perf's quickest report, peak memory (target < 128 MiB)
 # Symbols come from a symbol cache in build/bench/symcache (warm unless a section says cold).
+# The analysis runs in a second thread (the default on two CPUs); 1d and 9 also time -j 1.
 # BENCH_NO_SRCLINE=1 skips section 2 (perf's srcfile report takes minutes).
 set -eu
 cd "$(dirname "$0")/../.."
@@ -77,6 +78,9 @@ echo "1. default analysis: readperf ${t_rp}s vs perf report --sort dso,sym ${t_p
 read -r t_perfq m_perfq < <(run perf report -i "$dir/big.data" --no-children --sort dso,sym -g none --stdio)
 echo "1b. default analysis: readperf ${t_rp}s vs perf report --no-children --sort dso,sym -g none ${t_perfq}s: ratio $(ratio "$t_rp" "$t_perfq") (target <= 0.5 warm symbol cache)"
 echo "1c. the same with a cold symbol cache (emptied before each run): readperf ${t_cold}s: ratio $(ratio "$t_cold" "$t_perfq") (target <= 0.8)"
+# the default runs the analysis in a second thread; -j 1 does everything in one
+read -r t_j1 m_j1 < <(run "$PROG" -j 1 -q -o "$dir/out" --symbol-cache "$cache" "$dir/big.data")
+echo "1d. with one thread (-j 1): readperf ${t_j1}s ${m_j1} KiB vs ${t_rp}s ${m_rp} KiB with two: ratio to perf's quickest report $(ratio "$t_j1" "$t_perfq")"
 
 if [ -n "${BENCH_NO_SRCLINE:-}" ]; then
 	echo "2. skipped (BENCH_NO_SRCLINE): perf's srcfile report takes ~5 min a run here"
@@ -207,8 +211,9 @@ if [ -x "$gen" ]; then
 	gsize=$(stat -c %s "$g")
 	cat "$g" > /dev/null
 	read -r t_g m_g < <(RUNS=3 run "$PROG" -q -o "$dir/out" --symbol-cache "$cache" --reports stat,events,results "$g")
+	read -r t_g1 m_g1 < <(RUNS=3 run "$PROG" -j 1 -q -o "$dir/out" --symbol-cache "$cache" --reports stat,events,results "$g")
 	read -r t_gd m_gd < <(RUNS=3 run "$PROG" -q -o "$dir/out" --symbol-cache "$cache" "$g")
 	read -r t_gp m_gp < <(RUNS=3 run perf report -i "$g" --no-children --sort dso,sym -g none --stdio)
-	echo "9. 1 GiB synthetic: --reports stat,events,results $(awk -v s="$gsize" -v t="$t_g" 'BEGIN { printf "%.2f", s / 1e9 / t }') GB/s (${t_g}s, ${m_g} KiB; target >= 1 GB/s, < 131072 KiB)"
+	echo "9. 1 GiB synthetic: --reports stat,events,results $(awk -v s="$gsize" -v t="$t_g" 'BEGIN { printf "%.2f", s / 1e9 / t }') GB/s (${t_g}s, ${m_g} KiB; target >= 1 GB/s, < 131072 KiB); with -j 1 $(awk -v s="$gsize" -v t="$t_g1" 'BEGIN { printf "%.2f", s / 1e9 / t }') GB/s (${t_g1}s, ${m_g1} KiB)"
 	echo "9b. default analysis ${t_gd}s ${m_gd} KiB vs perf report --no-children --sort dso,sym -g none ${t_gp}s ${m_gp} KiB: ratio $(ratio "$t_gd" "$t_gp") (target <= 1)"
 fi

@@ -27,7 +27,32 @@ struct seen {
 	size_t n;
 	uint64_t count, last_time;
 	int out_of_order;
+	uint64_t hash;		/* of every (type, time, nr) delivered, in order */
+	uint64_t fail_at;	/* the callback returns -EIO for this delivery (1-based), 0: never */
+	unsigned spin;		/* the callback's busy loop: a worker that lags behind the reader */
 };
+
+/* replay() with the queue's worker thread (the tests run both ways) */
+static int with_worker;
+
+static int worker_on(void **state)
+{
+	(void)state;
+	with_worker = 1;
+	return 0;
+}
+
+static int worker_off(void **state)
+{
+	(void)state;
+	with_worker = 0;
+	return 0;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ULL;
+}
 
 static int record_cb(void *ctx, struct perf_record *rec)
 {
@@ -46,7 +71,10 @@ static int record_cb(void *ctx, struct perf_record *rec)
 		s->last_time = t;
 	}
 	s->count++;
-	return 0;
+	s->hash = mix(mix(mix(s->hash, rec->type), t), rec->nr);
+	for (volatile unsigned k = 0; k < s->spin; k++)
+		;
+	return s->count == s->fail_at ? -EIO : 0;
 }
 
 static void replay(const uint8_t *buf, size_t len, struct seen *s, struct ordered_queue_stats *st)
@@ -58,6 +86,8 @@ static void replay(const uint8_t *buf, size_t len, struct seen *s, struct ordere
 
 	assert_int_equal(perf_file__open_mem(&f, buf, len, NULL), 0);
 	assert_int_equal(ordered_queue__new(&q, f, record_cb, s), 0);
+	if (with_worker)
+		assert_int_equal(ordered_queue__start_worker(q), 0);
 	while ((ret = perf_file__next(f, &rec)) == 1)
 		assert_int_equal(ordered_queue__push(q, &rec), 0);
 	assert_int_equal(ret, 0);
@@ -301,6 +331,134 @@ static void test_runs(void **state)
 	}
 }
 
+/* rounds of per samples over three overlapping windows, a COMM at time 0 every 7th round */
+static uint8_t *rounds_file(size_t rounds, size_t per, size_t *len)
+{
+	struct pe e = { 0 };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	size_t r, i;
+	uint8_t *buf;
+
+	pe__attr(&e, ST, 1000);
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < per; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 1000000 + r * per + x % (3 * per), 1,
+				  NULL, 0);
+		}
+		if (r % 7 == 0)
+			pe__comm(&e, 0, 1, 1, "c", 0, 0);
+		pe__round(&e);
+	}
+	buf = pe__file(&e, len);
+	pe__release(&e);
+	return buf;
+}
+
+/*
+ * The worker delivers what the caller's thread delivers, in the same order:
+ * every (type, time, nr) of 1.2M records in rounds that overlap (late ones
+ * among them) with records delivered at once between, and of the file
+ * without rounds that reaches the memory bound (the worker then stops).
+ */
+static void test_worker_same(void **state)
+{
+	struct seen a = { 0 }, b = { 0 };
+	struct ordered_queue_stats sa, sb;
+	struct pe e = { 0 };
+	uint8_t *buf;
+	size_t len, i;
+
+	(void)state;
+	buf = rounds_file(2000, 600, &len);
+	replay(buf, len, &a, &sa);
+	with_worker = 1;
+	replay(buf, len, &b, &sb);
+	with_worker = 0;
+	assert_int_equal(a.count, 2000 * 601 + 286);
+	assert_int_equal(b.count, a.count);
+	assert_true(a.hash == b.hash);
+	assert_true(sa.nr_unordered > 0);
+	assert_int_equal(sb.nr_unordered, sa.nr_unordered);
+	free(buf);
+
+	/*
+	 * A worker slower than the reader, rounds of more than a block (1 MiB
+	 * of copies): the reader must not reuse a block before the worker is
+	 * through the records it held.
+	 */
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	buf = rounds_file(30, 20000, &len);
+	replay(buf, len, &a, &sa);
+	b.spin = 300;
+	with_worker = 1;
+	replay(buf, len, &b, &sb);
+	with_worker = 0;
+	assert_int_equal(b.count, 30 * 20001 + 5);
+	assert_true(a.hash == b.hash);
+	free(buf);
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	pe__attr(&e, ST, 1000);
+	for (i = 0; i < 1500000; i++)
+		pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 3000000 - i + (i % 5) * 7, 1, NULL, 0);
+	buf = pe__file(&e, &len);
+	replay(buf, len, &a, &sa);
+	with_worker = 1;
+	replay(buf, len, &b, &sb);
+	with_worker = 0;
+	assert_int_equal(b.count, 1500000);
+	assert_true(a.hash == b.hash);
+	assert_true(sa.half_flushes >= 1);
+	assert_int_equal(sb.half_flushes, sa.half_flushes);
+	assert_int_equal(sb.nr_unordered, sa.nr_unordered);
+	assert_int_equal(sb.max_queued, sa.max_queued);
+	free(buf);
+	pe__release(&e);
+}
+
+/*
+ * The callback's error stops delivery with the worker as without it: the
+ * 5000th call fails, no call follows, and a later push or the flush
+ * returns the error (with the worker, also every sync after).
+ */
+static void test_worker_error(void **state)
+{
+	int worker;
+
+	(void)state;
+	for (worker = 0; worker < 2; worker++) {
+		struct seen s = { .fail_at = 5000 };
+		struct perf_file *f;
+		struct ordered_queue *q;
+		struct perf_record rec;
+		uint8_t *buf;
+		size_t len;
+		int ret, err = 0;
+
+		buf = rounds_file(2000, 600, &len);
+		assert_int_equal(perf_file__open_mem(&f, buf, len, NULL), 0);
+		assert_int_equal(ordered_queue__new(&q, f, record_cb, &s), 0);
+		if (worker)
+			assert_int_equal(ordered_queue__start_worker(q), 0);
+		while (!err && (ret = perf_file__next(f, &rec)) == 1)
+			err = ordered_queue__push(q, &rec);
+		if (!err)
+			err = ordered_queue__flush(q);
+		assert_int_equal(err, -EIO);
+		/* the worker's error stays */
+		assert_int_equal(ordered_queue__sync(q), worker ? -EIO : 0);
+		assert_int_equal(s.count, 5000);
+		ordered_queue__delete(q);
+		perf_file__delete(f);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +467,13 @@ int main(void)
 		cmocka_unit_test(test_many_rounds),
 		cmocka_unit_test(test_memory_bound),
 		cmocka_unit_test(test_runs),
+		/* the same expectations with the worker thread delivering */
+		cmocka_unit_test_setup_teardown(test_rounds, worker_on, worker_off),
+		cmocka_unit_test_setup_teardown(test_no_time, worker_on, worker_off),
+		cmocka_unit_test_setup_teardown(test_many_rounds, worker_on, worker_off),
+		cmocka_unit_test_setup_teardown(test_memory_bound, worker_on, worker_off),
+		cmocka_unit_test(test_worker_same),
+		cmocka_unit_test(test_worker_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# One file, two threads: with -j 2 the analysis runs in a second thread (-v
+# says so; -j 1 does not) and everything it writes is the same as with -j 1,
+# byte for byte: every report, stdout, and every message on stderr in the
+# same order (-v, so the debug messages too), for every recording of
+# testdata/, a pipe on stdin, the piped external fixtures (their attrs and
+# features arrive as records while the analysis runs) and a synthetic file
+# of 40 rounds of 65,536 samples.
+. "$(dirname "$0")/testlib.sh"
+
+same_run() {	# NAME ARGS...: -j 1 and -j 2 give the same reports, stdout and stderr
+	local name=$1 j why=
+	shift
+	for j in 1 2; do
+		rm -rf "$tmp/o" "$tmp/cache"
+		"$PROG" -j $j -v -o "$tmp/o" "$@" > "$tmp/out$j" 2> "$tmp/err$j" < "${stdin:-/dev/null}"
+		echo "exit $?" >> "$tmp/out$j"
+		rm -rf "$tmp/o$j"
+		mv "$tmp/o" "$tmp/o$j" 2> /dev/null
+	done
+	grep -q ': the analysis in a second thread$' "$tmp/err2" || why="$why -j 2 -v does not say it uses a second thread;"
+	! grep -q ': the analysis in a second thread$' "$tmp/err1" || why="$why -j 1 -v says a second thread;"
+	grep -v ': the analysis in a second thread$' "$tmp/err2" | cmp -s - "$tmp/err1" || why="$why stderr differs;"
+	cmp -s "$tmp/out1" "$tmp/out2" || why="$why stdout or exit differs;"
+	diff -r "$tmp/o1" "$tmp/o2" > /dev/null 2>&1 || why="$why reports differ;"
+	if [ -z "$why" ]; then
+		echo "ok - jobs: $name: -j 2 as -j 1"
+	else
+		echo "not ok - jobs: $name:$why"
+		fail=1
+	fi
+}
+
+fail=0
+for f in "$td"/*.data; do
+	same_run "$(basename "$f")" "${sym[@]}" "$f"
+done
+stdin=$td/work.pipe.data same_run "work.pipe.data on stdin" "${sym[@]}" -
+stdin=
+
+shared=${READPERF_SHARED:-}
+if [ -z "$shared" ]; then
+	top=$(git -C "$root" rev-parse --show-toplevel 2> /dev/null || echo "$root")
+	shared=$top/../shared
+fi
+n=0
+for f in "$shared"/testdata-external/quipper/perf.data.piped.*; do
+	[ -f "$f" ] || continue
+	same_run "external $(basename "$f")" "$f"
+	n=$((n + 1))
+done
+[ $n -gt 0 ] || echo "skip - jobs: external piped fixtures: none at $shared/testdata-external"
+
+if [ -x "$GEN" ]; then
+	"$GEN" --samples "$tmp/gen.data" $((40 * 65536)) > /dev/null
+	same_run "40 rounds of 65,536 samples" "$tmp/gen.data"
+else
+	echo "skip - jobs: synthetic: no $GEN (make check builds it)"
+fi
+exit $fail
