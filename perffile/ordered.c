@@ -67,6 +67,7 @@ struct oq_ent {
 
 #define OQ_BATCH_MAX (1u << 20)		/* records in a batch before it is handed over unasked */
 #define OQ_ARENA_CHUNK (128u << 10)	/* holds any record (header.size is 16 bits) */
+#define OQ_ARENA_MAX (1u << 20)		/* bytes of copies in a batch before it is handed over unasked */
 
 /* copies of records delivered at once, for a batch; chunks are kept for reuse */
 struct oq_chunk {
@@ -83,6 +84,7 @@ struct oq_batch {
 	_Alignas(64) struct array ents;	/* of struct oq_ent */
 	struct oq_block *retired;	/* blocks that held the last of their records in this batch */
 	struct oq_chunk *chunks, *chunk;	/* the immediate records' copies; chunk: being filled */
+	size_t copied;			/* bytes of them */
 };
 
 struct oq_worker {
@@ -496,6 +498,7 @@ static int worker_wait(struct ordered_queue *q)
 	for (c = b->chunks; c; c = c->next)
 		c->used = 0;
 	b->chunk = b->chunks;
+	b->copied = 0;
 	b->ents.len = 0;
 	return err;
 }
@@ -599,10 +602,16 @@ static void worker_stop(struct ordered_queue *q)
 	q->w = NULL;
 }
 
-/* a full batch goes to the worker now (waiting for it if need be); the worker's error */
+/*
+ * A full batch goes to the worker now (waiting for it if need be), so that
+ * records delivered at once (a file of them, or without rounds) do not pile
+ * up; the worker's error.
+ */
 static int batch_check(struct ordered_queue *q)
 {
-	return q->w->pending->ents.len >= OQ_BATCH_MAX ? worker_hand_over(q) : 0;
+	const struct oq_batch *b = q->w->pending;
+
+	return b->ents.len >= OQ_BATCH_MAX || b->copied >= OQ_ARENA_MAX ? worker_hand_over(q) : 0;
 }
 
 /* a record delivered at once, copied for the worker; 0, -ENOMEM or the worker's error */
@@ -633,6 +642,7 @@ static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 		return -ENOMEM;
 	r = (struct oq_rec *)(void *)(c->data + c->used);
 	c->used += need;
+	b->copied += need;
 	r->blk = NULL;
 	r->offset = rec->offset;
 	r->size = rec->size;
@@ -724,9 +734,10 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
 
 int ordered_queue__flush(struct ordered_queue *q)
 {
-	int ret = deliver_upto(q, 0, 1);
+	/* the end: the worker drained, the rest delivered here (no copy of what is left to hand over) */
+	int ret = q->async ? stop_async(q) : 0;
 
-	return ret || !q->async ? ret : worker_drain(q);
+	return ret ? ret : deliver_upto(q, 0, 1);
 }
 
 void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_stats *st)

@@ -51,18 +51,22 @@ void ordered_queue__delete(struct ordered_queue *q);
  */
 int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec);
 
-/* deliver everything queued (end of file, after an error); 0 or the callback's value */
+/*
+ * Deliver everything queued (end of file, after an error), in the caller's
+ * thread, also with a worker (which is through its records first); 0 or
+ * the callback's value.
+ */
 int ordered_queue__flush(struct ordered_queue *q);
 
 /*
- * Deliver from a second thread from now on: push and flush then hand the
- * records over a round at a time and return before the callback ran, with
- * an error of the callback coming out of a later call.  The callback sees
- * the same records in the same order as without it, never two at once,
- * and never while ordered_queue__sync(), ordered_queue__flush() or
- * ordered_queue__delete() run; between those the caller must not touch
- * what the callback uses, nor change the file's attrs or features.  0 or
- * a negative errno (then delivery stays in the caller's thread).
+ * Deliver from a second thread from now on: push hands the records over a
+ * round at a time and returns before the callback ran, an error of the
+ * callback coming out of a later call.  The callback sees the same records
+ * in the same order as without it, one at a time.  ordered_queue__sync()
+ * and ordered_queue__flush() return with the worker at rest (flush delivers
+ * what is left in the caller's thread); only then may the caller touch what
+ * the callback uses, or change the file's attrs or features.  0 or a
+ * negative errno (then delivery stays in the caller's thread).
  */
 int ordered_queue__start_worker(struct ordered_queue *q);
 
