@@ -96,6 +96,7 @@ struct oq_worker {
 	struct oq_batch *handed;	/* the worker's while busy; through but not completed after */
 	int busy, quit;
 	int err;			/* the worker's first error: it delivers nothing more */
+	size_t nr_chunks;		/* allocated, in both batches */
 };
 
 struct ordered_queue {
@@ -629,6 +630,7 @@ static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 		c = malloc(sizeof(*c) + OQ_ARENA_CHUNK);
 		if (!c)
 			return -ENOMEM;
+		q->w->nr_chunks++;
 		c->used = 0;
 		c->next = NULL;
 		if (b->chunk)
@@ -746,5 +748,6 @@ void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_st
 	st->max_queued = q->max_queued;
 	st->nr_unordered = q->nr_unordered;
 	st->half_flushes = q->nr_half_flushes;
-	st->bytes_allocated = q->nr_blocks * (sizeof(struct oq_block) + OQ_BLOCK_SIZE);
+	st->bytes_allocated = q->nr_blocks * (sizeof(struct oq_block) + OQ_BLOCK_SIZE) +
+			      (q->w ? q->w->nr_chunks * (sizeof(struct oq_chunk) + OQ_ARENA_CHUNK) : 0);
 }

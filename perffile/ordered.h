@@ -79,7 +79,7 @@ struct ordered_queue_stats {
 	size_t max_queued;
 	uint64_t nr_unordered;
 	uint64_t half_flushes;		/* deliveries forced by the memory bound */
-	size_t bytes_allocated;
+	size_t bytes_allocated;		/* record copies: the blocks, and the worker's batches */
 };
 void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_stats *st);
 
