@@ -401,6 +401,36 @@ static void test_worker_same(void **state)
 	assert_true(a.hash == b.hash);
 	free(buf);
 
+	/*
+	 * Samples of 8 KiB (a callchain of 1,000), rounds of 40: a round hands
+	 * its batch over at 2 MiB, before 8,192 records (64 MiB) wait in the
+	 * blocks.
+	 */
+	{
+		static uint64_t chain[1000];
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		pe__attr(&e, ST | PERF_SAMPLE_CALLCHAIN, 1000);
+		for (i = 0; i < 4000; i++) {
+			chain[i % 1000] = i;
+			pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1000 + i, 1, 1, 1000000 + i, 1, chain, 1000);
+			if (i % 40 == 39)
+				pe__round(&e);
+		}
+		buf = pe__file(&e, &len);
+		pe__release(&e);
+		memset(&e, 0, sizeof(e));
+		replay(buf, len, &a, NULL);
+		with_worker = 1;
+		replay(buf, len, &b, &sb);
+		with_worker = 0;
+		assert_int_equal(b.count, 4000 + 100);
+		assert_true(a.hash == b.hash);
+		assert_true(sb.bytes_allocated <= 8u << 20);
+		free(buf);
+	}
+
 	/* 100k samples without time, all delivered at once: 4.8 MB of copies, handed over a MiB at a time */
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
