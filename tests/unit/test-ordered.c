@@ -357,116 +357,105 @@ static uint8_t *rounds_file(size_t rounds, size_t per, size_t *len)
 	return buf;
 }
 
+/* e's file (e is emptied for the next) */
+static uint8_t *file_of(struct pe *e, size_t *len)
+{
+	uint8_t *buf = pe__file(e, len);
+
+	pe__release(e);
+	memset(e, 0, sizeof(*e));
+	return buf;
+}
+
+/* buf replayed without the worker into a and with it into b (settings of b kept): the same deliveries */
+static void both_ways(uint8_t *buf, size_t len, struct seen *a, struct seen *b, struct ordered_queue_stats *sa,
+		      struct ordered_queue_stats *sb)
+{
+	memset(a, 0, sizeof(*a));
+	replay(buf, len, a, sa);
+	with_worker = 1;
+	replay(buf, len, b, sb);
+	with_worker = 0;
+	assert_int_equal(b->count, a->count);
+	assert_true(a->hash == b->hash);
+	free(buf);
+}
+
 /*
  * The worker delivers what the caller's thread delivers, in the same order:
- * every (type, time, nr) of 1.2M records in rounds that overlap (late ones
- * among them) with records delivered at once between, and of the file
- * without rounds that reaches the memory bound (the worker then stops).
+ * every (type, time, nr, ip) of 1.2M records in rounds that overlap (late
+ * ones among them) with records delivered at once between, of rounds larger
+ * than a block with a lagging worker, of large samples, of records without
+ * time, and of the file without rounds that reaches the memory bound (the
+ * worker then stops).
  */
 static void test_worker_same(void **state)
 {
-	struct seen a = { 0 }, b = { 0 };
+	struct seen a, b = { 0 };
 	struct ordered_queue_stats sa, sb;
+	static uint64_t chain[1000];
 	struct pe e = { 0 };
 	uint8_t *buf;
 	size_t len, i;
 
 	(void)state;
 	buf = rounds_file(2000, 600, &len);
-	replay(buf, len, &a, &sa);
-	with_worker = 1;
-	replay(buf, len, &b, &sb);
-	with_worker = 0;
+	both_ways(buf, len, &a, &b, &sa, &sb);
 	assert_int_equal(a.count, 2000 * 601 + 286);
-	assert_int_equal(b.count, a.count);
-	assert_true(a.hash == b.hash);
 	assert_true(sa.nr_unordered > 0);
 	assert_int_equal(sb.nr_unordered, sa.nr_unordered);
-	free(buf);
 
 	/*
 	 * A worker slower than the reader, rounds of more than a block (1 MiB
 	 * of copies): the reader must not reuse a block before the worker is
 	 * through the records it held.
 	 */
-	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
-	buf = rounds_file(30, 20000, &len);
-	replay(buf, len, &a, &sa);
 	b.spin = 300;
-	with_worker = 1;
-	replay(buf, len, &b, &sb);
-	with_worker = 0;
+	buf = rounds_file(30, 20000, &len);
+	both_ways(buf, len, &a, &b, &sa, &sb);
 	assert_int_equal(b.count, 30 * 20001 + 5);
-	assert_true(a.hash == b.hash);
-	free(buf);
 
 	/*
 	 * Samples of 8 KiB (a callchain of 1,000), rounds of 40: a round hands
 	 * its batch over at 2 MiB, before 8,192 records (64 MiB) wait in the
 	 * blocks.
 	 */
-	{
-		static uint64_t chain[1000];
-
-		memset(&a, 0, sizeof(a));
-		memset(&b, 0, sizeof(b));
-		pe__attr(&e, ST | PERF_SAMPLE_CALLCHAIN, 1000);
-		for (i = 0; i < 4000; i++) {
-			chain[i % 1000] = i;
-			pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1000 + i, 1, 1, 1000000 + i, 1, chain, 1000);
-			if (i % 40 == 39)
-				pe__round(&e);
-		}
-		buf = pe__file(&e, &len);
-		pe__release(&e);
-		memset(&e, 0, sizeof(e));
-		replay(buf, len, &a, NULL);
-		with_worker = 1;
-		replay(buf, len, &b, &sb);
-		with_worker = 0;
-		assert_int_equal(b.count, 4000 + 100);
-		assert_true(a.hash == b.hash);
-		assert_true(sb.bytes_allocated <= 8u << 20);
-		free(buf);
+	memset(&b, 0, sizeof(b));
+	pe__attr(&e, ST | PERF_SAMPLE_CALLCHAIN, 1000);
+	for (i = 0; i < 4000; i++) {
+		chain[i % 1000] = i;
+		pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1000 + i, 1, 1, 1000000 + i, 1, chain, 1000);
+		if (i % 40 == 39)
+			pe__round(&e);
 	}
+	buf = file_of(&e, &len);
+	both_ways(buf, len, &a, &b, &sa, &sb);
+	assert_int_equal(b.count, 4000 + 100);
+	assert_true(sb.bytes_allocated <= 8u << 20);
 
 	/* 100k samples without time, all delivered at once: 4.8 MB of copies, handed over a MiB at a time */
-	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	pe__attr(&e, PERF_SAMPLE_IP | PERF_SAMPLE_TID, 1000);
 	for (i = 0; i < 100000; i++)
 		pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1000 + i, 1, 1, 0, 1, NULL, 0);
-	buf = pe__file(&e, &len);
-	pe__release(&e);
-	memset(&e, 0, sizeof(e));
-	replay(buf, len, &a, NULL);
-	with_worker = 1;
-	replay(buf, len, &b, &sb);
-	with_worker = 0;
+	buf = file_of(&e, &len);
+	both_ways(buf, len, &a, &b, &sa, &sb);
 	assert_int_equal(b.count, 100000);
-	assert_true(a.hash == b.hash);
 	assert_true(sb.bytes_allocated <= 3u << 20);
-	free(buf);
 
-	memset(&a, 0, sizeof(a));
+	/* no rounds, to the memory bound */
 	memset(&b, 0, sizeof(b));
 	pe__attr(&e, ST, 1000);
 	for (i = 0; i < 1500000; i++)
 		pe__sample(&e, 0, PERF_RECORD_MISC_USER, 0x1, 1, 1, 3000000 - i + (i % 5) * 7, 1, NULL, 0);
-	buf = pe__file(&e, &len);
-	replay(buf, len, &a, &sa);
-	with_worker = 1;
-	replay(buf, len, &b, &sb);
-	with_worker = 0;
+	buf = file_of(&e, &len);
+	both_ways(buf, len, &a, &b, &sa, &sb);
 	assert_int_equal(b.count, 1500000);
-	assert_true(a.hash == b.hash);
 	assert_true(sa.half_flushes >= 1);
 	assert_int_equal(sb.half_flushes, sa.half_flushes);
 	assert_int_equal(sb.nr_unordered, sa.nr_unordered);
 	assert_int_equal(sb.max_queued, sa.max_queued);
-	free(buf);
-	pe__release(&e);
 }
 
 /*
