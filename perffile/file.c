@@ -98,11 +98,17 @@ struct perf_file {
 	uint64_t nr_unknown_id;
 };
 
-/* the log, for a message now: the barrier first */
-static const struct log *flog(const struct perf_file *f)
+/* before a message or a change of the attrs or features: perf_file__set_barrier()'s callback */
+static void barrier(const struct perf_file *f)
 {
 	if (f->barrier)
 		f->barrier(f->barrier_ctx);
+}
+
+/* the log, for a message now */
+static const struct log *flog(const struct perf_file *f)
+{
+	barrier(f);
 	return f->opts.log;
 }
 
@@ -1476,11 +1482,9 @@ static int apply_user_record(struct perf_file *f, const struct perf_record *rec)
 	struct perf_event_attr attr;
 	int err;
 
-	if (f->barrier && (rec->type == PERF_RECORD_HEADER_ATTR || rec->type == PERF_RECORD_HEADER_FEATURE ||
-			   rec->type == PERF_RECORD_HEADER_EVENT_TYPE))
-		f->barrier(f->barrier_ctx);
 	switch (rec->type) {
 	case PERF_RECORD_HEADER_ATTR:
+		barrier(f);
 		if (perf_attr__read(&attr, rec->u.header_attr.attr, rec->u.header_attr.attr_size, 0))
 			return fault(f, "record", rec->offset, "HEADER_ATTR attr size %u is too small",
 				     rec->u.header_attr.attr_size);
@@ -1494,12 +1498,14 @@ static int apply_user_record(struct perf_file *f, const struct perf_record *rec)
 	case PERF_RECORD_HEADER_FEATURE:
 		if (rec->u.feature.feat_id >= PERF_FEAT_LAST || rec->u.feature.feat_id == PERF_FEAT_RESERVED)
 			return 0;
+		barrier(f);
 		err = decode_feature(f, (unsigned)rec->u.feature.feat_id, rec->u.feature.data,
 				     rec->u.feature.size, rec->offset);
 		if (!err && rec->u.feature.feat_id == PERF_FEAT_EVENT_DESC)
 			err = apply_event_desc(f);
 		return err;
 	case PERF_RECORD_HEADER_EVENT_TYPE:
+		barrier(f);
 		return apply_event_type(f, rec->u.event_type.event_id, rec->u.event_type.name,
 					rec->size - 16);
 	case PERF_RECORD_COMPRESSED:

@@ -71,6 +71,8 @@ struct oq_ent {
 #define OQ_ARENA_CHUNK (128u << 10)	/* holds any record (header.size is 16 bits) */
 #define OQ_ARENA_MAX (1u << 20)		/* bytes of copies in a batch before it is handed over unasked */
 
+_Static_assert(OQ_ARENA_CHUNK >= sizeof(struct oq_rec) + 65535 + 7, "a chunk holds any record's copy");
+
 /* copies of records delivered at once, for a batch; chunks are kept for reuse */
 struct oq_chunk {
 	struct oq_chunk *next;
@@ -99,13 +101,12 @@ struct oq_worker {
 	struct oq_batch *handed;	/* the worker's while busy; through but not completed after */
 	int busy, quit;
 	int err;			/* the worker's first error: it delivers nothing more */
-	size_t nr_chunks;		/* allocated, in both batches */
 };
 
 struct ordered_queue {
 	const struct perf_file *f;
-	struct oq_worker *w;		/* NULL: delivery in the caller's thread */
-	int async;			/* w is used (0 again once the copies near the bound) */
+	struct oq_worker *w;		/* NULL: delivery in the caller's thread (also once drained at the bound) */
+	size_t nr_chunks;		/* the worker's copy chunks allocated */
 	ordered_deliver_fn deliver;
 	void *ctx;
 	struct oq_block *cur;		/* block being filled */
@@ -188,7 +189,7 @@ static struct oq_block *new_block(struct ordered_queue *q)
 /* a block none of whose records is queued any more: free, or retired with the pending batch */
 static void retire_block(struct ordered_queue *q, struct oq_block *b)
 {
-	struct oq_block **list = q->async ? &q->w->pending->retired : &q->free_blocks;
+	struct oq_block **list = q->w ? &q->w->pending->retired : &q->free_blocks;
 
 	b->next = *list;
 	*list = b;
@@ -276,10 +277,30 @@ static int make_room(struct ordered_queue *q)
 	return 0;
 }
 
+/* bytes a copy of rec takes, header included (8-byte aligned) */
+static size_t copy_size(const struct perf_record *rec)
+{
+	return (sizeof(struct oq_rec) + (size_t)rec->size + 7) & ~(size_t)7;
+}
+
+/* a copy of rec at `at`, in block blk (NULL: a worker's chunk) */
+static struct oq_rec *put_copy(unsigned char *at, struct oq_block *blk, const struct perf_record *rec)
+{
+	struct oq_rec *r = (struct oq_rec *)(void *)at;
+
+	r->blk = blk;
+	r->offset = rec->offset;
+	r->size = rec->size;
+	r->compressed = rec->compressed;
+	memcpy(r + 1, rec->data, rec->size);
+	return r;
+}
+
 static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uint64_t time)
 {
-	size_t need = (sizeof(struct oq_rec) + (size_t)rec->size + 7) & ~(size_t)7;
+	size_t need = copy_size(rec);
 	struct oq_block *b = q->cur;
+	int new_blk = !b || b->used + need > OQ_BLOCK_SIZE;
 	struct oq_rec *r;
 	struct oq_ent *e;
 	int ret;
@@ -291,18 +312,17 @@ static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uin
 		if (ret)
 			return ret;
 	}
-	if ((!b || b->used + need > OQ_BLOCK_SIZE) && !q->free_blocks && q->async &&
-	    q->nr_blocks >= OQ_MAX_BLOCKS / 2) {
+	if (new_blk && !q->free_blocks && q->w && q->nr_blocks >= OQ_MAX_BLOCKS / 2) {
 		ret = stop_async(q);
 		if (ret)
 			return ret;
 	}
-	if ((!b || b->used + need > OQ_BLOCK_SIZE) && !q->free_blocks && q->nr_blocks >= OQ_MAX_BLOCKS) {
+	if (new_blk && !q->free_blocks && q->nr_blocks >= OQ_MAX_BLOCKS) {
 		ret = flush_half(q, 1);
 		if (ret)
 			return ret;
 	}
-	if (!b || b->used + need > OQ_BLOCK_SIZE) {
+	if (new_blk) {
 		struct oq_block *nb = new_block(q);
 
 		if (!nb)
@@ -316,12 +336,7 @@ static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uin
 		if (ret)
 			return ret;
 	}
-	r = (struct oq_rec *)(void *)(b->data + b->used);
-	r->blk = b;
-	r->offset = rec->offset;
-	r->size = rec->size;
-	r->compressed = rec->compressed;
-	memcpy(r + 1, rec->data, rec->size);
+	r = put_copy(b->data + b->used, b, rec);
 	b->used += need;
 	b->live++;
 
@@ -479,12 +494,12 @@ static void *worker_main(void *arg)
 			break;
 		ents = w->handed->ents.data;
 		n = w->handed->ents.len;
-		err = w->err;
 		pthread_mutex_unlock(&w->mu);
-		for (i = 0; i < n && !err; i++)
+		/* after an error no batch comes: worker_hand_over() returns it instead */
+		for (i = 0, err = 0; i < n && !err; i++)
 			err = deliver_ent(&t, &ents[i]);
 		pthread_mutex_lock(&w->mu);
-		if (err && !w->err)
+		if (err)
 			w->err = err;
 		w->busy = 0;
 		pthread_cond_broadcast(&w->cv);
@@ -573,27 +588,32 @@ int ordered_queue__start_worker(struct ordered_queue *q)
 		q->w = NULL;
 		return -err;
 	}
-	q->async = 1;
 	return 0;
 }
 
 int ordered_queue__sync(struct ordered_queue *q)
 {
 	/* the callback itself may end up here (a message of the file): it is at rest already */
-	if (!q->async || pthread_equal(pthread_self(), q->w->thread))
+	if (!q->w || pthread_equal(pthread_self(), q->w->thread))
 		return 0;
 	return worker_drain(q);
 }
 
-/* deliver the rest in this thread: the copies near the memory bound, where flush_half() decides */
+/*
+ * Deliver the rest in this thread (the copies near the memory bound, where
+ * flush_half() decides; the end of the file): the worker drained, and gone.
+ * After an error of the callback it stays, to say it again.
+ */
 static int stop_async(struct ordered_queue *q)
 {
 	int err = worker_drain(q);
 
-	q->async = 0;
+	if (!err)
+		worker_stop(q);
 	return err;
 }
 
+/* the worker ends once through what it was handed (batches are empty after worker_drain()) */
 static void worker_stop(struct ordered_queue *q)
 {
 	struct oq_worker *w = q->w;
@@ -636,7 +656,7 @@ static int batch_check(struct ordered_queue *q)
 static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 {
 	struct oq_batch *b = q->w->pending;
-	size_t need = (sizeof(struct oq_rec) + (size_t)rec->size + 7) & ~(size_t)7;
+	size_t need = copy_size(rec);
 	struct oq_chunk *c = b->chunk;
 	struct oq_rec *r;
 	struct oq_ent *e;
@@ -647,7 +667,7 @@ static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 		c = malloc(sizeof(*c) + OQ_ARENA_CHUNK);
 		if (!c)
 			return -ENOMEM;
-		q->w->nr_chunks++;
+		q->nr_chunks++;
 		c->used = 0;
 		c->next = NULL;
 		if (b->chunk)
@@ -659,15 +679,10 @@ static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 	e = array__push(&b->ents);
 	if (!e)
 		return -ENOMEM;
-	r = (struct oq_rec *)(void *)(c->data + c->used);
+	r = put_copy(c->data + c->used, NULL, rec);
 	c->used += need;
 	b->copied += need;
 	b->bytes += rec->size;
-	r->blk = NULL;
-	r->offset = rec->offset;
-	r->size = rec->size;
-	r->compressed = rec->compressed;
-	memcpy(r + 1, rec->data, rec->size);
 	e->time = 0;
 	e->nr = rec->nr;
 	e->r = r;
@@ -689,20 +704,17 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 			break;
 		q->last_flush = e->time;
 		/* with the worker, delivered means in its batch: appended below, all at once */
-		if (!q->async) {
-			const struct oq_target t = { q->f, q->deliver, q->ctx };
-
-			ret = deliver_ent(&t, e);
-		}
-		else
+		if (q->w)
 			q->w->pending->bytes += e->r->size;
+		else
+			ret = deliver_ent(&(const struct oq_target){ q->f, q->deliver, q->ctx }, e);
 		release_rec(q, e->r);
 		if (ret) {
 			i++;
 			break;
 		}
 	}
-	if (q->async && i) {
+	if (q->w && i) {
 		ret = array__append(&q->w->pending->ents, q->ents, i);
 		ret = ret ? ret : batch_check(q);
 	}
@@ -746,7 +758,7 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
 		if (ret)
 			return ret;
 	}
-	if (q->async) {
+	if (q->w) {
 		ret = append_now(q, rec);
 		/*
 		 * The batch goes at the end of a round, once it has enough
@@ -767,7 +779,7 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
 int ordered_queue__flush(struct ordered_queue *q)
 {
 	/* the end: the worker drained, the rest delivered here (no copy of what is left to hand over) */
-	int ret = q->async ? stop_async(q) : 0;
+	int ret = q->w ? stop_async(q) : 0;
 
 	return ret ? ret : deliver_upto(q, 0, 1);
 }
@@ -779,5 +791,5 @@ void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_st
 	st->nr_unordered = q->nr_unordered;
 	st->half_flushes = q->nr_half_flushes;
 	st->bytes_allocated = q->nr_blocks * (sizeof(struct oq_block) + OQ_BLOCK_SIZE) +
-			      (q->w ? q->w->nr_chunks * (sizeof(struct oq_chunk) + OQ_ARENA_CHUNK) : 0);
+			      q->nr_chunks * (sizeof(struct oq_chunk) + OQ_ARENA_CHUNK);
 }
