@@ -98,7 +98,6 @@ if awk -F, 'NR > 1 && $1 != "page-faults/period=1/" { bad = 1 } NR > 1 { n++ } E
 else
 	echo "not ok - -e: results.csv has other events or none"
 fi
-shared=${READPERF_SHARED:-$root/../shared}
 if [ -f "$shared/testdata-external/lpd/sleep.compressed.data" ]; then
 	t "-e without perf's modifiers matches cycles:P" 0 '' -- -q -o "$tmp/ep" -e cycles "$shared/testdata-external/lpd/sleep.compressed.data"
 	if grep -q '^cycles:P,' "$tmp/ep/results.csv"; then echo "ok - -e cycles: rows of cycles:P"; else echo "not ok - -e cycles: no rows of cycles:P"; fi

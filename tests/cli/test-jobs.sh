@@ -5,8 +5,9 @@
 # byte for byte: every report, stdout, and every message on stderr in the
 # same order (-v, so the debug messages too), for every recording of
 # testdata/, a pipe on stdin, the piped external fixtures (their attrs and
-# features arrive as records while the analysis runs) and a synthetic file
-# of 40 rounds of 65,536 samples.
+# features arrive as records while the analysis runs), two corrupt files
+# (exit 2 with the offset, reports for what came before) and a synthetic
+# file of 40 rounds of 65,536 samples.
 . "$(dirname "$0")/testlib.sh"
 
 same_run() {	# NAME ARGS...: -j 1 and -j 2 give the same reports, stdout and stderr
@@ -41,11 +42,20 @@ done
 stdin=$td/work.pipe.data same_run "work.pipe.data on stdin" "${sym[@]}" -
 stdin=
 
-shared=${READPERF_SHARED:-}
-if [ -z "$shared" ]; then
-	top=$(git -C "$root" rev-parse --show-toplevel 2> /dev/null || echo "$root")
-	shared=$top/../shared
-fi
+# corrupt input: the worker is drained before the fault is said, the reports cover what came before,
+# exit 2 with the offset (a record's size made 4 mid-file; a file cut mid-record)
+off=$("$PROG" dump "$td/work.data" 2> /dev/null | awk 'NR == 400 { for (i = 1; i <= NF; i++) if ($i ~ /^offset=/) print substr($i, 8) }')
+cp "$td/work.data" "$tmp/badsize.data"
+printf '\004\000' | dd of="$tmp/badsize.data" bs=1 seek=$((off + 6)) conv=notrunc 2> /dev/null
+head -c 30000 "$td/threads.data" > "$tmp/cut.data"
+for bad in "badsize:record at offset $off ([0-9]*): size 4 is smaller than its header" \
+	   "cut:data section at offset 0x7530 (30000): "; do
+	f=$tmp/${bad%%:*}.data
+	same_run "corrupt ${bad%%:*}.data" "${sym[@]}" "$f"
+	check "jobs: corrupt ${bad%%:*}.data with -j 2: exit 2, the offset said, reports written" \
+		eval "grep -q '^exit 2\$' '$tmp/out2' && grep -q '^readperf: $f: ${bad#*:}' '$tmp/err2' && test -s '$tmp/o2/results.csv'"
+done
+
 n=0
 for f in "$shared"/testdata-external/quipper/perf.data.piped.*; do
 	[ -f "$f" ] || continue

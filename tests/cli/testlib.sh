@@ -3,7 +3,8 @@
 # readperf binary ($PROG), the generator ($GEN), testdata/ ($td), a temporary
 # directory ($tmp, removed at exit, also $HOME so no build-id cache is used, and
 # $XDG_CACHE_HOME: the symbol cache),
-# the symbol options of the shipped recordings (${sym[@]}), check() and the
+# the symbol options of the shipped recordings (${sym[@]}), the shared fixtures'
+# directory ($shared), check() and the
 # skips skip_unless(), need_gen() and need_python().
 set -u
 export LC_ALL=C
@@ -20,6 +21,8 @@ mkdir -p "$HOME"
 # the symbol cache of these runs: the test's own, never the user's
 export XDG_CACHE_HOME=$tmp/cache
 sym=(--symfs "$td/symfs" --kallsyms "$td/kallsyms")
+# the shared fixtures (testdata-external/), beside the checkout unless $READPERF_SHARED says
+shared=${READPERF_SHARED:-$root/../shared}
 
 # no message from readperf in FILE (a sanitizer build adds its own summary lines)
 quiet_stderr() {
