@@ -41,16 +41,20 @@ endif
 
 # ---------------------------------------------------------------- sources
 
-UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c util/heap.c
+UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c util/heap.c \
+	util/pool.c
 # the file format; then, behind the boundary, capture (perf_event_open, ring buffer, synthesized records)
 PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.c perffile/record.c perffile/rectypes.c perffile/features.c \
 	perffile/ordered.c perffile/writer.c perffile/tracing.c \
 	perffile/capture/capture.c perffile/capture/ringbuf.c perffile/capture/selfmon.c \
 	perffile/capture/synth.c perffile/capture/recorder.c
-DECODE_SRCS = decode/filestat.c decode/symbols.c decode/symcache.c decode/dso.c decode/kallsyms.c decode/perfmap.c \
-	decode/machine.c decode/analysis.c decode/report.c decode/stacks.c decode/diff.c decode/schema.c \
-	decode/group.c decode/unwind.c decode/threads.c decode/timeline.c \
-	decode/speedscope.c
+# the model, symbols and the hub; then every output, behind the report interface (decode/report.h)
+DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/kallsyms.c decode/perfmap.c \
+	decode/machine.c decode/analysis.c decode/group.c decode/unwind.c
+REPORT_SRCS = decode/reports/registry.c decode/reports/common.c decode/reports/filestat.c \
+	decode/reports/overview.c decode/reports/processes.c decode/reports/results.c decode/reports/lines.c \
+	decode/reports/callers.c decode/reports/flame.c decode/reports/stacks.c decode/reports/speedscope.c \
+	decode/reports/threads.c decode/reports/timeline.c decode/reports/diff.c decode/reports/schema.c
 # the perf.data emitter the generator and the unit tests share; the external fixtures
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
 GEN_SRCS = tests/gen/gen-perf.c tests/lib/perfemit.c
@@ -59,7 +63,7 @@ UNIT_TESTS = test-util test-record test-features test-writer test-capture test-s
 
 # ---------------------------------------------------------------- rules
 
-LIB_SRCS = $(UTIL_SRCS) $(PERFFILE_SRCS) $(DECODE_SRCS)
+LIB_SRCS = $(UTIL_SRCS) $(PERFFILE_SRCS) $(DECODE_SRCS) $(REPORT_SRCS)
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/%.o)
 LIB = $(B)/libreadperf.a
 PROG = $(B)/readperf

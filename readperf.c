@@ -19,10 +19,11 @@
 #include <unistd.h>
 
 #include "decode/analysis.h"
-#include "decode/diff.h"
-#include "decode/schema.h"
+#include "decode/report.h"
+#include "decode/reports/diff.h"
+#include "decode/reports/schema.h"
 #include "perffile/attr.h"
-#include "decode/filestat.h"
+#include "decode/reports/filestat.h"
 #include "decode/symbols.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
@@ -156,44 +157,45 @@ static void usage(FILE *fp)
 
 /* ---------------------------------------------------------------- reports */
 
-enum report_bit {
-	R_OVERVIEW = REPORT_OVERVIEW,
-	R_PROCESSES = REPORT_PROCESSES,
-	R_RESULTS = REPORT_RESULTS,
-	R_LINES = REPORT_LINES,
-	R_CALLERS = REPORT_CALLERS,
-	R_THREADS = REPORT_THREADS,
-	R_OFFCPU = REPORT_OFFCPU,
-	R_TIMELINE = REPORT_TIMELINE,
-	R_ANALYSIS = R_OVERVIEW | R_PROCESSES | R_RESULTS | R_LINES | R_CALLERS | R_THREADS | R_OFFCPU | R_TIMELINE,
-	R_STAT = 1 << 8,
-	R_EVENTS = 1 << 9,
-	R_HEADER = 1 << 10,
-};
+/* is output id a CSV report of the analysis (of the hub or of the file's count, not diff's)? */
+static int analyse_csv(size_t id)
+{
+	const struct report_ops *owner;
+	const struct report_output *r = report_outputs__get(id, &owner);
 
-static const struct {
-	const char *name;
-	unsigned bit;
-} report_names[] = {
-	{ "stat", R_STAT },
-	{ "events", R_EVENTS },
-	{ "header", R_HEADER },
-	{ "overview", R_OVERVIEW },
-	{ "processes", R_PROCESSES },
-	{ "results", R_RESULTS },
-	{ "lines", R_LINES },
-	{ "callers", R_CALLERS },
-	{ "threads", R_THREADS },
-	{ "offcpu", R_OFFCPU },
-	{ "timeline", R_TIMELINE },
-};
+	return r && !r->is_path && owner->source != REPORT_FROM_DIFF;
+}
 
-#define NR_REPORTS (sizeof(report_names) / sizeof(report_names[0]))
+/* the CSV reports of the analysis in the registry (decode/report.h), one bit per output id */
+static uint64_t all_csv_reports(void)
+{
+	uint64_t mask = 0;
+	size_t id;
 
-static int parse_reports(const char *list, unsigned *mask)
+	for (id = 0; id < report_outputs__count(); id++)
+		if (analyse_csv(id))
+			mask |= (uint64_t)1 << id;
+	return mask;
+}
+
+/* "stat, events, ..." for messages */
+static void list_csv_reports(FILE *fp)
+{
+	const char *sep = "";
+	size_t id;
+
+	for (id = 0; id < report_outputs__count(); id++) {
+		if (analyse_csv(id)) {
+			fprintf(fp, "%s%s", sep, report_outputs__get(id, NULL)->name);
+			sep = ", ";
+		}
+	}
+}
+
+static int parse_reports(const char *list, uint64_t *mask)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
-	size_t i;
+	int id;
 
 	if (!copy)
 		return -ENOMEM;
@@ -213,19 +215,18 @@ static int parse_reports(const char *list, unsigned *mask)
 		if (!strcmp(tok, "none"))
 			continue;
 		if (!strcmp(tok, "default") || !strcmp(tok, "all")) {
-			*mask = ~0u;
+			*mask = all_csv_reports();
 			continue;
 		}
-		for (i = 0; i < NR_REPORTS; i++)
-			if (!strcmp(tok, report_names[i].name))
-				break;
-		if (i == NR_REPORTS) {
-			fprintf(stderr, "readperf: unknown report '%s'; reports: none, default (all), stat, events, "
-				"header, overview, processes, results, lines, callers\n", tok);
+		id = report_outputs__find(tok, 0);
+		if (id < 0 || !analyse_csv((size_t)id)) {
+			fprintf(stderr, "readperf: unknown report '%s'; reports: none, default (all), ", tok);
+			list_csv_reports(stderr);
+			fputc('\n', stderr);
 			free(copy);
 			return -EINVAL;
 		}
-		*mask |= report_names[i].bit;
+		*mask |= (uint64_t)1 << id;
 	}
 	free(copy);
 	return 0;
@@ -355,7 +356,7 @@ struct analyse_result {
 struct analyse_opts {
 	const char *input;
 	const char *outdir;
-	unsigned reports;
+	uint64_t reports;			/* the CSV outputs of the registry, a bit per output id */
 	int quiet;
 	struct symbols_opts sym;
 	struct analysis_opts an;
@@ -398,28 +399,22 @@ static int open_input(const char *input, const struct log *log, struct perf_file
 	return perf_file__open(f, input, &fo);
 }
 
-/* stat, events, header into dir (the staging directory of o->outdir) */
+/* the reports of the file's count (stat, events, header) into dir (the staging directory of o->outdir) */
 static int write_reports(const struct analyse_opts *o, const struct filestat *fs, const char *dir,
 			 const struct log *log)
 {
+	const struct report_ops *owner;
+	size_t id;
 	int err = 0, e;
 
-	if (o->reports & R_STAT) {
-		e = filestat__write_stat(fs, dir);
+	for (id = 0; id < report_outputs__count(); id++) {
+		const struct report_output *r = report_outputs__get(id, &owner);
+
+		if (owner->source != REPORT_FROM_FILE || !(o->reports >> id & 1))
+			continue;
+		e = r->write((void *)fs, NULL, dir);
 		if (e)
-			log_msg(log, LOG_ERR, "%s/stat.csv: %s", o->outdir, strerror(-e));
-		err = err ? err : e;
-	}
-	if (o->reports & R_EVENTS) {
-		e = filestat__write_events(fs, dir);
-		if (e)
-			log_msg(log, LOG_ERR, "%s/events.csv: %s", o->outdir, strerror(-e));
-		err = err ? err : e;
-	}
-	if (o->reports & R_HEADER) {
-		e = filestat__write_header(fs, dir);
-		if (e)
-			log_msg(log, LOG_ERR, "%s/header.csv: %s", o->outdir, strerror(-e));
+			log_msg(log, LOG_ERR, "%s/%s.csv: %s", o->outdir, r->name, strerror(-e));
 		err = err ? err : e;
 	}
 	return err;
@@ -589,51 +584,64 @@ static int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue
 	return err;
 }
 
-/* --folded and --flamegraph */
-static int write_stacks(const struct analyse_opts *o, struct analysis *an, const struct log *log)
+/* the path outputs of the registry: the option's path for output id, or NULL */
+static const char *output_path(const struct analyse_opts *o, size_t id)
 {
-	int err = 0, e;
+	const struct report_output *r = report_outputs__get(id, NULL);
+	const struct {
+		const char *name;
+		const char *path;
+	} paths[] = {
+		{ "folded", o->folded }, { "flamegraph", o->flamegraph }, { "speedscope", o->speedscope },
+		{ "timeline", o->timeline }, { "folded-offcpu", o->folded_offcpu },
+		{ "flamegraph-offcpu", o->flamegraph_offcpu },
+	};
+	size_t i;
 
-	if (o->folded) {
-		e = analysis__write_folded(an, o->folded);
-		if (e)
-			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->folded, strerror(-e));
-		err = e;
+	for (i = 0; r && r->is_path && i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (!strcmp(paths[i].name, r->name))
+			return paths[i].path;
+	return NULL;
+}
+
+/* the outputs the analysis makes: the CSV reports of the hub and the path outputs given */
+static uint64_t analysis_outputs(const struct analyse_opts *o)
+{
+	const struct report_ops *owner;
+	uint64_t mask = 0;
+	size_t id;
+
+	for (id = 0; id < report_outputs__count(); id++) {
+		const struct report_output *r = report_outputs__get(id, &owner);
+
+		if (owner->source != REPORT_FROM_ANALYSIS)
+			continue;
+		if (r->is_path ? output_path(o, id) != NULL : (o->reports >> id & 1))
+			mask |= (uint64_t)1 << id;
 	}
-	if (o->flamegraph) {
-		e = analysis__write_flamegraph(an, o->flamegraph);
+	return mask;
+}
+
+/* --folded, --flamegraph and the other path outputs, after the reports */
+static int write_paths(const struct analyse_opts *o, struct analysis *an, const struct log *log)
+{
+	int err = 0, e, nodata = 0;
+	size_t id;
+
+	for (id = 0; id < report_outputs__count(); id++) {
+		const char *path = output_path(o, id);
+
+		if (!path)
+			continue;
+		e = analysis__write_output(an, id, path);
+		if (e == -ENODATA) {
+			if (!nodata++)
+				log_msg(log, LOG_WARN, "%s: no context switches in the file (perf record --switch-events, "
+					"or -e sched:sched_switch): no off-CPU time, %s not written", o->input, path);
+			continue;
+		}
 		if (e)
-			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->flamegraph, strerror(-e));
-		err = err ? err : e;
-	}
-	if (o->speedscope) {
-		e = speedscope__write(an, o->speedscope, o->input);
-		if (e)
-			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->speedscope, strerror(-e));
-		err = err ? err : e;
-	}
-	if (o->timeline) {
-		e = timeline__write_svg(an, o->timeline);
-		if (e)
-			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->timeline, strerror(-e));
-		err = err ? err : e;
-	}
-	if ((o->folded_offcpu || o->flamegraph_offcpu) && !analysis__has_switch_data(an)) {
-		log_msg(log, LOG_WARN, "%s: no context switches in the file (perf record --switch-events, or "
-			"-e sched:sched_switch): no off-CPU time, %s not written", o->input,
-			o->folded_offcpu ? o->folded_offcpu : o->flamegraph_offcpu);
-		return err;
-	}
-	if (o->folded_offcpu) {
-		e = analysis__write_folded_offcpu(an, o->folded_offcpu);
-		if (e)
-			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->folded_offcpu, strerror(-e));
-		err = err ? err : e;
-	}
-	if (o->flamegraph_offcpu) {
-		e = analysis__write_flamegraph_offcpu(an, o->flamegraph_offcpu);
-		if (e)
-			log_msg(log, LOG_ERR, "%s: cannot write: %s", o->flamegraph_offcpu, strerror(-e));
+			log_msg(log, LOG_ERR, "%s: cannot write: %s", path, strerror(-e));
 		err = err ? err : e;
 	}
 	return err;
@@ -682,7 +690,7 @@ static int check_filters(const struct analyse_opts *o, const struct perf_file *f
 
 static int fn_cmp(const void *pa, const void *pb)
 {
-	const struct analysis_function *a = pa, *b = pb;
+	const struct func_stat *a = *(const struct func_stat *const *)pa, *b = *(const struct func_stat *const *)pb;
 	int r;
 
 	if (a->period != b->period)
@@ -694,8 +702,8 @@ static int fn_cmp(const void *pa, const void *pb)
 /* the head of each event's results.csv, as perf report --stdio shows it */
 static void print_top(FILE *fp, const struct analysis *an)
 {
-	size_t nf = analysis__nr_functions(an), ne = analysis__nr_events(an), e, i, n;
-	struct analysis_function *v = calloc(nf ? nf : 1, sizeof(*v));
+	size_t nf = analysis__nr_funcs(an), ne = analysis__nr_events(an), e, i, n;
+	const struct func_stat **v = calloc(nf ? nf : 1, sizeof(*v));
 
 	if (!v)
 		return;
@@ -706,15 +714,15 @@ static void print_top(FILE *fp, const struct analysis *an)
 		if (!ev.name || !ev.samples)
 			continue;
 		for (i = n = 0; i < nf; i++) {
-			analysis__function(an, i, &v[n]);
-			if (v[n].event_idx == e && v[n].samples)
+			v[n] = analysis__func(an, i);
+			if (v[n]->event == e && v[n]->samples)
 				n++;
 		}
 		qsort(v, n, sizeof(*v), fn_cmp);
 		fprintf(fp, "%s: %" PRIu64 " samples, period %" PRIu64 "\n", ev.name, ev.samples, ev.period);
 		for (i = 0; i < n && i < 10; i++)
-			fprintf(fp, "  %6.2f%%  %-24s %s\n", ev.period ? 100.0 * (double)v[i].period / (double)ev.period : 0.0,
-				v[i].dso, v[i].function);
+			fprintf(fp, "  %6.2f%%  %-24s %s\n", ev.period ? 100.0 * (double)v[i]->period / (double)ev.period : 0.0,
+				v[i]->dso, v[i]->function);
 	}
 	free(v);
 }
@@ -733,13 +741,14 @@ static void print_summary(const struct analyse_opts *o, const struct filestat *f
 	if (o->quiet)
 		return;
 	snprintf(path, sizeof(path), "%s/overview.csv", o->outdir);
-	if ((o->reports & R_OVERVIEW) && !stat(path, &sb) && sb.st_size > 100 * 1024 * 1024)
+	if ((o->reports >> report_outputs__find("overview", 0) & 1) && !stat(path, &sb) &&
+	    sb.st_size > 100 * 1024 * 1024)
 		log_msg(log, LOG_WARN, "%s is %.1f MB; --reports default without overview leaves it out", path,
 			(double)sb.st_size / (1024 * 1024));
 	fprintf(fp, "readperf: %s: reports in %s/:", o->input, o->outdir);
-	for (i = 0; i < NR_REPORTS; i++)
-		if (o->reports & report_names[i].bit)
-			fprintf(fp, " %s.csv", report_names[i].name);
+	for (i = 0; i < report_outputs__count(); i++)
+		if (o->reports >> i & 1)
+			fprintf(fp, " %s.csv", report_outputs__get(i, NULL)->name);
 	fputc('\n', fp);
 	if (!an)
 		return;
@@ -822,8 +831,8 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 	if (err)
 		goto out_close;
 	filestat__set_profile(fs, o->an.profile);
-	if ((o->reports & R_ANALYSIS) || o->an.stacks || o->an.offcpu_stacks || o->an.timeline ||
-	    o->an.speedscope) {
+	o->an.outputs = analysis_outputs(o);
+	if (o->an.outputs) {
 		if (o->event_arg && find_event(f, o->event_arg, &o->an.event, log)) {
 			filestat__delete(fs);
 			perf_file__delete(f);
@@ -835,7 +844,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 		o->sym.log = log;
 		o->an.symbols = &o->sym;
 		o->an.log = log;
-		o->an.reports = o->reports & R_ANALYSIS;
+		o->an.input_name = o->input;
 		o->an.out_dir = txn.stage;
 		o->an.report_dir = o->outdir;
 		err = analysis__new(&an, f, &o->an);
@@ -873,7 +882,7 @@ static int analyse(struct analyse_opts *o, const struct log *log)
 			log_msg(log, LOG_ERR, "%s: cannot move the reports in: %s", o->outdir, strerror(-err));
 	}
 	if (!err && an)
-		err = write_stacks(o, an, log);
+		err = write_paths(o, an, log);
 	if (!err && an)
 		analysis__save_symbol_cache(an);
 	if (!err && !read_err)
@@ -1185,7 +1194,7 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 	memset(o, 0, sizeof(*o));
 	o->input = "perf.data";
 	o->outdir = ".";
-	o->reports = ~0u;
+	o->reports = all_csv_reports();
 	o->fail_above = o->fail_ratio = -1;
 	o->fail_min = 10000;
 	opterr = 0;
@@ -1333,11 +1342,9 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 			break;
 		case OPT_FOLDED:
 			o->folded = optarg;
-			o->an.stacks = 1;
 			break;
 		case OPT_FLAMEGRAPH:
 			o->flamegraph = optarg;
-			o->an.stacks = 1;
 			break;
 		case OPT_INTERVAL:
 			if (parse_duration(optarg, &o->an.interval_ns)) {
@@ -1348,19 +1355,15 @@ static int parse_analyse_opts(int argc, char **argv, struct logger *lg, struct a
 			break;
 		case OPT_SPEEDSCOPE:
 			o->speedscope = optarg;
-			o->an.speedscope = 1;
 			break;
 		case OPT_TIMELINE:
 			o->timeline = optarg;
-			o->an.timeline = 1;
 			break;
 		case OPT_FOLDED_OFFCPU:
 			o->folded_offcpu = optarg;
-			o->an.offcpu_stacks = 1;
 			break;
 		case OPT_FLAMEGRAPH_OFFCPU:
 			o->flamegraph_offcpu = optarg;
-			o->an.offcpu_stacks = 1;
 			break;
 		case OPT_TIME:
 			if (parse_time_spec(optarg, &o->time)) {
@@ -1750,9 +1753,8 @@ static int diff_load(struct diff_side *d, const char *path, const struct analyse
 	d->sym.log = log;
 	d->opts.symbols = &d->sym;
 	d->opts.log = log;
-	d->opts.reports = 0;		/* the aggregates only */
+	d->opts.outputs = 0;		/* the aggregates only */
 	d->opts.out_dir = NULL;
-	d->opts.stacks = 0;
 	err = analysis__new(&d->an, d->f, &d->opts);
 	if (!err)
 		err = ordered_queue__new(&q, d->f, deliver, d->an);

@@ -17,64 +17,89 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/analysis_internal.h"
-#include "perffile/features.h"
+#include "decode/report.h"
 #include "decode/group.h"
 #include "decode/unwind.h"
+#include "perffile/features.h"
+#include "util/array.h"
+#include "util/hashmap.h"
+#include "util/pool.h"
+#include "util/strbuf.h"
 
-/* ------------------------------------------------------------------ pool */
+#define MAX_CHAIN 1024		/* addresses used per callchain */
 
-struct pool_chunk {
-	struct pool_chunk *next;
-	size_t cap, used;
-	unsigned char data[];
+/* a function as the hub keeps it: what reports see, and the children stamp */
+struct hub_func {
+	struct func_stat pub;		/* first: frames point at it */
+	uint64_t seen;			/* sample sequence number of the last children count */
 };
 
-#define POOL_CHUNK (64u * 1024)
+/* an address cache entry */
+struct ipent {
+	struct hub_func *f;
+	struct line_stat *l;		/* NULL until used as a sample address */
+	int unresolved;
+	int inl_done;			/* --inline: inl looked up */
+	uint32_t nr_inl;
+	struct hub_func **inl;		/* the functions inlined there, innermost first */
+};
 
-void *pool__alloc(struct pool *p, size_t size)
-{
-	struct pool_chunk *c = p->head;
-	void *r;
+/* the address cache key: one map of one event, one address */
+struct ip_key {
+	uint64_t dso, start, pgoff, ip;
+	uint32_t event, pad;
+};
 
-	size = (size + 15) & ~(size_t)15;
-	if (!c || c->used + size > c->cap) {
-		size_t cap = size > POOL_CHUNK ? size : POOL_CHUNK;
+#define IPFAST_BITS 13
+struct ipfast {
+	struct ip_key key;
+	struct ipent *e;
+};
 
-		c = malloc(sizeof(*c) + cap);
-		if (!c)
-			return NULL;
-		c->cap = cap;
-		c->used = 0;
-		c->next = p->head;
-		p->head = c;
-	}
-	r = c->data + c->used;
-	c->used += size;
-	memset(r, 0, size);
-	return r;
-}
+struct evstat {
+	const char *name;		/* interned */
+	uint32_t idx;
+	int time_unit;			/* cpu-clock or task-clock: the period is nanoseconds */
+	uint64_t samples, period;
+	struct ipent *unknown;		/* addresses in no map */
+};
 
-char *pool__strdup(struct pool *p, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *r = pool__alloc(p, n);
+/* an enabled report: its ops, its state, its outputs of opts.outputs */
+struct report_inst {
+	const struct report_ops *ops;
+	void *state;
+};
 
-	if (r)
-		memcpy(r, s, n);
-	return r;
-}
-
-void pool__release(struct pool *p)
-{
-	struct pool_chunk *c = p->head, *next;
-
-	for (; c; c = next) {
-		next = c->next;
-		free(c);
-	}
-	p->head = NULL;
-}
+struct analysis {
+	const struct perf_file *f;
+	struct analysis_opts opts;
+	const struct log *log;
+	struct symbols *syms;
+	int err;			/* the first error, ours or the symbols' (analysis__status) */
+	struct dso *kernel_dso;
+	struct machine *m;
+	struct pool pool;
+	struct hashmap strings;		/* string -> pool copy */
+	struct hashmap fstats, lstats;
+	struct hashmap ipcache;		/* struct ip_key -> struct ipent */
+	struct ipfast ipfast[1 << IPFAST_BITS];
+	struct array fstat_list, lstat_list;	/* creation order */
+	struct evstat *events;		/* by attr index */
+	size_t nr_events;
+	struct strbuf keybuf;		/* scratch for hash keys */
+	uint64_t seq;			/* samples seen: dedup stamp for children */
+	uint64_t nr_samples, nr_filtered, nr_unresolved;
+	uint64_t time_min, time_max;	/* of every sample with a time, filtered or not */
+	struct group group;		/* read-group samples (group.h) */
+	struct hashmap unres_dsos;	/* struct dso * -> samples there without a symbol */
+	struct unwinder *unwinder;	/* samples with user stacks (--call-graph dwarf), or NULL */
+	uint64_t *uw_chain;		/* the kernel chain and the unwound user frames, MAX_CHAIN + 2 */
+	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */
+	int want_frames;		/* a->frames filled for every sample */
+	int record_filter;		/* a report reads rrecord.filtered */
+	struct report_inst *rep;	/* the enabled reports, registry order */
+	size_t nr_rep;
+};
 
 /* --------------------------------------------------------------- helpers */
 
@@ -86,11 +111,6 @@ static int ptrs_push(struct array *a, void *p)
 		return -ENOMEM;
 	*slot = p;
 	return 0;
-}
-
-int analysis__push_ptr(struct array *a, void *p)
-{
-	return ptrs_push(a, p);
 }
 
 /* keep err as the analysis' first error (analysis__status); err back */
@@ -165,12 +185,12 @@ static struct evstat *get_event(struct analysis *a, const struct perf_evattr *ev
 }
 
 /* the (event, dso, function) counters; def_file/line filled on creation */
-static struct fstat *get_fstat(struct analysis *a, uint32_t event, const char *dso,
-			       const char *fn, const char *def_file, unsigned def_line)
+static struct hub_func *get_func(struct analysis *a, uint32_t event, const char *dso,
+				 const char *fn, const char *def_file, unsigned def_line)
 {
 	struct strbuf *k = &a->keybuf;
 	void **slot;
-	struct fstat *f;
+	struct hub_func *f;
 	int ret;
 
 	strbuf__reset(k);
@@ -187,23 +207,24 @@ static struct fstat *get_fstat(struct analysis *a, uint32_t event, const char *d
 		*slot = NULL;
 		return NULL;
 	}
-	f->event = event;
-	f->dso = intern(a, dso);
-	f->function = intern(a, fn);
-	f->def_file = def_file ? intern(a, def_file) : NULL;
-	f->def_line = def_line;
+	f->pub.event = event;
+	f->pub.id = (uint32_t)a->fstat_list.len;
+	f->pub.dso = intern(a, dso);
+	f->pub.function = intern(a, fn);
+	f->pub.def_file = def_file ? intern(a, def_file) : NULL;
+	f->pub.def_line = def_line;
 	f->seen = UINT64_MAX;
 	*slot = f;
-	if (!f->dso || !f->function || ptrs_push(&a->fstat_list, f))
+	if (!f->pub.dso || !f->pub.function || ptrs_push(&a->fstat_list, f))
 		return NULL;
 	return f;
 }
 
-static struct lstat *get_lstat(struct analysis *a, struct fstat *f, const char *src, unsigned line)
+static struct line_stat *get_line(struct analysis *a, struct hub_func *f, const char *src, unsigned line)
 {
 	struct strbuf *k = &a->keybuf;
 	void **slot;
-	struct lstat *l;
+	struct line_stat *l;
 	int ret;
 
 	strbuf__reset(k);
@@ -220,7 +241,7 @@ static struct lstat *get_lstat(struct analysis *a, struct fstat *f, const char *
 		*slot = NULL;
 		return NULL;
 	}
-	l->f = f;
+	l->f = &f->pub;
 	l->src_file = src ? intern(a, src) : NULL;
 	l->line = line;
 	*slot = l;
@@ -242,6 +263,103 @@ static const char *def_path(const struct sym_result *r)
 	return r->def_path ? r->def_path : r->def_file;
 }
 
+/* the entry of addresses in no map of one event */
+static struct ipent *unknown_entry(struct analysis *a, uint32_t event, int need_line)
+{
+	struct evstat *es = &a->events[event];
+
+	if (!es->unknown) {
+		es->unknown = pool__alloc(&a->pool, sizeof(*es->unknown));
+		if (!es->unknown)
+			return NULL;
+		es->unknown->f = get_func(a, event, UNKNOWN, UNKNOWN, NULL, 0);
+		if (!es->unknown->f)
+			return NULL;
+	}
+	if (need_line && !es->unknown->l) {
+		es->unknown->l = get_line(a, es->unknown->f, NULL, 0);
+		if (!es->unknown->l)
+			return NULL;
+	}
+	return es->unknown;
+}
+
+/*
+ * The function name of an address the symbols did not find: "[unknown]",
+ * or with --unknown-addresses "[unknown] 0x1204" (the address in the file).
+ * NULL on ENOMEM.
+ */
+static const char *unknown_name(struct analysis *a, const struct target *t, const struct sym_result *res)
+{
+	if (!t->dso || t->fallback || !a->opts.unknown_addresses)
+		return UNKNOWN;
+	strbuf__reset(&a->keybuf);
+	if (strbuf__addf(&a->keybuf, UNKNOWN " 0x%" PRIx64, res->addr))
+		return NULL;
+	return intern(a, a->keybuf.buf);
+}
+
+/*
+ * Look (t, ip) up in the symbols and fill e (a new entry when e is NULL,
+ * put in the cache at key and fast).  NULL on error (kept in a->err).
+ */
+static struct ipent *resolve_new(struct analysis *a, uint32_t event, const struct target *t, uint64_t ip,
+				 int need_line, struct ipent *e, const struct ip_key *key, struct ipfast *fast)
+{
+	struct sym_result res;
+	const char *dso_name, *fn;
+	void **slot;
+	int ret, found;
+
+	memset(&res, 0, sizeof(res));
+	if (need_line)
+		ret = symbols__resolve(a->syms, t->dso, t->start, t->pgoff, ip, &res);
+	else
+		ret = symbols__resolve_sym(a->syms, t->dso, t->start, t->pgoff, ip, &res);
+	if (ret && ret != -ENOENT) {
+		/* out of memory or an I/O error in the symbols: not an [unknown] */
+		analysis_fail(a, ret);
+		return NULL;
+	}
+	found = ret == 0 && res.function;
+	dso_name = dso__name(t->dso);
+	/*
+	 * without a kernel MMAP perf maps only the running kernel's text: an
+	 * address our kernel symbols do not know is in no map for perf too
+	 */
+	if (!dso_name || (!found && t->fallback))
+		dso_name = UNKNOWN;
+	fn = found ? res.function : unknown_name(a, t, &res);
+	if (!fn)
+		return NULL;
+	if (!e) {
+		e = pool__alloc(&a->pool, sizeof(*e));
+		if (!e)
+			return NULL;
+		e->f = get_func(a, event, dso_name, fn, found ? def_path(&res) : NULL, found ? res.def_line : 0);
+		if (!e->f)
+			return NULL;
+		e->unresolved = !found;
+		ret = hashmap__insert(&a->ipcache, key, sizeof(*key), &slot);
+		if (ret < 0)
+			return NULL;
+		*slot = e;
+		fast->key = *key;
+		fast->e = e;
+	}
+	if (need_line) {
+		if (!e->f->pub.def_file && found && def_path(&res)) {
+			e->f->pub.def_file = intern(a, def_path(&res));
+			e->f->pub.def_line = res.def_line;
+		}
+		e->l = get_line(a, e->f, found ? (res.src_path ? res.src_path : res.src_file) : NULL,
+				found ? res.src_line : 0);
+		if (!e->l)
+			return NULL;
+	}
+	return e;
+}
+
 /*
  * The cache entry of (event, map, ip).  need_line: the source line too
  * (self addresses); callchain addresses take the fast path.
@@ -250,33 +368,13 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 			     uint64_t ip, int need_line)
 {
 	struct ip_key key;
-	struct sym_result res;
 	struct ipent *e;
-	const char *dso_name, *fn;
 	struct ipfast *fast;
 	void **slot;
 	uint64_t h;
-	int ret, found;
 
-	if (!t->dso) {
-		struct evstat *es = &a->events[event];
-
-		if (!es->unknown) {
-			es->unknown = pool__alloc(&a->pool, sizeof(*es->unknown));
-			if (!es->unknown)
-				return NULL;
-			es->unknown->f = get_fstat(a, event, UNKNOWN, UNKNOWN, NULL, 0);
-			if (!es->unknown->f)
-				return NULL;
-		}
-		if (need_line && !es->unknown->l) {
-			es->unknown->l = get_lstat(a, es->unknown->f, NULL, 0);
-			if (!es->unknown->l)
-				return NULL;
-		}
-		return es->unknown;
-	}
-
+	if (!t->dso)
+		return unknown_entry(a, event, need_line);
 	memset(&key, 0, sizeof(key));
 	key.dso = (uint64_t)(uintptr_t)t->dso;
 	key.start = t->start;
@@ -300,62 +398,7 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 				return e;
 		}
 	}
-
-	memset(&res, 0, sizeof(res));
-	if (need_line)
-		ret = symbols__resolve(a->syms, t->dso, t->start, t->pgoff, ip, &res);
-	else
-		ret = symbols__resolve_sym(a->syms, t->dso, t->start, t->pgoff, ip, &res);
-	if (ret && ret != -ENOENT) {
-		/* out of memory or an I/O error in the symbols: not an [unknown] */
-		analysis_fail(a, ret);
-		return NULL;
-	}
-	found = ret == 0 && res.function;
-	dso_name = dso__name(t->dso);
-	/*
-	 * without a kernel MMAP perf maps only the running kernel's text: an
-	 * address our kernel symbols do not know is in no map for perf too
-	 */
-	if (!dso_name || (!found && t->fallback))
-		dso_name = UNKNOWN;
-	fn = found ? res.function : UNKNOWN;
-	if (!found && t->dso && !t->fallback && a->opts.unknown_addresses) {
-		strbuf__reset(&a->keybuf);
-		if (strbuf__addf(&a->keybuf, UNKNOWN " 0x%" PRIx64, res.addr))
-			return NULL;
-		fn = intern(a, a->keybuf.buf);
-		if (!fn)
-			return NULL;
-	}
-
-	if (!e) {
-		e = pool__alloc(&a->pool, sizeof(*e));
-		if (!e)
-			return NULL;
-		e->f = get_fstat(a, event, dso_name, fn, found ? def_path(&res) : NULL,
-				 found ? res.def_line : 0);
-		if (!e->f)
-			return NULL;
-		e->unresolved = !found;
-		ret = hashmap__insert(&a->ipcache, &key, sizeof(key), &slot);
-		if (ret < 0)
-			return NULL;
-		*slot = e;
-		fast->key = key;
-		fast->e = e;
-	}
-	if (need_line) {
-		if (!e->f->def_file && found && def_path(&res)) {
-			e->f->def_file = intern(a, def_path(&res));
-			e->f->def_line = res.def_line;
-		}
-		e->l = get_lstat(a, e->f, found ? (res.src_path ? res.src_path : res.src_file) : NULL,
-				 found ? res.src_line : 0);
-		if (!e->l)
-			return NULL;
-	}
-	return e;
+	return resolve_new(a, event, t, ip, need_line, e, &key, fast);
 }
 
 /* the map of ip for a cpumode; t->dso NULL when none */
@@ -433,7 +476,7 @@ static int in_list(const char *const *list, size_t n, const char *s)
 }
 
 /* --dsos, --symbols: on the sample's own (dso, function), as perf report filters its entries */
-static int pass_sym_filters(const struct analysis *a, const struct fstat *f)
+static int pass_sym_filters(const struct analysis *a, const struct func_stat *f)
 {
 	const struct analysis_opts *o = &a->opts;
 
@@ -456,46 +499,8 @@ static int pass_time(const struct analysis *a, uint64_t time)
 
 /* ---------------------------------------------------------------- samples */
 
-static int count_edge(struct analysis *a, struct fstat *caller, struct fstat *callee,
-		      uint64_t period)
-{
-	struct fstat *key[2] = { caller, callee };
-	struct hashfront_entry *fe = hashfront__slot(&a->efront, (uintptr_t)caller, (uintptr_t)callee);
-	struct estat *e = hashfront__get(fe, (uintptr_t)caller, (uintptr_t)callee);
-	void **slot;
-	int ret;
-
-	if (e)
-		goto count;
-	ret = hashmap__insert(&a->estats, key, sizeof(key), &slot);
-	if (ret < 0)
-		return -ENOMEM;
-	if (ret == 1) {
-		e = pool__alloc(&a->pool, sizeof(*e));
-		*slot = e;
-		if (!e)
-			return -ENOMEM;
-		e->caller = caller;
-		e->callee = callee;
-		e->seen = UINT64_MAX;
-		if (ptrs_push(&a->estat_list, e))
-			return -ENOMEM;
-	}
-	e = *slot;
-	if (!e)
-		return -ENOMEM;
-	hashfront__set(fe, (uintptr_t)caller, (uintptr_t)callee, e);
-count:
-	if (e->seen != a->seq) {
-		e->seen = a->seq;
-		e->samples++;
-		e->period += period;
-	}
-	return 0;
-}
-
-/* one frame of the current sample's stack, for --folded (innermost first) */
-static int push_frame(struct analysis *a, const struct fstat *f, unsigned cpumode)
+/* one frame of the current sample's stack (innermost first) */
+static int push_frame(struct analysis *a, const struct hub_func *f, unsigned cpumode)
 {
 	uintptr_t *slot;
 
@@ -504,14 +509,14 @@ static int push_frame(struct analysis *a, const struct fstat *f, unsigned cpumod
 	slot = array__push(&a->frames);
 	if (!slot)
 		return -ENOMEM;
-	*slot = (uintptr_t)f | (cpumode == PERF_RECORD_MISC_KERNEL ? FRAME_KERNEL : 0);
+	*slot = (uintptr_t)&f->pub | (cpumode == PERF_RECORD_MISC_KERNEL ? FRAME_KERNEL : 0);
 	return 0;
 }
 
 /*
  * --inline: the functions inlined at ip (e's address), innermost first, as
- * fstats named "NAME (inlined)" as perf marks them, once per address.  They
- * get no samples or children of their own, so results.csv is unchanged.
+ * functions named "NAME (inlined)" as perf marks them, once per address.
+ * They get no samples or children of their own, so results.csv is unchanged.
  */
 static int lookup_inlines(struct analysis *a, uint32_t event, const struct target *t,
 			  uint64_t ip, struct ipent *e)
@@ -540,7 +545,7 @@ static int lookup_inlines(struct analysis *a, uint32_t event, const struct targe
 			err = -ENOMEM;
 			break;
 		}
-		e->inl[i] = get_fstat(a, event, e->f->dso, name.buf, NULL, 0);
+		e->inl[i] = get_func(a, event, e->f->pub.dso, name.buf, NULL, 0);
 		if (!e->inl[i])
 			err = -ENOMEM;
 	}
@@ -550,14 +555,9 @@ static int lookup_inlines(struct analysis *a, uint32_t event, const struct targe
 	return err;
 }
 
-/*
- * The frames of one address: with --inline its inlined functions
- * (innermost first) before its own; each a callee of the next for
- * callers.csv (edges), the first a callee of *prev when prev is set.
- * *prev ends as the address's own function.
- */
+/* the frames of one address: with --inline its inlined functions (innermost first) before its own */
 static int push_frames(struct analysis *a, uint32_t event, const struct target *t, uint64_t ip,
-		       struct ipent *e, unsigned cpumode, struct fstat **prev, int edges, uint64_t period)
+		       struct ipent *e, unsigned cpumode)
 {
 	uint32_t i;
 	int err;
@@ -566,37 +566,46 @@ static int push_frames(struct analysis *a, uint32_t event, const struct target *
 		err = lookup_inlines(a, event, t, ip, e);
 		if (err)
 			return err;
-		for (i = 0; i < e->nr_inl; i++) {
+		for (i = 0; i < e->nr_inl; i++)
 			if (push_frame(a, e->inl[i], cpumode))
 				return -ENOMEM;
-			if (edges && *prev && count_edge(a, e->inl[i], *prev, period))
-				return -ENOMEM;
-			*prev = e->inl[i];
-		}
 	}
-	if (push_frame(a, e->f, cpumode))
-		return -ENOMEM;
-	if (edges && *prev && count_edge(a, e->f, *prev, period))
-		return -ENOMEM;
-	*prev = e->f;
-	return 0;
+	return push_frame(a, e->f, cpumode);
 }
 
-static void count_child(struct analysis *a, struct fstat *f, uint64_t period)
+static void count_child(struct analysis *a, struct hub_func *f, uint64_t period)
 {
 	if (f->seen == a->seq)
 		return;
 	f->seen = a->seq;
-	f->ch_samples++;
-	f->ch_period += period;
+	f->pub.ch_samples++;
+	f->pub.ch_period += period;
+}
+
+/* a PERF_CONTEXT_* entry: the cpumode of the addresses after it */
+static unsigned context_cpumode(uint64_t ip, unsigned cpumode)
+{
+	switch (ip) {
+	case PERF_CONTEXT_HV:
+		return PERF_RECORD_MISC_HYPERVISOR;
+	case PERF_CONTEXT_KERNEL:
+		return PERF_RECORD_MISC_KERNEL;
+	case PERF_CONTEXT_USER:
+		return PERF_RECORD_MISC_USER;
+	case PERF_CONTEXT_GUEST_KERNEL:
+		return PERF_RECORD_MISC_GUEST_KERNEL;
+	case PERF_CONTEXT_GUEST_USER:
+		return PERF_RECORD_MISC_GUEST_USER;
+	default:
+		return cpumode;
+	}
 }
 
 static int do_callchain(struct analysis *a, uint32_t event, const struct mthread *th,
-			const struct perf_record *rec, struct fstat *self, uint64_t period)
+			const struct perf_record *rec, struct hub_func *self, uint64_t period)
 {
 	const struct perf_sample *s = &rec->sample;
 	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct fstat *prev = self;
 	int skipped_self = 0, err;
 	uint64_t i, depth = 0;
 
@@ -607,25 +616,7 @@ static int do_callchain(struct analysis *a, uint32_t event, const struct mthread
 		struct ipent *e;
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			switch (ip) {
-			case PERF_CONTEXT_HV:
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-				break;
-			case PERF_CONTEXT_KERNEL:
-				cpumode = PERF_RECORD_MISC_KERNEL;
-				break;
-			case PERF_CONTEXT_USER:
-				cpumode = PERF_RECORD_MISC_USER;
-				break;
-			case PERF_CONTEXT_GUEST_KERNEL:
-				cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
-				break;
-			case PERF_CONTEXT_GUEST_USER:
-				cpumode = PERF_RECORD_MISC_GUEST_USER;
-				break;
-			default:
-				break;
-			}
+			cpumode = context_cpumode(ip, cpumode);
 			continue;
 		}
 		if (!skipped_self) {
@@ -639,7 +630,7 @@ static int do_callchain(struct analysis *a, uint32_t event, const struct mthread
 		if (!e)
 			return -ENOMEM;
 		count_child(a, e->f, period);
-		err = push_frames(a, event, &t, ip, e, cpumode, &prev, !!(a->opts.reports & REPORT_CALLERS), period);
+		err = push_frames(a, event, &t, ip, e, cpumode);
 		if (err)
 			return err;
 	}
@@ -727,107 +718,129 @@ static int unwind_user(struct analysis *a, const struct mthread *th, const struc
 	return 1;
 }
 
-static int process_sample(struct analysis *a, struct perf_record *rec)
+/*
+ * The sample's thread and event when it passes -e, --time, --pid, --tid and
+ * --comm: 1, 0 when filtered, -ENOMEM.  Every sample's time counts for
+ * analysis__describe.
+ */
+static int sample_passes(struct analysis *a, const struct perf_record *rec, struct mthread **th,
+			 struct evstat **es)
 {
 	const struct perf_sample *s = &rec->sample;
-	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint32_t pid = UINT32_MAX, tid = UINT32_MAX;
-	struct mthread *th;
-	struct evstat *es;
-	struct target t;
-	struct ipent *e;
-	struct fstat *self;
-	uint64_t period, time = 0;
-	int err;
+	uint64_t time = (s->sample_type & PERF_SAMPLE_TIME) ? s->time : 0;
 
 	if (s->sample_type & PERF_SAMPLE_TIME) {
-		time = s->time;
 		if (!a->time_min || time < a->time_min)
 			a->time_min = time;
 		if (time > a->time_max)
 			a->time_max = time;
 	}
-	if (!pass_time(a, time))
-		goto filtered;
-	if (!rec->evattr)
-		goto filtered;
+	if (!pass_time(a, time) || !rec->evattr)
+		return 0;
 	if (a->opts.event && strcmp(a->opts.event, rec->evattr->name ? rec->evattr->name : ""))
-		goto filtered;
+		return 0;
 	if (s->sample_type & PERF_SAMPLE_TID) {
 		pid = s->pid;
 		tid = s->tid;
 	}
-	th = machine__findnew_thread(a->m, pid, tid);
-	if (!th)
+	*th = machine__findnew_thread(a->m, pid, tid);
+	if (!*th)
 		return -ENOMEM;
 	/* perf filters on the thread's pid/tid (thread__is_filtered) */
-	if (!pass_pid_filters(a, th->proc->pid, th->tid, th))
-		goto filtered;
-	if (rec->evattr->idx < 0)
-		goto filtered;
-	es = get_event(a, rec->evattr);
-	if (!es)
-		return -ENOMEM;
+	if (!pass_pid_filters(a, (*th)->proc->pid, (*th)->tid, *th) || rec->evattr->idx < 0)
+		return 0;
+	*es = get_event(a, rec->evattr);
+	return *es ? 1 : -ENOMEM;
+}
 
-	period = sample_period(rec);
-	find_target(a, th, cpumode, s->ip, &t);
-	e = resolve(a, es->idx, &t, s->ip, 1);
-	if (!e)
-		return -ENOMEM;
-	if (!pass_sym_filters(a, e->f))
-		goto filtered;
+/* the self counts of a sample that passed every filter */
+static int count_self(struct analysis *a, struct evstat *es, struct ipent *e, const struct target *t,
+		      struct mthread *th, uint64_t period)
+{
 	a->seq++;
 	a->nr_samples++;
-	if (e->unresolved || !t.dso)
+	if (e->unresolved || !t->dso)
 		a->nr_unresolved++;
-	if (e->unresolved && t.dso && count_unresolved(a, t.dso))
+	if (e->unresolved && t->dso && count_unresolved(a, t->dso))
 		return -ENOMEM;
 	es->samples++;
 	es->period += period;
-	e->f->samples++;
-	e->f->period += period;
+	e->f->pub.samples++;
+	e->f->pub.period += period;
 	e->l->samples++;
 	e->l->period += period;
 	th->proc->samples++;
 	th->proc->period += period;
+	return 0;
+}
+
+/* the resolved sample to every report that takes samples */
+static int to_reports(struct analysis *a, struct rsample *rs)
+{
+	size_t i;
+	int err;
+
+	rs->frames = a->frames.data;
+	rs->nr_frames = a->frames.len;
+	rs->seq = a->seq;
+	for (i = 0; i < a->nr_rep; i++) {
+		const struct report_inst *r = &a->rep[i];
+
+		if (r->ops->sample && (err = r->ops->sample(r->state, a, rs)))
+			return err;
+	}
+	return 0;
+}
+
+static int process_sample(struct analysis *a, struct perf_record *rec)
+{
+	const struct perf_sample *s = &rec->sample;
+	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct mthread *th = NULL;
+	struct evstat *es = NULL;
+	struct rsample rs;
+	struct target t;
+	struct ipent *e;
+	int err = sample_passes(a, rec, &th, &es);
+
+	if (err <= 0)
+		goto filtered;
+	memset(&rs, 0, sizeof(rs));
+	rs.period = sample_period(rec);
+	find_target(a, th, cpumode, s->ip, &t);
+	e = resolve(a, es->idx, &t, s->ip, 1);
+	if (!e)
+		return -ENOMEM;
+	if (!pass_sym_filters(a, &e->f->pub))
+		goto filtered;
+	if (count_self(a, es, e, &t, th, rs.period))
+		return -ENOMEM;
 	a->frames.len = 0;
-	self = NULL;
-	err = push_frames(a, es->idx, &t, s->ip, e, cpumode, &self,
-			  (a->opts.reports & REPORT_CALLERS) && (s->sample_type & PERF_SAMPLE_CALLCHAIN), period);
-	if (err)
-		return err;
-	if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
+	err = push_frames(a, es->idx, &t, s->ip, e, cpumode);
+	if (!err && (s->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		struct perf_record unwound;
 
 		err = unwind_user(a, th, rec, &unwound);
-		if (err < 0)
-			return err;
-		err = do_callchain(a, es->idx, th, err ? &unwound : rec, e->f, period);
-		if (err)
-			return err;
+		if (err >= 0)
+			err = do_callchain(a, es->idx, th, err ? &unwound : rec, e->f, rs.period);
 	}
-	if (a->opts.stacks && stacks__add(a, es->idx, th, period))
-		return -ENOMEM;
-	if (a->opts.reports & (REPORT_THREADS | REPORT_OFFCPU) || a->opts.offcpu_stacks) {
-		err = threads__sample(a, es->idx, th, rec, period);
-		if (err)
-			return err;
-	}
-	if (a->opts.speedscope) {
-		err = speedscope__sample(a, th, es->idx, period);
-		if (err)
-			return err;
-	}
-	if ((a->opts.reports & REPORT_TIMELINE || a->opts.timeline) && (s->sample_type & PERF_SAMPLE_TIME)) {
-		err = timeline__sample(a, e->f, time, period);
-		if (err)
-			return err;
-	}
-	if (a->overview_open)
-		overview__sample(a, rec, es->name, period, e->f);
-	return 0;
+	if (err)
+		return err;
+	rs.rec = rec;
+	rs.th = th;
+	rs.event = es->idx;
+	rs.event_name = es->name;
+	rs.has_time = !!(s->sample_type & PERF_SAMPLE_TIME);
+	rs.time = rs.has_time ? s->time : 0;
+	rs.func = &e->f->pub;
+	rs.line = e->l;
+	rs.callchain = !!(s->sample_type & PERF_SAMPLE_CALLCHAIN);
+	return to_reports(a, &rs);
 
 filtered:
+	if (err < 0)
+		return err;
 	a->nr_filtered++;
 	return 0;
 }
@@ -866,44 +879,50 @@ static int process_sample_cb(void *ctx, struct perf_record *rec)
 	return process_sample(ctx, rec);
 }
 
+/* is a record outside --time, --pid, --tid or --comm? (what overview.csv leaves out) */
+static int record_filtered(struct analysis *a, const struct perf_record *rec, uint64_t time, int has_time)
+{
+	const struct analysis_opts *o = &a->opts;
+	uint32_t pid, tid;
+
+	if (o->has_time && has_time && !pass_time(a, time))
+		return 1;
+	if (!o->nr_pids && !o->nr_tids && !o->nr_comms)
+		return 0;
+	if (!analysis__record_pid_tid(rec, &pid, &tid))
+		return 1;
+	return !pass_pid_filters(a, pid, tid, o->nr_comms ? machine__findnew_thread(a->m, pid, tid) : NULL);
+}
+
 static int process_record(struct analysis *a, struct perf_record *rec)
 {
-	uint64_t time = 0;
-	int has_time = 0, err;
+	struct rrecord rr;
+	size_t i;
+	int err;
 
 	if (rec->type == PERF_RECORD_SAMPLE)
 		return group__deliver(&a->group, a->f, rec, process_sample_cb, a);
 
+	memset(&rr, 0, sizeof(rr));
+	rr.rec = rec;
 	if (rec->type < PERF_RECORD_USER_TYPE_START && (rec->sample.sample_type & PERF_SAMPLE_TIME)) {
-		time = rec->sample.time;
-		has_time = 1;
+		rr.time = rec->sample.time;
+		rr.has_time = 1;
 	}
-	err = machine__process(a->m, rec, time);
-	if (!err && (a->opts.reports & (REPORT_THREADS | REPORT_OFFCPU) || a->opts.offcpu_stacks))
-		err = threads__record(a, rec, time, has_time);
+	err = machine__process(a->m, rec, rr.time);
 	if (err)
 		return err;
 	if (rec->type == PERF_RECORD_HEADER_BUILD_ID && rec->u.build_id.build_id &&
 	    rec->u.build_id.filename && rec->u.build_id.size)
 		symbols__set_build_id(a->syms, rec->u.build_id.filename, rec->u.build_id.build_id,
 				      rec->u.build_id.size);
+	if (a->record_filter)
+		rr.filtered = record_filtered(a, rec, rr.time, rr.has_time);
+	for (i = 0; i < a->nr_rep; i++) {
+		const struct report_inst *r = &a->rep[i];
 
-	if (a->overview_open) {
-		uint32_t pid, tid;
-
-		if (a->opts.has_time && has_time && !pass_time(a, time))
-			return 0;
-		if (analysis__record_pid_tid(rec, &pid, &tid)) {
-			const struct analysis_opts *o = &a->opts;
-
-			if ((o->nr_pids || o->nr_tids || o->nr_comms) &&
-			    !pass_pid_filters(a, pid, tid,
-					      o->nr_comms ? machine__findnew_thread(a->m, pid, tid) : NULL))
-				return 0;
-		} else if (a->opts.nr_pids || a->opts.nr_tids || a->opts.nr_comms) {
-			return 0;
-		}
-		overview__record(a, rec);
+		if (r->ops->record && (err = r->ops->record(r->state, a, &rr)))
+			return err;
 	}
 	return 0;
 }
@@ -955,22 +974,38 @@ static int wants_unwinding(const struct perf_file *f)
 	return 0;
 }
 
-/* samples at context switches, with the blocking stacks: sched:sched_switch or context-switches */
-static int has_switch_events(const struct perf_file *f)
+/* the enabled reports of the registry (decode/report.h), each with its state, begun */
+static int begin_reports(struct analysis *a)
 {
-	const struct perf_evlist *el = f ? perf_file__evlist(f) : NULL;
-	const struct perf_features *ft = f ? perf_file__features(f) : NULL;
-	size_t i;
+	size_t id = 0, i, n = 0;
+	int err;
 
-	for (i = 0; el && i < el->nr; i++) {
-		const struct perf_event_attr *at = &el->attrs[i].attr;
-		const struct tp_format *fmt;
+	for (i = 0; report_registry[i]; i++)
+		n++;
+	a->rep = calloc(n + 1, sizeof(*a->rep));
+	if (!a->rep)
+		return -ENOMEM;
+	for (i = 0; report_registry[i]; i++) {
+		const struct report_ops *ops = report_registry[i];
+		const struct report_output *o;
+		int on = 0;
 
-		if (at->type == PERF_TYPE_SOFTWARE && at->config == PERF_COUNT_SW_CONTEXT_SWITCHES)
-			return 1;
-		fmt = at->type == PERF_TYPE_TRACEPOINT ? tp_formats__find(&ft->tp_formats, at->config) : NULL;
-		if (fmt && !strcmp(fmt->name, "sched_switch"))
-			return 1;
+		for (o = ops->outputs; o->name; o++, id++)
+			if (id < REPORT_MAX_OUTPUTS && (a->opts.outputs >> id & 1))
+				on = 1;
+		if (!on || ops->source != REPORT_FROM_ANALYSIS)
+			continue;
+		a->rep[a->nr_rep].ops = ops;
+		a->rep[a->nr_rep].state = calloc(1, ops->state_size ? ops->state_size : 1);
+		if (!a->rep[a->nr_rep].state)
+			return -ENOMEM;
+		a->nr_rep++;
+		if (ops->needs & REPORT_NEEDS_FRAMES)
+			a->want_frames = 1;
+		if (ops->needs & REPORT_NEEDS_RECORD_FILTER)
+			a->record_filter = 1;
+		if (ops->begin && (err = ops->begin(a->rep[a->nr_rep - 1].state, a)))
+			return err;
 	}
 	return 0;
 }
@@ -993,25 +1028,11 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 	group__init(&a->group);
 	hashmap__init(&a->fstats);
 	hashmap__init(&a->lstats);
-	hashmap__init(&a->estats);
 	hashmap__init(&a->ipcache);
-	hashmap__init(&a->stacks);
-	hashmap__init(&a->timeline);
-	a->tl_width = opts->interval_ns ? opts->interval_ns : timeline__default_interval(f);
-	hashmap__init(&a->offstacks);
-	array__init(&a->tstat_list, sizeof(void *));
 	array__init(&a->frames, sizeof(uintptr_t));
-	hashmap__init(&a->ss_profiles);
-	hashmap__init(&a->ss_frames);
-	array__init(&a->ss_list, sizeof(void *));
-	array__init(&a->ss_frame_list, sizeof(void *));
-	a->want_frames = opts->stacks || opts->speedscope ||
-			 ((opts->reports & REPORT_OFFCPU || opts->offcpu_stacks) && has_switch_events(f));
 	array__init(&a->fstat_list, sizeof(void *));
 	array__init(&a->lstat_list, sizeof(void *));
-	array__init(&a->estat_list, sizeof(void *));
 	strbuf__init(&a->keybuf);
-	strbuf__init(&a->info);
 
 	ft = f ? perf_file__features(f) : NULL;
 	if (opts->symbols) {
@@ -1051,13 +1072,10 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 		if (!err && !a->uw_chain)
 			err = -ENOMEM;
 	}
+	if (!err)
+		err = begin_reports(a);
 	if (err)
 		goto out_delete;
-	if (opts->reports & REPORT_OVERVIEW) {
-		err = overview__open(a);
-		if (err)
-			goto out_delete;
-	}
 	*out = a;
 	return 0;
 
@@ -1068,15 +1086,21 @@ out_delete:
 
 void analysis__save_symbol_cache(struct analysis *a)
 {
-	if (a && !a->err)
-		symbols__save_cache(a->syms);
+	symbols__save_cache(a->syms);
 }
 
 void analysis__delete(struct analysis *a)
 {
+	size_t i;
+
 	if (!a)
 		return;
-	overview__close(a);
+	for (i = 0; i < a->nr_rep; i++) {
+		if (a->rep[i].ops->release)
+			a->rep[i].ops->release(a->rep[i].state);
+		free(a->rep[i].state);
+	}
+	free(a->rep);
 	machine__delete(a->m);
 	symbols__delete(a->syms);
 	hashmap__release(&a->strings, NULL);
@@ -1086,23 +1110,146 @@ void analysis__delete(struct analysis *a)
 	group__release(&a->group);
 	hashmap__release(&a->fstats, NULL);
 	hashmap__release(&a->lstats, NULL);
-	hashmap__release(&a->estats, NULL);
 	hashmap__release(&a->ipcache, NULL);
-	stacks__release(a);
 	array__release(&a->frames);
-	/* tstats (mthread->priv) and the stacks' counters are pool memory */
-	hashmap__release(&a->timeline, NULL);
-	speedscope__release(a);
-	hashmap__release(&a->offstacks, NULL);
-	array__release(&a->tstat_list);
 	array__release(&a->fstat_list);
 	array__release(&a->lstat_list);
-	array__release(&a->estat_list);
 	strbuf__release(&a->keybuf);
-	strbuf__release(&a->info);
 	free(a->events);
 	pool__release(&a->pool);
 	free(a);
+}
+
+/* ----------------------------------------------------------------- output */
+
+int analysis__write(struct analysis *a, const char *dir)
+{
+	size_t i, id;
+	int err;
+
+	if (a->err)
+		return a->err;
+	for (i = 0; i < a->nr_rep; i++) {
+		const struct report_ops *ops = a->rep[i].ops;
+		const struct report_output *o;
+
+		for (o = ops->outputs; o->name; o++) {
+			id = (size_t)report_outputs__find(o->name, o->is_path);
+			if (o->is_path || !(a->opts.outputs >> id & 1))
+				continue;
+			err = o->write(a->rep[i].state, a, dir);
+			if (err) {
+				/* the first failure ends it: the reports are one transaction */
+				log_msg(a->log, LOG_ERR, "%s/%s.csv: cannot write: %s",
+					a->opts.report_dir ? a->opts.report_dir : dir, o->name, strerror(-err));
+				return err;
+			}
+		}
+	}
+	return 0;
+}
+
+int analysis__write_output(struct analysis *a, size_t id, const char *path)
+{
+	const struct report_ops *owner;
+	const struct report_output *o = report_outputs__get(id, &owner);
+	size_t i;
+
+	if (!o || !(a->opts.outputs >> id & 1))
+		return -EINVAL;
+	for (i = 0; i < a->nr_rep; i++)
+		if (a->rep[i].ops == owner)
+			return o->write(a->rep[i].state, a, path);
+	return -EINVAL;
+}
+
+/* ------------------------------------------------------------- services */
+
+const struct analysis_opts *analysis__opts(const struct analysis *a)
+{
+	return &a->opts;
+}
+
+const struct perf_file *analysis__file(const struct analysis *a)
+{
+	return a->f;
+}
+
+const struct log *analysis__log(const struct analysis *a)
+{
+	return a->log;
+}
+
+struct machine *analysis__machine(const struct analysis *a)
+{
+	return a->m;
+}
+
+const char *analysis__event_name(const struct analysis *a, uint32_t event)
+{
+	return event < a->nr_events && a->events[event].name ? a->events[event].name : UNKNOWN;
+}
+
+uint64_t analysis__event_period(const struct analysis *a, uint32_t event)
+{
+	return event < a->nr_events ? a->events[event].period : 0;
+}
+
+int analysis__have_callchains(const struct analysis *a)
+{
+	const struct perf_evlist *el = a->f ? perf_file__evlist(a->f) : NULL;
+	size_t i;
+
+	for (i = 0; el && i < el->nr; i++) {
+		const struct perf_evattr *ev = &el->attrs[i];
+
+		if (a->opts.event && (!ev->name || strcmp(a->opts.event, ev->name)))
+			continue;
+		if (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return 1;
+	}
+	return 0;
+}
+
+void analysis__want_frames(struct analysis *a)
+{
+	a->want_frames = 1;
+}
+
+int analysis__wants(const struct analysis *a, const char *name, int is_path)
+{
+	int id = report_outputs__find(name, is_path);
+
+	return id >= 0 && (a->opts.outputs >> id & 1);
+}
+
+size_t analysis__nr_funcs(const struct analysis *a)
+{
+	return a->fstat_list.len;
+}
+
+const struct func_stat *analysis__func(const struct analysis *a, size_t i)
+{
+	return &ARRAY_AT(&a->fstat_list, struct hub_func *, i)->pub;
+}
+
+size_t analysis__nr_lines(const struct analysis *a)
+{
+	return a->lstat_list.len;
+}
+
+const struct line_stat *analysis__line(const struct analysis *a, size_t i)
+{
+	return ARRAY_AT(&a->lstat_list, struct line_stat *, i);
+}
+
+int analysis__below_limit(const struct analysis *a, uint64_t period, uint64_t total)
+{
+	uint64_t limit = a->opts.percent_limit;
+
+	if (!limit)
+		return 0;
+	return !total || ((unsigned __int128)period * 2000000 + total) / ((unsigned __int128)total * 2) < limit;
 }
 
 void analysis__stats(const struct analysis *a, struct analysis_stats *st)
@@ -1114,10 +1261,45 @@ void analysis__stats(const struct analysis *a, struct analysis_stats *st)
 	st->nr_addresses = a->ipcache.len;
 }
 
+/* the order results.csv has when every function has 0 samples: event, dso, function */
+static int func_name_cmp(const void *pa, const void *pb)
+{
+	const struct func_stat *a = *(const struct func_stat *const *)pa, *b = *(const struct func_stat *const *)pb;
+	int r;
+
+	if (a->event != b->event)
+		return a->event < b->event ? -1 : 1;
+	r = strcmp(a->dso, b->dso);
+	return r ? r : strcmp(a->function, b->function);
+}
+
+/* up to 10 dsos of the functions met (results.csv's order) */
+static int describe_dsos(const struct analysis *a, struct strbuf *sb)
+{
+	size_t n = a->fstat_list.len, i, j, shown = 0;
+	const struct func_stat **v = calloc(n + 1, sizeof(*v));
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		v[i] = analysis__func(a, i);
+	qsort(v, n, sizeof(*v), func_name_cmp);
+	for (i = 0; i < n && shown < 10 && !err; i++) {
+		for (j = 0; j < i; j++)
+			if (v[j]->dso == v[i]->dso)
+				break;
+		if (j == i)
+			err = strbuf__addf(sb, "%s%s", shown++ ? ", " : "; dsos ", v[i]->dso);
+	}
+	free(v);
+	return err;
+}
+
 int analysis__describe(const struct analysis *a, struct strbuf *sb)
 {
 	struct process *const *procs;
-	size_t i, j, n, shown = 0;
+	size_t i, n, shown = 0;
 	int err = 0;
 
 	procs = machine__processes(a->m, &n);
@@ -1133,36 +1315,7 @@ int analysis__describe(const struct analysis *a, struct strbuf *sb)
 		err = strbuf__addf(sb, "%ssamples from %" PRIu64 ".%09" PRIu64 " to %" PRIu64 ".%09" PRIu64 " s",
 				   sb->len ? "; " : "", a->time_min / 1000000000, a->time_min % 1000000000,
 				   a->time_max / 1000000000, a->time_max % 1000000000);
-	for (i = 0, shown = 0; i < a->fstat_list.len && shown < 10 && !err; i++) {
-		const struct fstat *f = ARRAY_AT(&a->fstat_list, struct fstat *, i);
-
-		for (j = 0; j < i; j++)
-			if (ARRAY_AT(&a->fstat_list, struct fstat *, j)->dso == f->dso)
-				break;
-		if (j == i)
-			err = strbuf__addf(sb, "%s%s", shown++ ? ", " : "; dsos ", f->dso);
-	}
-	return err;
-}
-
-size_t analysis__nr_functions(const struct analysis *a)
-{
-	return a->fstat_list.len;
-}
-
-void analysis__function(const struct analysis *a, size_t i, struct analysis_function *out)
-{
-	const struct fstat *f = ARRAY_AT(&a->fstat_list, struct fstat *, i);
-
-	out->event = a->events[f->event].name;
-	out->event_idx = f->event;
-	out->dso = f->dso;
-	out->function = f->function;
-	out->samples = f->samples;
-	out->period = f->period;
-	out->ch_samples = f->ch_samples;
-	out->ch_period = f->ch_period;
-	out->event_period = a->events[f->event].period;
+	return err ? err : describe_dsos(a, sb);
 }
 
 size_t analysis__nr_events(const struct analysis *a)
@@ -1177,5 +1330,6 @@ void analysis__event(const struct analysis *a, size_t i, struct analysis_event *
 	out->name = a->events[i].name;
 	out->samples = a->events[i].samples;
 	out->period = a->events[i].period;
+	out->time_unit = a->events[i].time_unit;
 	out->callchain = el && i < el->nr && (el->attrs[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 }

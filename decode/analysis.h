@@ -3,10 +3,10 @@
  * The analysis: takes the records of one perf.data file in replay (time)
  * order, keeps the machine model (decode/machine.h) up to date, resolves
  * every sample and callchain address to (dso, function, source line)
- * through decode/symbols.h, aggregates per event, and writes the reports
- * of DESIGN.md: overview.csv, processes.csv, results.csv, lines.csv and
- * callers.csv; with opts->stacks also collapsed call stacks (the folded
- * format of Brendan Gregg's stackcollapse-perf.pl) and a flame graph SVG.
+ * through decode/symbols.h, aggregates per event (function and source
+ * line, self and children), and hands every resolved sample to the enabled
+ * reports of decode/reports/ through the report interface (decode/report.h),
+ * which write the outputs.  ARCHITECTURE.md describes the pipeline.
  *
  * Follows perf report (builtin-report.c process_sample_event(),
  * machine__resolve(), thread__resolve_callchain_sample(), hists with
@@ -20,11 +20,10 @@
  *    event inside --time (perf report's default --percentage absolute);
  *  - callchains: PERF_CONTEXT_* entries switch cpumode and are skipped; the
  *    first address that repeats the sample ip is skipped; a function counts
- *    once per sample for children_*, an edge once per sample for callers.csv.
+ *    once per sample for children_*.
  *
- * Memory: per distinct address, function and line, never per sample.  The
- * overview rows are streamed to a temporary file (or straight into
- * opts->out_dir) while records arrive.
+ * Memory: per distinct address, function and line, never per sample (a
+ * report may keep more: decode/reports/).
  */
 #ifndef DECODE_ANALYSIS_H
 #define DECODE_ANALYSIS_H
@@ -38,17 +37,6 @@
 
 struct strbuf;
 
-enum report_id {
-	REPORT_OVERVIEW = 1 << 0,
-	REPORT_PROCESSES = 1 << 1,
-	REPORT_RESULTS = 1 << 2,
-	REPORT_LINES = 1 << 3,
-	REPORT_CALLERS = 1 << 4,
-	REPORT_THREADS = 1 << 5,
-	REPORT_OFFCPU = 1 << 6,
-	REPORT_TIMELINE = 1 << 7,
-};
-
 struct analysis_opts {
 	const char *event;                 /* -e: only this event name, or NULL */
 	const uint32_t *pids; size_t nr_pids;   /* --pid filter, or none */
@@ -60,17 +48,14 @@ struct analysis_opts {
 	int unknown_addresses;             /* --unknown-addresses: "[unknown] 0x1204" per address in a dso without the symbol */
 	uint64_t percent_limit;            /* --percent-limit in 1/10000 %: rows of results, lines and callers below it are left out */
 	int has_time; uint64_t time_start, time_end;   /* --time START,END in ns (perf timestamps); either may be 0 = open */
-	unsigned reports;                  /* REPORT_* mask to produce */
+	uint64_t outputs;                  /* the outputs to produce: bit 1 << id (report_outputs__find in decode/report.h) */
 	const struct symbols_opts *symbols;  /* decode/symbols.h: symfs, kallsyms, debug dirs, no_source, recorded osrelease/build ids, log */
 	const struct log *log;
 	const char *out_dir;               /* optional: stream overview.csv straight into this dir (must be the dir given to analysis__write) */
-	int stacks;                        /* aggregate call stacks for analysis__write_folded/_flamegraph */
+	const char *input_name;            /* the input as the user named it (speedscope's profile name), or NULL */
 	int fold_period;                   /* --weight period: --folded counts the period, not samples */
 	int inline_frames;                 /* --inline: stacks and callers.csv expand inlined functions */
-	int offcpu_stacks;                 /* --folded-offcpu / --flamegraph-offcpu: keep the off-CPU stacks */
 	uint64_t interval_ns;              /* --interval: timeline.csv's interval, 0: the span / 100, readable */
-	int timeline;                      /* --timeline: keep the timeline without timeline.csv */
-	int speedscope;                    /* --speedscope: keep every sample's stack for speedscope__write */
 	const char *report_dir;            /* where the reports end up, for messages (out_dir may stage them) */
 	unsigned fg_minwidth;              /* --minwidth: flame graph frames narrower than this (1/100 px) left out */
 	int fg_minwidth_set;               /* else flamegraph.pl's 0.1 px */
@@ -96,69 +81,28 @@ int analysis__process(struct analysis *a, struct perf_record *rec);
 /* the first error of analysis__process (or of the symbols), or 0 */
 int analysis__status(const struct analysis *a);
 /*
- * write the selected reports into dir (callers.csv has rows only when
- * samples carry callchains); 0 or -errno; analysis__status without writing
- * when an error is kept
+ * Write the CSV outputs of opts.outputs into dir, in registry order;
+ * analysis__status without writing when an error is kept.  The first that
+ * fails ends it (it is named in a message): 0 or -errno.
  */
 int analysis__write(struct analysis *a, const char *dir);
+/*
+ * Write path output id (decode/report.h) of opts.outputs into path ('-':
+ * standard output): 0, -ENODATA when it has nothing to show (the caller
+ * says so), -ENOMEM or -errno.
+ */
+int analysis__write_output(struct analysis *a, size_t id, const char *path);
 void analysis__delete(struct analysis *a);
 
 /* adapter with the ordered queue's signature: ctx is the struct analysis */
 int analysis__deliver(void *ctx, struct perf_record *rec);
-
-/*
- * Collapsed stacks, one line per distinct stack, "comm;outermost;...;innermost
- * COUNT", sorted bytewise, written atomically to path (not relative to any
- * output directory).  As stackcollapse-perf.pl --kernel (FlameGraph) does:
- * frames are function names with ';' made ':', the argument list and quotes
- * dropped; a frame without a symbol is "[DSO]" (the dso's name), or
- * "[unknown]" when it is in no map; kernel frames end in "_[k]"; spaces in
- * the comm become '_'; COUNT is samples (opts.fold_period: the period).  A sample without a callchain is a
- * one-frame stack.  One event only: the first (attr order) with samples; a
- * warning names it when others have samples too (choose with opts.event).
- * Needs opts.stacks.  0, -ENOMEM or -errno.
- */
-int analysis__write_folded(struct analysis *a, const char *path);
-/*
- * The same stacks as a flame graph (after flamegraph.pl): a self-contained
- * SVG, no script, root "all" at the bottom, one rectangle per frame with a
- * width proportional to the period of its samples (so a share equals
- * results.csv's percent), a label where it fits and a <title> tooltip with
- * the period and share.  Integer layout: byte-identical for the same
- * input.  0, -ENOMEM or -errno.
- */
-int analysis__write_flamegraph(struct analysis *a, const char *path);
-/* the samples (opts.speedscope) in speedscope's JSON format into path; name: the profile's */
-int speedscope__write(struct analysis *a, const char *path, const char *name);
-/* the timeline (opts.timeline or REPORT_TIMELINE) as a stacked-area SVG into path */
-int timeline__write_svg(struct analysis *a, const char *path);
-/*
- * The off-CPU stacks (opts.offcpu_stacks): blocked nanoseconds per blocking
- * stack (decode/threads.c), folded as Brendan Gregg's off-CPU flame graphs
- * take them, and their flame graph in a blue palette.
- */
-/* context switches seen: switch records or sched_switch samples */
-int analysis__has_switch_data(const struct analysis *a);
-int analysis__write_folded_offcpu(struct analysis *a, const char *path);
-int analysis__write_flamegraph_offcpu(struct analysis *a, const char *path);
-
-/* the (event, dso, function) aggregates of results.csv, for decode/diff.c */
-struct analysis_function {
-	const char *event, *dso, *function;	/* borrowed until analysis__delete */
-	size_t event_idx;			/* the event's index for analysis__event() */
-	uint64_t samples, period;		/* self */
-	uint64_t ch_samples, ch_period;		/* children: samples whose callchain holds it */
-	uint64_t event_period;			/* the event's total: percent = period / event_period */
-};
-size_t analysis__nr_functions(const struct analysis *a);
-/* the i-th aggregate, i < analysis__nr_functions(a), in creation order */
-void analysis__function(const struct analysis *a, size_t i, struct analysis_function *out);
 
 /* the events (attrs) of the file, in attr order, with what passed the filters */
 struct analysis_event {
 	const char *name;			/* borrowed until analysis__delete; NULL: no sample met */
 	uint64_t samples, period;
 	int callchain;				/* its samples carry PERF_SAMPLE_CALLCHAIN */
+	int time_unit;				/* cpu-clock or task-clock: the period is nanoseconds */
 };
 size_t analysis__nr_events(const struct analysis *a);
 /* the i-th event, i < analysis__nr_events(a) */

@@ -552,3 +552,26 @@ int csv__remove_stale(const char *dir)
 	closedir(d);
 	return n;
 }
+
+int csv__open_path(struct csv *c, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int err;
+
+	if (!strcmp(path, "-")) {
+		fflush(stdout);		/* what readperf printed before goes first */
+		csv__open_fd(c, STDOUT_FILENO);
+		return 0;
+	}
+	if (!*path || (slash && !slash[1]))
+		return -EISDIR;
+	if (!slash)
+		return csv__open(c, ".", path);
+	dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	if (!dir)
+		return -ENOMEM;
+	err = csv__open(c, dir, slash + 1);
+	free(dir);
+	return err;
+}

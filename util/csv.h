@@ -37,6 +37,13 @@ int csv__open(struct csv *c, const char *dir, const char *name);
  * stream on fd first.
  */
 void csv__open_fd(struct csv *c, int fd);
+/*
+ * csv__open's atomic temporary file and rename for any path (its directory
+ * and base name), "-" for standard output (stdout is flushed first, so what
+ * was printed before comes first); 0, -EISDIR for a path that names a
+ * directory, -ENOMEM or -errno.
+ */
+int csv__open_path(struct csv *c, const char *path);
 
 /*
  * A first column in front of every row: header names it in the first row

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "decode/analysis.h"
+#include "decode/report.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
 
@@ -36,8 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct analysis *an = NULL;
 	struct ordered_queue *q = NULL;
 	struct perf_record rec;
+	const struct report_ops *owner;
 	char path[96];
-	size_t n = 0;
+	size_t n = 0, id;
 
 	if (!outdir[0]) {
 		snprintf(outdir, sizeof(outdir), "/tmp/readperf-fuzz-XXXXXX");
@@ -48,8 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memset(&ao, 0, sizeof(ao));
 	ao.symbols = &so;
-	ao.reports = REPORT_OVERVIEW | REPORT_PROCESSES | REPORT_RESULTS | REPORT_LINES | REPORT_CALLERS;
-	ao.stacks = 1;
+	/* every output of the hub: the CSV reports and the path outputs */
+	for (id = 0; id < report_outputs__count(); id++)
+		if (report_outputs__get(id, &owner)->name && owner->source == REPORT_FROM_ANALYSIS)
+			ao.outputs |= (uint64_t)1 << id;
 	ao.inline_frames = 1;
 	ao.out_dir = outdir;
 	if (analysis__new(&an, f, &ao) || ordered_queue__new(&q, f, deliver, an))
@@ -59,10 +63,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 	ordered_queue__flush(q);
 	if (!analysis__write(an, outdir)) {
-		snprintf(path, sizeof(path), "%s/stacks.folded", outdir);
-		analysis__write_folded(an, path);
-		snprintf(path, sizeof(path), "%s/flame.svg", outdir);
-		analysis__write_flamegraph(an, path);
+		for (id = 0; id < report_outputs__count(); id++) {
+			if (!(ao.outputs >> id & 1) || !report_outputs__get(id, NULL)->is_path)
+				continue;
+			snprintf(path, sizeof(path), "%s/out-%zu", outdir, id);
+			analysis__write_output(an, id, path);
+		}
 	}
 out:
 	ordered_queue__delete(q);

@@ -23,12 +23,29 @@
 #include <cmocka.h>
 
 #include "decode/analysis.h"
-#include "decode/diff.h"
+#include "decode/report.h"
+#include "decode/reports/diff.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
 #include "tests/lib/perfemit.h"
 
 /* alpha is defined on line 2, beta on line 3 */
+/* the outputs named in a comma-separated list (a leading '+': a path output) as an analysis_opts mask */
+static uint64_t outputs_of(const char *list)
+{
+	char buf[256], *tok, *save = NULL;
+	uint64_t mask = 0;
+	int id;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		id = tok[0] == '+' ? report_outputs__find(tok + 1, 1) : report_outputs__find(tok, 0);
+		assert_true(id >= 0);
+		mask |= (uint64_t)1 << id;
+	}
+	return mask;
+}
+
 static const char prog_src[] =
 	"volatile int sink;\n"
 	"__attribute__((noinline)) int alpha(int x) { return x * 3 + sink; }\n"
@@ -291,7 +308,7 @@ static void test_reports(void **state)
 	char dir[96], *s;
 
 	memset(&so, 0, sizeof(so));
-	o.reports = REPORT_OVERVIEW | REPORT_PROCESSES | REPORT_RESULTS | REPORT_LINES | REPORT_CALLERS;
+	o.outputs = outputs_of("overview,processes,results,lines,callers");
 	o.symbols = &so;
 	make_dir(p, "out", dir, sizeof(dir));
 	run(p, &o, dir, &st);
@@ -365,7 +382,7 @@ static void test_filters(void **state)
 
 	make_dir(p, "filt", dir, sizeof(dir));
 
-	o.reports = REPORT_RESULTS;
+	o.outputs = outputs_of("results");
 	o.event = "task-clock";
 	run(p, &o, dir, &st);
 	assert_int_equal(st.samples, 1);
@@ -405,7 +422,7 @@ static char *folded_of(const struct prog *p, struct analysis *a)
 	char path[96];
 
 	snprintf(path, sizeof(path), "%s/stacks.folded", p->dir);
-	assert_int_equal(analysis__write_folded(a, path), 0);
+	assert_int_equal(analysis__write_output(a, (size_t)report_outputs__find("folded", 1), path), 0);
 	return slurp(path, NULL);
 }
 
@@ -416,7 +433,7 @@ static void test_folded(void **state)
 	struct replay r;
 	char path[96], *s;
 
-	o.stacks = 1;
+	o.outputs = outputs_of("+folded,+flamegraph");
 	replay_open(&r, p, &o);
 	s = folded_of(p, r.a);
 	assert_non_null(s);
@@ -436,7 +453,7 @@ static void test_folded(void **state)
 	 * 158 - 34 - 16 = 108.
 	 */
 	snprintf(path, sizeof(path), "%s/flame.svg", p->dir);
-	assert_int_equal(analysis__write_flamegraph(r.a, path), 0);
+	assert_int_equal(analysis__write_output(r.a, (size_t)report_outputs__find("flamegraph", 1), path), 0);
 	s = slurp(path, NULL);
 	assert_non_null(s);
 	assert_non_null(strstr(s, "height=\"158\" viewBox=\"0 0 1200 158\""));
@@ -495,7 +512,7 @@ static void test_diff(void **state)
 {
 	struct analysis_opts o;
 	const struct prog *p = prog_of(state, &o);
-	struct analysis_function fn;
+	const struct func_stat *fn;
 	struct replay old, new;
 	struct diff *d;
 	char dir[96];
@@ -509,13 +526,13 @@ static void test_diff(void **state)
 
 	/* the accessor: the first aggregate made is cpu-clock's alpha (first sample in time) */
 	/* cpu-clock alpha, beta (also the chain's beta+4), [unknown]; task-clock alpha */
-	assert_int_equal(analysis__nr_functions(old.a), 4);
-	analysis__function(old.a, 0, &fn);
-	assert_string_equal(fn.event, "cpu-clock");
-	assert_string_equal(fn.function, "alpha");
-	assert_int_equal(fn.samples, 3);
-	assert_int_equal(fn.period, 300);
-	assert_int_equal(fn.event_period, 550);
+	assert_int_equal(analysis__nr_funcs(old.a), 4);
+	fn = analysis__func(old.a, 0);
+	assert_string_equal(analysis__event_name(old.a, fn->event), "cpu-clock");
+	assert_string_equal(fn->function, "alpha");
+	assert_int_equal(fn->samples, 3);
+	assert_int_equal(fn->period, 300);
+	assert_int_equal(analysis__event_period(old.a, fn->event), 550);
 
 	assert_int_equal(diff__new(&d, old.a, new.a, DIFF_SORT_PERIOD), 0);
 	assert_int_equal(diff__nr_pairs(d), 2);

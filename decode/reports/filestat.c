@@ -12,12 +12,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/filestat.h"
+#include "decode/reports/filestat.h"
+#include "decode/reports/common.h"
 #include "decode/group.h"
 #include "perffile/perffile.h"
 #include "util/array.h"
 #include "util/csv.h"
 #include "util/strbuf.h"
+
+static const struct report_column stat_cols[] = {
+	{ "type", "TEXT" }, { "count", "BIGINT" }, { "bytes", "BIGINT" }, { NULL, NULL }
+};
+
+static const struct report_column events_cols[] = {
+	{ "event", "TEXT" }, { "type", "BIGINT" }, { "config", "TEXT" }, { "sample_type", "TEXT" },
+	{ "sample_period", "BIGINT" }, { "sample_freq", "BIGINT" }, { "samples", "BIGINT" }, { "period", "BIGINT" },
+	{ "lost", "BIGINT" }, { NULL, NULL }
+};
+
+static const struct report_column header_cols[] = {
+	{ "section", "TEXT" }, { "key", "TEXT" }, { "value", "TEXT" }, { NULL, NULL }
+};
 
 #define NR_TYPES 128
 
@@ -221,10 +236,7 @@ int filestat__write_stat(const struct filestat *fs, const char *dir)
 	if (err)
 		return err;
 	csv__prefix(&c, "profile", fs->profile);
-	csv__str(&c, "type");
-	csv__str(&c, "count");
-	csv__str(&c, "bytes");
-	csv__end_row(&c);
+	report__header(&c, stat_cols);
 	for (i = 0; i < NR_TYPES; i++)
 		if (fs->types[i].count)
 			stat_row(&c, i, &fs->types[i]);
@@ -295,8 +307,7 @@ int filestat__write_events(const struct filestat *fs, const char *dir)
 	if (err)
 		return err;
 	csv__prefix(&c, "profile", fs->profile);
-	csv__row(&c, (const char *const[]){ "event", "type", "config", "sample_type",
-					    "sample_period", "sample_freq", "samples", "period", "lost", NULL });
+	report__header(&c, events_cols);
 	for (i = 0; i < el->nr; i++) {
 		const struct perf_evattr *a = &el->attrs[i];
 		static const struct event_count zero;
@@ -338,7 +349,7 @@ int filestat__write_header(const struct filestat *fs, const char *dir)
 	if (err)
 		return err;
 	csv__prefix(&c, "profile", fs->profile);
-	csv__row(&c, (const char *const[]){ "section", "key", "value", NULL });
+	report__header(&c, header_cols);
 	for (i = 0; i < ft->facts.len; i++) {
 		const struct perf_fact *fact = &ARRAY_AT(&ft->facts, struct perf_fact, i);
 
@@ -376,3 +387,37 @@ int filestat__write_header(const struct filestat *fs, const char *dir)
 	}
 	return csv__commit(&c);
 }
+
+/* ------------------------------------------------------------ registry */
+
+static int stat_write(void *state, struct analysis *a, const char *dir)
+{
+	(void)a;
+	return filestat__write_stat(state, dir);
+}
+
+static int events_write(void *state, struct analysis *a, const char *dir)
+{
+	(void)a;
+	return filestat__write_events(state, dir);
+}
+
+static int header_write(void *state, struct analysis *a, const char *dir)
+{
+	(void)a;
+	return filestat__write_header(state, dir);
+}
+
+static const struct report_output filestat_outputs[] = {
+	{ "stat", 0, NULL, stat_cols, stat_write },
+	{ "events", 0, NULL, events_cols, events_write },
+	{ "header", 0, NULL, header_cols, header_write },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+/* the reader's count of the file: its state is the struct filestat */
+const struct report_ops filestat_report = {
+	.name = "filestat",
+	.source = REPORT_FROM_FILE,
+	.outputs = filestat_outputs,
+};

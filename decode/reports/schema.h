@@ -5,8 +5,8 @@
  * TEXT.  No numeric cell of a report is ever empty (README "Reports"), so
  * the files load with these types into DuckDB, SQLite or pandas as they are.
  */
-#ifndef DECODE_SCHEMA_H
-#define DECODE_SCHEMA_H
+#ifndef DECODE_REPORTS_SCHEMA_H
+#define DECODE_REPORTS_SCHEMA_H
 
 struct strbuf;
 

@@ -29,15 +29,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/analysis_internal.h"
+#include "decode/reports/common.h"
 #include "perffile/features.h"
+#include "util/hashmap.h"
+#include "util/pool.h"
 
 #define TIMELINE_TOP 10
 #define DEFAULT_SPAN 10000000000ULL	/* 10 s when the file does not say */
 
 struct tl_key {
 	uint64_t bucket;
-	const struct fstat *f;
+	const struct func_stat *f;
+};
+
+struct timeline {
+	struct pool pool;		/* the counters */
+	struct hashmap map;		/* struct tl_key -> uint64_t[2] samples, period */
+	struct hashfront front;		/* (interval, function) -> uint64_t[2], before map */
+	int started;
+	uint64_t start, width, last;	/* first sample time, interval, last interval */
 };
 
 /* 1, 2 or 5 x 10^n, the smallest at least ns */
@@ -58,7 +68,7 @@ static uint64_t readable(uint64_t ns)
 	}
 }
 
-uint64_t timeline__default_interval(const struct perf_file *f)
+static uint64_t default_interval(const struct perf_file *f)
 {
 	const struct perf_features *ft = f ? perf_file__features(f) : NULL;
 	uint64_t span = DEFAULT_SPAN;
@@ -68,40 +78,63 @@ uint64_t timeline__default_interval(const struct perf_file *f)
 	return readable(span / 100 ? span / 100 : 1);
 }
 
-int timeline__sample(struct analysis *a, const struct fstat *f, uint64_t time, uint64_t period)
+static int timeline_begin(void *state, struct analysis *a)
 {
+	struct timeline *tl = state;
+	const struct analysis_opts *o = analysis__opts(a);
+
+	hashmap__init(&tl->map);
+	tl->width = o->interval_ns ? o->interval_ns : default_interval(analysis__file(a));
+	return 0;
+}
+
+static void timeline_release(void *state)
+{
+	struct timeline *tl = state;
+
+	hashmap__release(&tl->map, NULL);	/* counters are pool memory */
+	pool__release(&tl->pool);
+}
+
+static int timeline_sample(void *state, struct analysis *a, const struct rsample *s)
+{
+	struct timeline *tl = state;
+	uint64_t time = s->time;
 	struct hashfront_entry *fe;
 	struct tl_key key;
 	uint64_t *v;
 	void **slot;
 	int ret;
 
-	if (!a->tl_started) {
-		a->tl_started = 1;
-		a->tl_start = time;
+	(void)a;
+	if (!s->has_time)
+		return 0;
+	if (!tl->started) {
+		tl->started = 1;
+		tl->start = time;
 	}
-	if (time < a->tl_start)		/* out of order beyond the queue's window: the first interval */
-		time = a->tl_start;
+	if (time < tl->start)		/* out of order beyond the queue's window: the first interval */
+		time = tl->start;
 	memset(&key, 0, sizeof(key));
-	key.bucket = (time - a->tl_start) / a->tl_width;
-	key.f = f;
-	if (key.bucket > a->tl_last)
-		a->tl_last = key.bucket;
-	fe = hashfront__slot(&a->tlfront, key.bucket, (uintptr_t)f);
-	v = hashfront__get(fe, key.bucket, (uintptr_t)f);
+	key.bucket = (time - tl->start) / tl->width;
+	key.f = s->func;
+	if (key.bucket > tl->last)
+		tl->last = key.bucket;
+	fe = hashfront__slot(&tl->front, key.bucket, (uintptr_t)key.f);
+	v = hashfront__get(fe, key.bucket, (uintptr_t)key.f);
 	if (!v) {
-		ret = hashmap__insert(&a->timeline, &key, sizeof(key), &slot);
+		ret = hashmap__insert(&tl->map, &key, sizeof(key), &slot);
 		if (ret < 0)
 			return -ENOMEM;
 		if (ret == 1)
-			*slot = pool__alloc(&a->pool, 2 * sizeof(uint64_t));
+			*slot = pool__alloc(&tl->pool, 2 * sizeof(uint64_t));
 		v = *slot;
 		if (!v)
 			return -ENOMEM;
-		hashfront__set(fe, key.bucket, (uintptr_t)f, v);
+		hashfront__set(fe, key.bucket, (uintptr_t)key.f, v);
 	}
 	v[0]++;
-	v[1] += period;
+	v[1] += s->period;
 	return 0;
 }
 
@@ -110,7 +143,7 @@ int timeline__sample(struct analysis *a, const struct fstat *f, uint64_t time, u
 /* one event's rows: its top functions in results.csv's order, then [other] */
 struct tl_event {
 	uint32_t event;
-	const struct fstat *top[TIMELINE_TOP];
+	const struct func_stat *top[TIMELINE_TOP];
 	size_t nr_top;
 	uint64_t *cells;	/* (nr_top + 1) x 2 per interval: samples, period */
 };
@@ -136,7 +169,7 @@ static void table_release(struct tl_table *t)
 
 static int top_cmp(const void *pa, const void *pb)
 {
-	const struct fstat *a = *(const struct fstat *const *)pa, *b = *(const struct fstat *const *)pb;
+	const struct func_stat *a = *(const struct func_stat *const *)pa, *b = *(const struct func_stat *const *)pb;
 	int r;
 
 	if (a->period != b->period)
@@ -146,7 +179,7 @@ static int top_cmp(const void *pa, const void *pb)
 }
 
 /* the index of f's row in e: a top function, else the [other] row */
-static size_t row_of(const struct tl_event *e, const struct fstat *f)
+static size_t row_of(const struct tl_event *e, const struct func_stat *f)
 {
 	size_t i;
 
@@ -156,34 +189,28 @@ static size_t row_of(const struct tl_event *e, const struct fstat *f)
 	return e->nr_top;
 }
 
-static int build_table(struct analysis *a, struct tl_table *t)
+/* the top functions of each event with samples (results.csv's order), and their cells */
+static int table_events(struct analysis *a, struct tl_table *t)
 {
-	const struct fstat *const *fl = a->fstat_list.data;
-	const struct hashmap_entry *he;
-	size_t i, j, it = 0;
-	const struct fstat **sorted = NULL;
+	size_t nf = analysis__nr_funcs(a), ne = analysis__nr_events(a), i, j;
+	const struct func_stat **sorted = calloc(nf + 1, sizeof(*sorted));
+	struct analysis_event ev;
 
-	memset(t, 0, sizeof(*t));
-	if (!a->tl_started)
-		return 0;
-	t->merge = a->tl_last / TIMELINE_MAX_INTERVALS + 1;
-	t->nr_buckets = a->tl_last / t->merge + 1;
-	t->width = a->tl_width <= UINT64_MAX / t->merge ? a->tl_width * t->merge : UINT64_MAX;
-	t->ev = calloc(a->nr_events ? a->nr_events : 1, sizeof(*t->ev));
-	sorted = calloc(a->fstat_list.len + 1, sizeof(*sorted));
+	t->ev = calloc(ne ? ne : 1, sizeof(*t->ev));
 	if (!t->ev || !sorted)
 		goto nomem;
-	if (a->fstat_list.len)
-		memcpy(sorted, fl, a->fstat_list.len * sizeof(*sorted));
-	if (a->fstat_list.len)
-		qsort(sorted, a->fstat_list.len, sizeof(*sorted), top_cmp);
-	for (i = 0; i < a->nr_events; i++) {
+	for (i = 0; i < nf; i++)
+		sorted[i] = analysis__func(a, i);
+	if (nf)
+		qsort(sorted, nf, sizeof(*sorted), top_cmp);
+	for (i = 0; i < ne; i++) {
 		struct tl_event *e = &t->ev[t->nr_ev];
 
-		if (!a->events[i].samples)
+		analysis__event(a, i, &ev);
+		if (!ev.samples)
 			continue;
 		e->event = (uint32_t)i;
-		for (j = 0; j < a->fstat_list.len && e->nr_top < TIMELINE_TOP; j++)
+		for (j = 0; j < nf && e->nr_top < TIMELINE_TOP; j++)
 			if (sorted[j]->event == i && sorted[j]->samples)
 				e->top[e->nr_top++] = sorted[j];
 		if (t->nr_buckets > SIZE_MAX / 2 / (e->nr_top + 1) / sizeof(uint64_t))
@@ -193,7 +220,29 @@ static int build_table(struct analysis *a, struct tl_table *t)
 			goto nomem;
 		t->nr_ev++;
 	}
-	while ((he = hashmap__next(&a->timeline, &it))) {
+	free(sorted);
+	return 0;
+nomem:
+	free(sorted);
+	return -ENOMEM;
+}
+
+static int build_table(struct timeline *tl, struct analysis *a, struct tl_table *t)
+{
+	const struct hashmap_entry *he;
+	size_t i, it = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!tl->started)
+		return 0;
+	t->merge = tl->last / TIMELINE_MAX_INTERVALS + 1;
+	t->nr_buckets = tl->last / t->merge + 1;
+	t->width = tl->width <= UINT64_MAX / t->merge ? tl->width * t->merge : UINT64_MAX;
+	if (table_events(a, t)) {
+		table_release(t);
+		return -ENOMEM;
+	}
+	while ((he = hashmap__next(&tl->map, &it))) {
 		struct tl_key key;
 		const uint64_t *v = he->value;
 
@@ -209,12 +258,7 @@ static int build_table(struct analysis *a, struct tl_table *t)
 			c[1] += v[1];
 		}
 	}
-	free(sorted);
 	return 0;
-nomem:
-	free(sorted);
-	table_release(t);
-	return -ENOMEM;
 }
 
 /* the period of event e in interval b */
@@ -229,27 +273,29 @@ static uint64_t bucket_total(const struct tl_event *e, uint64_t b)
 	return sum;
 }
 
-int timeline__write(struct analysis *a, const char *dir)
+static const struct report_column timeline_cols[] = {
+	{ "interval_start", "BIGINT" }, { "time", "BIGINT" }, { "event", "TEXT" }, { "dso", "TEXT" },
+	{ "function", "TEXT" }, { "samples", "BIGINT" }, { "period", "BIGINT" }, { "percent", "DOUBLE" },
+	{ NULL, NULL }
+};
+
+static int timeline_write(void *state, struct analysis *a, const char *dir)
 {
-	static const char *const cols[] = {
-		"interval_start", "time", "event", "dso", "function", "samples", "period", "percent", NULL
-	};
+	struct timeline *tl = state;
 	struct tl_table t;
 	uint64_t b;
 	size_t i, r;
 	struct csv c;
 	int err;
 
-	err = build_table(a, &t);
+	err = build_table(tl, a, &t);
 	if (err)
 		return err;
-	err = csv__open(&c, dir, "timeline.csv");
+	err = report__open_csv(&c, a, dir, "timeline", timeline_cols);
 	if (err) {
 		table_release(&t);
 		return err;
 	}
-	csv__prefix(&c, "profile", a->opts.profile);
-	csv__row(&c, cols);
 	for (b = 0; b < t.nr_buckets; b++) {
 		for (i = 0; i < t.nr_ev; i++) {
 			const struct tl_event *e = &t.ev[i];
@@ -258,8 +304,8 @@ int timeline__write(struct analysis *a, const char *dir)
 
 			for (r = 0; r <= e->nr_top; r++) {
 				csv__u64(&c, b * t.width);
-				csv__u64(&c, a->tl_start + b * t.width);
-				csv__str(&c, a->events[e->event].name);
+				csv__u64(&c, tl->start + b * t.width);
+				csv__str(&c, analysis__event_name(a, e->event));
 				csv__str(&c, r < e->nr_top ? e->top[r]->dso : "[other]");
 				csv__str(&c, r < e->nr_top ? e->top[r]->function : "[other]");
 				csv__u64(&c, cell[2 * r]);
@@ -383,8 +429,9 @@ static void draw_layers(struct csv *c, const struct tl_event *e, uint64_t nb)
 	}
 }
 
-int timeline__write_svg(struct analysis *a, const char *path)
+static int timeline_svg_write(void *state, struct analysis *a, const char *path)
 {
+	struct timeline *tl = state;
 	struct tl_table t;
 	const struct tl_event *e;
 	struct csv c;
@@ -393,10 +440,10 @@ int timeline__write_svg(struct analysis *a, const char *path)
 	size_t r, k;
 	int err;
 
-	err = build_table(a, &t);
+	err = build_table(tl, a, &t);
 	if (err)
 		return err;
-	err = analysis__open_path(&c, path);
+	err = csv__open_path(&c, path);
 	if (err) {
 		table_release(&t);
 		return err;
@@ -417,7 +464,7 @@ int timeline__write_svg(struct analysis *a, const char *path)
 	e = t.nr_ev ? &t.ev[0] : NULL;
 	csv__printf(&c, "<text class=\"title\" x=\"%u\" y=\"24\">", (TL_W - TL_RIGHT + TL_LEFT) / 2);
 	if (e) {
-		xml_put(&c, a->events[e->event].name, 60);
+		xml_put(&c, analysis__event_name(a, e->event), 60);
 		time_label(lab, sizeof(lab), t.width);
 		csv__printf(&c, ": share of each %s interval</text>\n", lab);
 	} else {
@@ -463,3 +510,19 @@ int timeline__write_svg(struct analysis *a, const char *path)
 	table_release(&t);
 	return csv__commit(&c);
 }
+
+static const struct report_output timeline_outputs[] = {
+	{ "timeline", 0, NULL, timeline_cols, timeline_write },
+	{ "timeline", 1, "the timeline as a stacked-area SVG into FILE.svg", NULL, timeline_svg_write },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+const struct report_ops timeline_report = {
+	.name = "timeline",
+	.source = REPORT_FROM_ANALYSIS,
+	.state_size = sizeof(struct timeline),
+	.outputs = timeline_outputs,
+	.begin = timeline_begin,
+	.sample = timeline_sample,
+	.release = timeline_release,
+};

@@ -4,8 +4,8 @@
  * `perf report --stats`), samples, period and lost samples per event
  * (events.csv), and the header facts (header.csv).
  */
-#ifndef DECODE_FILESTAT_H
-#define DECODE_FILESTAT_H
+#ifndef DECODE_REPORTS_FILESTAT_H
+#define DECODE_REPORTS_FILESTAT_H
 
 #include <stdint.h>
 

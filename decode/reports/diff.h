@@ -26,8 +26,8 @@
  *  - sorted by event pair, then by the sort key descending (DIFF_SORT_*),
  *    then dso, function (bytewise).
  */
-#ifndef DECODE_DIFF_H
-#define DECODE_DIFF_H
+#ifndef DECODE_REPORTS_DIFF_H
+#define DECODE_REPORTS_DIFF_H
 
 #include <stddef.h>
 #include <stdint.h>

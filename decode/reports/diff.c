@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/diff.h"
+#include "decode/reports/diff.h"
+#include "decode/report.h"
 #include "perffile/attr.h"
 #include "util/array.h"
 #include "util/csv.h"
@@ -162,27 +163,27 @@ static int pair_events(struct diff *d)
 static int add_side(struct diff *d, struct hashmap *map, struct strbuf *key, int side)
 {
 	const struct analysis *a = d->an[side];
-	size_t i, n = analysis__nr_functions(a);
+	size_t i, n = analysis__nr_funcs(a);
 
 	for (i = 0; i < n; i++) {
-		struct analysis_function fn;
+		const struct func_stat *fn = analysis__func(a, i);
+		uint64_t event_period = analysis__event_period(a, fn->event);
 		const struct diff_pair *p;
 		struct diff_row *r;
 		size_t pair;
 		void **slot;
 		int ret;
 
-		analysis__function(a, i, &fn);
-		pair = fn.event_idx < d->nr_events[side] ? d->pair_of[side][fn.event_idx] : 0;
+		pair = fn->event < d->nr_events[side] ? d->pair_of[side][fn->event] : 0;
 		if (!pair--)
 			continue;
 		p = diff__pair(d, pair);
-		if (!fn.samples && !(p->children && fn.ch_samples))
+		if (!fn->samples && !(p->children && fn->ch_samples))
 			continue;
 		strbuf__reset(key);
 		if (strbuf__addf(key, "%zu", pair) || strbuf__addch(key, '\0') ||
-		    strbuf__addstr(key, fn.dso) || strbuf__addch(key, '\0') ||
-		    strbuf__addstr(key, fn.function))
+		    strbuf__addstr(key, fn->dso) || strbuf__addch(key, '\0') ||
+		    strbuf__addstr(key, fn->function))
 			return -ENOMEM;
 		ret = hashmap__insert(map, key->buf, key->len, &slot);
 		if (ret < 0)
@@ -193,16 +194,16 @@ static int add_side(struct diff *d, struct hashmap *map, struct strbuf *key, int
 				return -ENOMEM;
 			r->event = p->new_name ? p->new_name : p->old_name;
 			r->pair = pair;
-			r->dso = fn.dso;
-			r->function = fn.function;
+			r->dso = fn->dso;
+			r->function = fn->function;
 			*slot = (void *)(uintptr_t)(d->rows.len - 1);	/* rows move as they grow */
 		}
 		r = &ARRAY_AT(&d->rows, struct diff_row, (size_t)(uintptr_t)*slot);
-		r->samples[side] += fn.samples;
-		r->period[side] += fn.period;
-		r->pct[side] = share(r->period[side], fn.event_period);
+		r->samples[side] += fn->samples;
+		r->period[side] += fn->period;
+		r->pct[side] = share(r->period[side], event_period);
 		if (p->children)
-			r->ch_pct[side] = share(fn.ch_period, fn.event_period);
+			r->ch_pct[side] = share(fn->ch_period, event_period);
 	}
 	return 0;
 }
@@ -339,15 +340,17 @@ static void fixed_field(struct csv *c, int64_t v)
 	csv__str(c, buf);
 }
 
+static const struct report_column diff_cols[] = {
+	{ "event", "TEXT" }, { "dso", "TEXT" }, { "function", "TEXT" }, { "old_samples", "BIGINT" },
+	{ "new_samples", "BIGINT" }, { "old_period", "BIGINT" }, { "new_period", "BIGINT" },
+	{ "old_percent", "DOUBLE" }, { "new_percent", "DOUBLE" }, { "delta_percent", "DOUBLE" },
+	{ "ratio", "DOUBLE" }, { "old_children_percent", "DOUBLE" }, { "new_children_percent", "DOUBLE" },
+	{ "delta_children_percent", "DOUBLE" }, { NULL, NULL }
+};
+#define NR_SELF_COLS 11
+
 int diff__write(const struct diff *d, const char *dir)
 {
-	static const char *const cols[] = {
-		"event", "dso", "function", "old_samples", "new_samples", "old_period", "new_period",
-		"old_percent", "new_percent", "delta_percent", "ratio", NULL
-	};
-	static const char *const ch_cols[] = {
-		"old_children_percent", "new_children_percent", "delta_children_percent", NULL
-	};
 	struct csv c;
 	size_t i;
 	int err, k;
@@ -355,10 +358,8 @@ int diff__write(const struct diff *d, const char *dir)
 	err = csv__open(&c, dir, "diff.csv");
 	if (err)
 		return err;
-	for (k = 0; cols[k]; k++)
-		csv__str(&c, cols[k]);
-	for (k = 0; d->children && ch_cols[k]; k++)
-		csv__str(&c, ch_cols[k]);
+	for (k = 0; diff_cols[k].name && (d->children || k < NR_SELF_COLS); k++)
+		csv__str(&c, diff_cols[k].name);
 	csv__end_row(&c);
 	for (i = 0; i < d->rows.len; i++) {
 		const struct diff_row *r = diff__row(d, i);
@@ -383,3 +384,21 @@ int diff__write(const struct diff *d, const char *dir)
 	}
 	return csv__commit(&c);
 }
+
+static int diff_write(void *state, struct analysis *a, const char *dir)
+{
+	(void)a;
+	return diff__write(state, dir);
+}
+
+static const struct report_output diff_outputs[] = {
+	{ "diff", 0, NULL, diff_cols, diff_write },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+/* readperf diff's report: its state is the struct diff */
+const struct report_ops diff_report = {
+	.name = "diff",
+	.source = REPORT_FROM_DIFF,
+	.outputs = diff_outputs,
+};

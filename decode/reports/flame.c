@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Call stacks of the analysis (see analysis.h): one counter per distinct
- * (event, comm, frames) while samples arrive, then the collapsed ("folded")
- * stacks of Brendan Gregg's FlameGraph stackcollapse-perf.pl and a flame
+ * Collapsed ("folded") stacks and flame graphs (flame.h), shared by the
+ * on-CPU stacks (stacks.c) and the off-CPU ones (threads.c): the folded
+ * lines of Brendan Gregg's FlameGraph stackcollapse-perf.pl and a flame
  * graph drawn from them as flamegraph.pl lays it out: the root "all" at the
  * bottom, children above their parent in the order of the sorted stacks,
- * widths proportional to the period (the share results.csv prints).
+ * widths proportional to the weight (the share results.csv prints).
  *
  * The SVG is computed in integers (positions in hundredths of a pixel) so
  * the same stacks always give the same bytes; labels are cut to what fits
@@ -19,81 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "decode/analysis_internal.h"
-
-/* the hash key of a stack; nr frames (uintptr_t, innermost first) follow */
-struct stack_key {
-	uint32_t event, nr;
-	const char *comm;
-};
-
-int stacks__add(struct analysis *a, uint32_t event, const struct mthread *th, uint64_t period)
-{
-	struct strbuf *k = &a->keybuf;
-	struct stack_key key;
-	uint64_t *count;
-	void **slot;
-	int ret;
-
-	memset(&key, 0, sizeof(key));
-	key.event = event;
-	key.nr = (uint32_t)a->frames.len;
-	key.comm = th->comm;
-	if (!key.comm) {
-		char name[16];
-
-		/* perf names a thread without COMM ":TID" (thread__new) */
-		snprintf(name, sizeof(name), ":%" PRIi32, (int32_t)th->tid);
-		ret = hashmap__insert(&a->strings, name, strlen(name) + 1, &slot);
-		if (ret < 0)
-			return -ENOMEM;
-		if (ret == 1)
-			*slot = pool__strdup(&a->pool, name);
-		if (!*slot)
-			return -ENOMEM;
-		key.comm = *slot;
-	}
-	strbuf__reset(k);
-	if (strbuf__add(k, &key, sizeof(key)) ||
-	    strbuf__add(k, a->frames.data, a->frames.len * sizeof(uintptr_t)))
-		return -ENOMEM;
-	ret = hashmap__insert(&a->stacks, k->buf, k->len, &slot);
-	if (ret < 0)
-		return -ENOMEM;
-	if (ret == 1)
-		*slot = pool__alloc(&a->pool, 2 * sizeof(uint64_t));
-	count = *slot;		/* samples, period */
-	if (!count)
-		return -ENOMEM;
-	count[0]++;
-	count[1] += period;
-	return 0;
-}
-
-void stacks__release(struct analysis *a)
-{
-	hashmap__release(&a->stacks, NULL);	/* counters are pool memory */
-}
+#include "decode/reports/flame.h"
+#include "util/array.h"
+#include "util/csv.h"
 
 /* ------------------------------------------------------------- collapse */
 
-struct fold {
-	const char *s;		/* "comm;outer;...;inner", in the arena */
-	size_t len;
-	uint64_t samples;	/* the weight: samples, or period with by_period */
-};
-
-struct folded {
-	struct strbuf arena;
-	struct fold *v;
-	size_t nr;
-	const char *event;	/* NULL when no sample passed */
-	uint64_t total;		/* of the weights */
-	uint64_t nr_samples;	/* samples, whatever the weight */
-	int by_period;
-};
-
-static void folded_release(struct folded *fd)
+void folded__release(struct folded *fd)
 {
 	strbuf__release(&fd->arena);
 	free(fd->v);
@@ -129,7 +61,7 @@ static void tidy(struct strbuf *sb, size_t start)
 
 static int add_frame(struct strbuf *sb, uintptr_t frame)
 {
-	const struct fstat *f = (const struct fstat *)(frame & ~FRAME_KERNEL);
+	const struct func_stat *f = frame__func(frame);
 	int no_map = !strcmp(f->dso, UNKNOWN);
 	size_t start = sb->len, fn_len = strlen(f->function), sfx = strlen(INLINED_SUFFIX);
 	int inlined = fn_len > sfx && !strcmp(f->function + fn_len - sfx, INLINED_SUFFIX);
@@ -147,7 +79,7 @@ static int add_frame(struct strbuf *sb, uintptr_t frame)
 	if (err)
 		return -ENOMEM;
 	tidy(sb, start);
-	if ((frame & FRAME_KERNEL) && !no_map && strbuf__addstr(sb, "_[k]"))
+	if (frame__is_kernel(frame) && !no_map && strbuf__addstr(sb, "_[k]"))
 		return -ENOMEM;
 	/* --inline: stackcollapse-perf.pl's annotation of an inlined function */
 	if (inlined && strbuf__addstr(sb, "_[i]"))
@@ -185,33 +117,12 @@ static int fold_cmp(const void *pa, const void *pb)
 	return a->len == b->len ? 0 : (a->len < b->len ? -1 : 1);
 }
 
-/* the event the stacks show: the first with samples; warn once when there are more */
-static const struct evstat *stacks_event(struct analysis *a)
-{
-	const struct evstat *first = NULL;
-	size_t i, with_samples = 0;
-
-	for (i = 0; i < a->nr_events; i++) {
-		if (!a->events[i].samples)
-			continue;
-		if (!first)
-			first = &a->events[i];
-		with_samples++;
-	}
-	if (with_samples > 1 && !a->stacks_warned) {
-		a->stacks_warned = 1;
-		log_msg(a->log, LOG_WARN, "folded stacks and flame graph show %s only (%zu events have samples; choose one with -e)",
-			first->name, with_samples);
-	}
-	return first;
-}
-
 /*
  * The stacks of map (keys: struct stack_key, then the frames; values: counters, the
  * weight at index weight) of one event (UINT32_MAX: every key) as sorted, merged
  * folded lines; fd->nr_samples sums counter 0
  */
-static int collapse_map(const struct hashmap *map, uint32_t event, unsigned weight, struct folded *fd)
+int folded__collapse(const struct hashmap *map, uint32_t event, unsigned weight, struct folded *fd)
 {
 	const struct hashmap_entry *e;
 	struct array offs;
@@ -266,86 +177,21 @@ static int collapse_map(const struct hashmap *map, uint32_t event, unsigned weig
 out:
 	array__release(&offs);
 	if (err)
-		folded_release(fd);
+		folded__release(fd);
 	return err;
-}
-
-/* the on-CPU stacks of one event */
-static int collapse(struct analysis *a, struct folded *fd, int by_period)
-{
-	const struct evstat *es = stacks_event(a);
-
-	memset(fd, 0, sizeof(*fd));
-	fd->by_period = by_period;
-	if (!es) {
-		strbuf__init(&fd->arena);
-		return 0;
-	}
-	fd->event = es->name;
-	return collapse_map(&a->stacks, es->idx, by_period ? 1 : 0, fd);
-}
-
-/* the off-CPU stacks: counters intervals, ns, longest; weighted by ns */
-static int collapse_offcpu(struct analysis *a, struct folded *fd)
-{
-	memset(fd, 0, sizeof(*fd));
-	fd->by_period = 1;
-	fd->event = "off-CPU";
-	return collapse_map(&a->offstacks, UINT32_MAX, 1, fd);
-}
-
-int analysis__open_path(struct csv *c, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir;
-	int err;
-
-	if (!strcmp(path, "-")) {
-		fflush(stdout);		/* what readperf printed before goes first */
-		csv__open_fd(c, STDOUT_FILENO);
-		return 0;
-	}
-	if (!*path || (slash && !slash[1]))
-		return -EISDIR;
-	if (!slash)
-		return csv__open(c, ".", path);
-	dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
-	if (!dir)
-		return -ENOMEM;
-	err = csv__open(c, dir, slash + 1);
-	free(dir);
-	return err;
-}
-
-static int write_folded(struct folded *fd, const char *path);
-
-int analysis__write_folded(struct analysis *a, const char *path)
-{
-	struct folded fd;
-	int err = collapse(a, &fd, a->opts.fold_period);
-
-	return err ? err : write_folded(&fd, path);
-}
-
-int analysis__write_folded_offcpu(struct analysis *a, const char *path)
-{
-	struct folded fd;
-	int err = collapse_offcpu(a, &fd);
-
-	return err ? err : write_folded(&fd, path);
 }
 
 /* fd's lines into path; fd is released */
-static int write_folded(struct folded *fdp, const char *path)
+int folded__write(struct folded *fdp, const char *path)
 {
 	struct folded fd = *fdp;
 	struct csv c;
 	size_t i;
 	int err;
 
-	err = analysis__open_path(&c, path);
+	err = csv__open_path(&c, path);
 	if (err) {
-		folded_release(&fd);
+		folded__release(&fd);
 		return err;
 	}
 	/* raw lines, not CSV fields: names with ',' stay unquoted */
@@ -353,7 +199,7 @@ static int write_folded(struct folded *fdp, const char *path)
 		csv__raw(&c, fd.v[i].s, fd.v[i].len);
 		csv__printf(&c, " %" PRIu64 "\n", fd.v[i].samples);
 	}
-	folded_release(&fd);
+	folded__release(&fd);
 	return csv__commit(&c);
 }
 
@@ -365,7 +211,6 @@ static int write_folded(struct folded *fdp, const char *path)
 #define FG_FRAME 16
 #define FG_FONT 12
 #define FG_CHAR_CPX 708		/* 0.59 em of a 12 px font, in 1/100 px */
-#define FG_MIN_CPX 10		/* frames narrower than 0.1 px are left out (--minwidth) */
 #define FG_TOP 60		/* title and subtitle */
 #define FG_BOTTOM (FG_FONT * 2 + 10)
 
@@ -702,26 +547,8 @@ static const char fg_script[] =
 	"}\n"
 	"]]></script>\n";
 
-static int write_svg(struct analysis *a, struct folded *fdp, const char *path, int offcpu);
-
-int analysis__write_flamegraph(struct analysis *a, const char *path)
-{
-	struct folded fd;
-	int err = collapse(a, &fd, 1);	/* widths and shares by period, as results.csv's percent */
-
-	return err ? err : write_svg(a, &fd, path, 0);
-}
-
-int analysis__write_flamegraph_offcpu(struct analysis *a, const char *path)
-{
-	struct folded fd;
-	int err = collapse_offcpu(a, &fd);
-
-	return err ? err : write_svg(a, &fd, path, 1);
-}
-
 /* the flame graph of fd (released here) into path */
-static int write_svg(struct analysis *a, struct folded *fdp, const char *path, int offcpu)
+int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned min_cpx)
 {
 	struct folded fd = *fdp;
 	struct flame fl;
@@ -741,16 +568,16 @@ static int write_svg(struct analysis *a, struct folded *fdp, const char *path, i
 	}
 	open = calloc(depth, sizeof(*open));
 	if (!open) {
-		folded_release(&fd);
+		folded__release(&fd);
 		return -ENOMEM;
 	}
-	err = analysis__open_path(&c, path);
+	err = csv__open_path(&c, path);
 	if (err)
 		goto out;
 	memset(&fl, 0, sizeof(fl));
 	fl.c = &c;
 	fl.total = fd.total;
-	fl.min_cpx = a->opts.fg_minwidth_set ? a->opts.fg_minwidth : FG_MIN_CPX;
+	fl.min_cpx = min_cpx;
 	fl.offcpu = offcpu;
 	fl.height = FG_TOP + (unsigned)(depth + 1) * FG_FRAME + FG_BOTTOM;
 	strbuf__init(&fl.esc);
@@ -808,6 +635,6 @@ static int write_svg(struct analysis *a, struct folded *fdp, const char *path, i
 		err = csv__commit(&c);
 out:
 	free(open);
-	folded_release(&fd);
+	folded__release(&fd);
 	return err;
 }

@@ -20,7 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/analysis_internal.h"
+#include "decode/report.h"
+#include "util/array.h"
+#include "util/csv.h"
+#include "util/hashmap.h"
+#include "util/pool.h"
+#include "util/strbuf.h"
 
 /* one thread's samples of one event */
 struct ss_profile {
@@ -32,7 +37,37 @@ struct ss_profile {
 	int unit_ns;			/* weights are nanoseconds (cpu-clock, task-clock) */
 };
 
-static struct ss_profile *get_profile(struct analysis *a, const struct mthread *th, uint32_t event)
+struct speedscope {
+	struct pool pool;		/* the profiles */
+	struct hashmap profiles;	/* (thread, event) -> struct ss_profile */
+	struct hashmap frames;		/* struct func_stat * -> frame index */
+	struct array list;		/* profiles in creation order */
+	struct array frame_list;	/* struct func_stat *, by frame index */
+};
+
+static int push_ptr(struct array *a, const void *p)
+{
+	const void **slot = array__push(a);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = p;
+	return 0;
+}
+
+static int speedscope_begin(void *state, struct analysis *a)
+{
+	struct speedscope *ss = state;
+
+	(void)a;
+	hashmap__init(&ss->profiles);
+	hashmap__init(&ss->frames);
+	array__init(&ss->list, sizeof(void *));
+	array__init(&ss->frame_list, sizeof(void *));
+	return 0;
+}
+
+static struct ss_profile *get_profile(struct speedscope *ss, const struct mthread *th, uint32_t event)
 {
 	struct { const struct mthread *th; uint32_t event, pad; } key;
 	struct ss_profile *p;
@@ -42,86 +77,87 @@ static struct ss_profile *get_profile(struct analysis *a, const struct mthread *
 	memset(&key, 0, sizeof(key));
 	key.th = th;
 	key.event = event;
-	ret = hashmap__insert(&a->ss_profiles, &key, sizeof(key), &slot);
+	ret = hashmap__insert(&ss->profiles, &key, sizeof(key), &slot);
 	if (ret < 0)
 		return NULL;
 	if (ret == 0)
 		return *slot;
-	p = pool__alloc(&a->pool, sizeof(*p));
+	p = pool__alloc(&ss->pool, sizeof(*p));
 	*slot = p;
-	if (!p || analysis__push_ptr(&a->ss_list, p))
+	if (!p || push_ptr(&ss->list, p))
 		return NULL;
 	p->th = th;
 	p->event = event;
-	p->seq = a->ss_list.len - 1;
+	p->seq = ss->list.len - 1;
 	array__init(&p->weights, sizeof(uint64_t));
 	array__init(&p->stacks, sizeof(uint32_t));
 	return p;
 }
 
 /* the shared frame of a function: its index */
-static int frame_index(struct analysis *a, const struct fstat *f, uint32_t *idx)
+static int frame_index(struct speedscope *ss, const struct func_stat *f, uint32_t *idx)
 {
 	void **slot;
-	int ret = hashmap__insert(&a->ss_frames, &f, sizeof(f), &slot);
+	int ret = hashmap__insert(&ss->frames, &f, sizeof(f), &slot);
 
 	if (ret < 0)
 		return -ENOMEM;
 	if (ret == 1) {
-		*slot = (void *)(uintptr_t)a->ss_frame_list.len;
-		if (analysis__push_ptr(&a->ss_frame_list, (void *)f))
+		*slot = (void *)(uintptr_t)ss->frame_list.len;
+		if (push_ptr(&ss->frame_list, f))
 			return -ENOMEM;
 	}
 	*idx = (uint32_t)(uintptr_t)*slot;
 	return 0;
 }
 
-int speedscope__sample(struct analysis *a, const struct mthread *th, uint32_t event, uint64_t period)
+static int speedscope_sample(void *state, struct analysis *a, const struct rsample *s)
 {
-	const uintptr_t *frames = a->frames.data;
-	struct ss_profile *p = get_profile(a, th, event);
+	struct speedscope *ss = state;
+	struct ss_profile *p = get_profile(ss, s->th, s->event);
 	uint32_t *depth, idx;
 	uint64_t *w;
-	size_t i, start;
+	size_t i;
 
+	(void)a;
 	if (!p)
 		return -ENOMEM;
 	w = array__push(&p->weights);
 	if (!w)
 		return -ENOMEM;
-	*w = period;
-	start = p->stacks.len;
+	*w = s->period;
 	depth = array__push(&p->stacks);
 	if (!depth)
 		return -ENOMEM;
-	*depth = (uint32_t)a->frames.len;
-	for (i = a->frames.len; i-- > 0;) {	/* root first */
+	*depth = (uint32_t)s->nr_frames;
+	for (i = s->nr_frames; i-- > 0;) {	/* root first */
 		uint32_t *slot;
 
-		if (frame_index(a, (const struct fstat *)(frames[i] & ~FRAME_KERNEL), &idx))
+		if (frame_index(ss, frame__func(s->frames[i]), &idx))
 			return -ENOMEM;
 		slot = array__push(&p->stacks);
 		if (!slot)
 			return -ENOMEM;
 		*slot = idx;
 	}
-	(void)start;
 	return 0;
 }
 
-void speedscope__release(struct analysis *a)
+static void speedscope_release(void *state)
 {
-	struct ss_profile **v = a->ss_list.data;
+	struct speedscope *ss = state;
+	struct ss_profile **v = ss->list.data;
 	size_t i;
 
-	for (i = 0; i < a->ss_list.len; i++) {
+	for (i = 0; i < ss->list.len; i++) {
 		array__release(&v[i]->weights);
 		array__release(&v[i]->stacks);
 	}
-	array__release(&a->ss_list);
-	array__release(&a->ss_frame_list);
-	hashmap__release(&a->ss_profiles, NULL);
-	hashmap__release(&a->ss_frames, NULL);
+	array__release(&ss->list);
+	array__release(&ss->frame_list);
+	hashmap__release(&ss->profiles, NULL);
+	hashmap__release(&ss->frames, NULL);
+	pool__release(&ss->pool);
 }
 
 /* a JSON string: quotes, backslashes and control characters escaped; bytes >= 0x80 as they are */
@@ -158,13 +194,16 @@ static int profile_cmp(const void *pa, const void *pb)
 }
 
 /* the event exported: -e's, else the first with samples (as stacks.c) */
-static int chosen_event(const struct analysis *a, uint32_t *event)
+static int chosen_event(const struct analysis *a, uint32_t *event, int *time_unit)
 {
+	struct analysis_event ev;
 	size_t i;
 
-	for (i = 0; i < a->nr_events; i++) {
-		if (a->events[i].samples) {
+	for (i = 0; i < analysis__nr_events(a); i++) {
+		analysis__event(a, i, &ev);
+		if (ev.samples) {
 			*event = (uint32_t)i;
+			*time_unit = ev.time_unit;
 			return 1;
 		}
 	}
@@ -217,25 +256,27 @@ static void write_profile(struct csv *c, const struct ss_profile *p)
 	csv__puts(c, "]}");
 }
 
-int speedscope__write(struct analysis *a, const char *path, const char *name)
+static int speedscope_write(void *state, struct analysis *a, const char *path)
 {
-	struct ss_profile **v = a->ss_list.data;
-	const struct fstat *const *frames = a->ss_frame_list.data;
-	size_t i, n = a->ss_list.len, first = 1, written = 0, heaviest = 0;
+	struct speedscope *ss = state;
+	const char *name = analysis__opts(a)->input_name;
+	struct ss_profile **v = ss->list.data;
+	const struct func_stat *const *frames = ss->frame_list.data;
+	size_t i, n = ss->list.len, first = 1, written = 0, heaviest = 0;
 	uint64_t heaviest_w = 0;
 	uint32_t event = 0;
-	int have = chosen_event(a, &event);
+	int time_unit = 0, have = chosen_event(a, &event, &time_unit);
 	struct csv c;
 	int err;
 
 	if (n)
 		qsort(v, n, sizeof(*v), profile_cmp);
-	err = analysis__open_path(&c, path);
+	err = csv__open_path(&c, path);
 	if (err)
 		return err;
 	csv__puts(&c, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":[");
-	for (i = 0; i < a->ss_frame_list.len; i++) {
-		const struct fstat *f = frames[i];
+	for (i = 0; i < ss->frame_list.len; i++) {
+		const struct func_stat *f = frames[i];
 
 		csv__puts(&c, i ? ",{\"name\":" : "{\"name\":");
 		json_str(&c, f->function);
@@ -251,7 +292,7 @@ int speedscope__write(struct analysis *a, const char *path, const char *name)
 
 		if (v[i]->event != event)
 			continue;
-		v[i]->unit_ns = a->events[event].time_unit;
+		v[i]->unit_ns = time_unit;
 		if (!first)
 			csv__puts(&c, ",");
 		first = 0;
@@ -267,3 +308,19 @@ int speedscope__write(struct analysis *a, const char *path, const char *name)
 	csv__printf(&c, ",\"activeProfileIndex\":%zu,\"exporter\":\"readperf\"}\n", heaviest);
 	return csv__commit(&c);
 }
+
+static const struct report_output speedscope_outputs[] = {
+	{ "speedscope", 1, "the samples in speedscope's file format into FILE.json", NULL, speedscope_write },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+const struct report_ops speedscope_report = {
+	.name = "speedscope",
+	.source = REPORT_FROM_ANALYSIS,
+	.state_size = sizeof(struct speedscope),
+	.needs = REPORT_NEEDS_FRAMES,
+	.outputs = speedscope_outputs,
+	.begin = speedscope_begin,
+	.sample = speedscope_sample,
+	.release = speedscope_release,
+};

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Helpers the reports share (common.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "decode/reports/common.h"
+
+void report__header(struct csv *c, const struct report_column *cols)
+{
+	for (; cols->name; cols++)
+		csv__str(c, cols->name);
+	csv__end_row(c);
+}
+
+int report__open_csv(struct csv *c, struct analysis *a, const char *dir, const char *name,
+		     const struct report_column *cols)
+{
+	char file[64];
+	int err;
+
+	if (strlen(name) + 5 > sizeof(file))
+		return -ENAMETOOLONG;
+	strcpy(file, name);
+	strcat(file, ".csv");
+	err = csv__open(c, dir, file);
+	if (err)
+		return err;
+	csv__prefix(c, "profile", analysis__opts(a)->profile);
+	if (cols)
+		report__header(c, cols);
+	return 0;
+}
+
+int report__cmp_str(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a)
+		return -1;
+	if (!b)
+		return 1;
+	return strcmp(a, b);
+}
+
+const struct func_stat *report__leaf(const uintptr_t *frames, uint32_t nr)
+{
+	uint32_t i;
+	uintptr_t f;
+
+	for (i = 0; i < nr; i++) {
+		memcpy(&f, frames + i, sizeof(f));
+		if (!frame__is_kernel(f))
+			return frame__func(f);
+	}
+	if (!nr)
+		return NULL;
+	memcpy(&f, frames, sizeof(f));
+	return frame__func(f);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What the reports of decode/reports/ share: a header row, orderings, opening an output. */
+#ifndef DECODE_REPORTS_COMMON_H
+#define DECODE_REPORTS_COMMON_H
+
+#include <stdint.h>
+
+#include "decode/report.h"
+#include "util/csv.h"
+
+/* dir/NAME.csv opened with the profile column of batch mode and the header row of cols; 0 or -errno */
+int report__open_csv(struct csv *c, struct analysis *a, const char *dir, const char *name,
+		     const struct report_column *cols);
+/* the header row of cols (a NULL name ends them) */
+void report__header(struct csv *c, const struct report_column *cols);
+
+/* NULL first, then bytewise */
+int report__cmp_str(const char *a, const char *b);
+/* descending */
+static inline int report__cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a == b ? 0 : (a > b ? -1 : 1);
+}
+
+/* the function of a frame list's leaf that blocks: the innermost user frame, else the innermost; NULL when none */
+const struct func_stat *report__leaf(const uintptr_t *frames, uint32_t nr);
+
+#endif

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * overview.csv: one row per record in replay (time) order, streamed while
+ * the records arrive (README "Reports"): samples with their event, ip,
+ * period, dso and function, other records with what they say in "info".
+ * Rows go straight into the report directory when the hub stages the
+ * reports there (opts.out_dir), else into a temporary file copied in at the
+ * end.  Records outside --time/--pid/--tid/--comm are left out.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decode/report.h"
+#include "util/array.h"
+#include "util/csv.h"
+#include "util/pool.h"
+#include "util/strbuf.h"
+
+/* a function's event name and ",dso,function," as CSV text, escaped once */
+struct ov_text {
+	const char *text;		/* NULL until needed */
+	uint32_t event_len, len;
+};
+
+struct overview {
+	int open;
+	struct csv ov;
+	FILE *tmp;			/* when not streaming into opts.out_dir */
+	const char *profile;
+	struct strbuf info;		/* scratch for the info field */
+	struct pool pool;		/* the texts */
+	struct array texts;		/* struct ov_text by func_stat id */
+	/* "type,pid,tid,cpu" of the last row of each thread (slot tid % 64) as text: mostly the same from row to row */
+	struct ov_seg {
+		int64_t pid, tid, cpu;
+		uint32_t type;
+		uint32_t len;		/* 0: empty */
+		char text[112];
+	} seg[64];
+};
+
+static const struct report_column overview_cols[] = {
+	{ "nr", "BIGINT" }, { "time", "BIGINT" }, { "type", "TEXT" }, { "pid", "BIGINT" }, { "tid", "BIGINT" },
+	{ "cpu", "BIGINT" }, { "event", "TEXT" }, { "ip", "TEXT" }, { "period", "BIGINT" }, { "dso", "TEXT" },
+	{ "symbol", "TEXT" }, { "info", "TEXT" }, { NULL, NULL }
+};
+
+static int overview_begin(void *state, struct analysis *a)
+{
+	struct overview *o = state;
+	const struct analysis_opts *opts = analysis__opts(a);
+	size_t i;
+	int err;
+
+	strbuf__init(&o->info);
+	array__init(&o->texts, sizeof(struct ov_text));
+	o->profile = opts->profile;
+	if (opts->out_dir) {
+		err = csv__open(&o->ov, opts->out_dir, "overview.csv");
+		if (err)
+			return err;
+	} else {
+		o->tmp = tmpfile();
+		if (!o->tmp)
+			return -errno;
+		csv__open_fd(&o->ov, fileno(o->tmp));
+	}
+	csv__prefix(&o->ov, "profile", o->profile);
+	for (i = 0; overview_cols[i].name; i++)
+		csv__str(&o->ov, overview_cols[i].name);
+	csv__end_row(&o->ov);
+	o->open = 1;
+	return 0;
+}
+
+static void overview_release(void *state)
+{
+	struct overview *o = state;
+
+	if (o->open && !o->tmp)
+		csv__abort(&o->ov);
+	if (o->tmp)
+		fclose(o->tmp);
+	strbuf__release(&o->info);
+	array__release(&o->texts);
+	pool__release(&o->pool);
+}
+
+/*
+ * type, pid, tid and cpu: from the text of the thread's previous row when they
+ * are the same (csv__text writes it as the four fields it holds); the type
+ * names are perf's identifiers (at most 18 bytes), nothing in them to quote
+ */
+static void type_pid_cpu(struct overview *o, uint32_t type, int64_t pid, int64_t tid, int64_t cpu)
+{
+	struct ov_seg *g = &o->seg[(uint64_t)tid & 63];
+	const int64_t nums[3] = { pid, tid, cpu };
+	const char *name;
+	size_t n, i;
+
+	if (!g->len || g->type != type || g->pid != pid || g->tid != tid || g->cpu != cpu) {
+		name = perf_record_type__name(type);
+		if (name && strlen(name) <= 32) {
+			n = strlen(name);
+			memcpy(g->text, name, n);
+		} else {
+			n = csv__format_i64(g->text, type);
+		}
+		for (i = 0; i < 3; i++) {
+			g->text[n++] = ',';
+			n += csv__format_i64(g->text + n, nums[i]);
+		}
+		g->type = type;
+		g->pid = pid;
+		g->tid = tid;
+		g->cpu = cpu;
+		g->len = (uint32_t)n;
+	}
+	csv__text(&o->ov, g->text, g->len);
+}
+
+/* nr, time, type, pid, tid, cpu */
+static void common_fields(struct overview *o, const struct perf_record *rec, int has_pid,
+			  uint32_t pid, uint32_t tid)
+{
+	const struct perf_sample *s = &rec->sample;
+	int kernel = rec->type < PERF_RECORD_USER_TYPE_START;
+
+	/* numbers the record does not carry: time 0, pid/tid/cpu -1 (README "Reports") */
+	csv__u64(&o->ov, rec->nr);
+	csv__u64(&o->ov, kernel && (s->sample_type & PERF_SAMPLE_TIME) ? s->time : 0);
+	type_pid_cpu(o, rec->type, has_pid ? (int32_t)pid : -1, has_pid ? (int32_t)tid : -1,
+		     kernel && (s->sample_type & PERF_SAMPLE_CPU) ? (int64_t)s->cpu : -1);
+}
+
+/*
+ * f's event name and ",dso,function," as CSV text, escaped once into the
+ * pool: most rows of overview.csv are samples of a few thousand functions.
+ * The text, or NULL on ENOMEM (the row is then written field by field).
+ */
+static const struct ov_text *sample_text(struct overview *o, const struct func_stat *f, const char *event)
+{
+	size_t le = strlen(event), ld = strlen(f->dso), lf = strlen(f->function);
+	size_t n = 2 * (le + ld + lf) + 9;	/* three fields quoted, three commas */
+	struct ov_text *tx;
+	char *t;
+
+	while (o->texts.len <= f->id)
+		if (!array__push(&o->texts))
+			return NULL;
+	tx = &ARRAY_AT(&o->texts, struct ov_text, f->id);
+	if (tx->text)
+		return tx;
+	if (n > UINT32_MAX)
+		return NULL;
+	t = pool__alloc(&o->pool, n);
+	if (!t)
+		return NULL;
+	tx->event_len = (uint32_t)csv__escape(t, event, le);
+	n = tx->event_len;
+	t[n++] = ',';
+	n += csv__escape(t + n, f->dso, ld);
+	t[n++] = ',';
+	n += csv__escape(t + n, f->function, lf);
+	t[n++] = ',';		/* info: empty */
+	tx->len = (uint32_t)n;
+	tx->text = t;
+	return tx;
+}
+
+static int overview_sample(void *state, struct analysis *a, const struct rsample *rs)
+{
+	struct overview *o = state;
+	struct csv *c = &o->ov;
+	const struct perf_record *rec = rs->rec;
+	const struct perf_sample *s = &rec->sample;
+	const struct func_stat *f = rs->func;
+	const struct ov_text *tx = sample_text(o, f, rs->event_name);
+
+	(void)a;
+	common_fields(o, rec, !!(s->sample_type & PERF_SAMPLE_TID), s->pid, s->tid);
+	if (tx)
+		csv__text(c, tx->text, tx->event_len);
+	else
+		csv__str(c, rs->event_name);
+	if (s->sample_type & PERF_SAMPLE_IP)
+		csv__hex(c, s->ip);
+	else
+		csv__empty(c);
+	csv__u64(c, rs->period);
+	if (tx) {
+		/* ",dso,function," after the period: dso, symbol and the empty info */
+		csv__raw(c, tx->text + tx->event_len, tx->len - tx->event_len);
+	} else {
+		csv__str(c, f->dso);
+		csv__str(c, f->function);
+		csv__empty(c);
+	}
+	csv__end_row(c);
+	return 0;
+}
+
+static void info_of(struct strbuf *sb, const struct perf_record *rec)
+{
+	strbuf__reset(sb);
+	switch (rec->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		strbuf__addf(sb, "%s start=0x%" PRIx64 " len=0x%" PRIx64 " pgoff=0x%" PRIx64,
+			     rec->u.mmap.filename, rec->u.mmap.start, rec->u.mmap.len,
+			     rec->u.mmap.pgoff);
+		break;
+	case PERF_RECORD_COMM:
+		strbuf__addstr(sb, rec->u.comm.comm);
+		if (rec->u.comm.exec)
+			strbuf__addstr(sb, " (exec)");
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		strbuf__addf(sb, "ppid=%" PRIi32 " ptid=%" PRIi32, (int32_t)rec->u.fork.ppid,
+			     (int32_t)rec->u.fork.ptid);
+		break;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		strbuf__addf(sb, "lost=%" PRIu64, rec->u.lost.lost);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		strbuf__addstr(sb, rec->u.sw.out ? (rec->u.sw.preempt ? "out preempt" : "out") : "in");
+		if (rec->type == PERF_RECORD_SWITCH_CPU_WIDE)
+			strbuf__addf(sb, " %s_pid=%" PRIi32 " %s_tid=%" PRIi32,
+				     rec->u.sw.out ? "next" : "prev", (int32_t)rec->u.sw.next_prev_pid,
+				     rec->u.sw.out ? "next" : "prev", (int32_t)rec->u.sw.next_prev_tid);
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		strbuf__addf(sb, "id=%" PRIu64, rec->u.throttle.id);
+		break;
+	case PERF_RECORD_KSYMBOL:
+		strbuf__addf(sb, "%s addr=0x%" PRIx64 " len=%" PRIu32 "%s",
+			     rec->u.ksymbol.name ? rec->u.ksymbol.name : "", rec->u.ksymbol.addr,
+			     rec->u.ksymbol.len,
+			     (rec->u.ksymbol.flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) ? " unregister" : "");
+		break;
+	case PERF_RECORD_CGROUP:
+		strbuf__addf(sb, "id=%" PRIu64 " %s", rec->u.cgroup.id,
+			     rec->u.cgroup.path ? rec->u.cgroup.path : "");
+		break;
+	case PERF_RECORD_HEADER_BUILD_ID:
+		if (rec->u.build_id.filename)
+			strbuf__addstr(sb, rec->u.build_id.filename);
+		break;
+	default:
+		break;
+	}
+}
+
+static int overview_record(void *state, struct analysis *a, const struct rrecord *rr)
+{
+	struct overview *o = state;
+	const struct perf_record *rec = rr->rec;
+	struct csv *c = &o->ov;
+	uint32_t pid = 0, tid = 0;
+	int has_pid;
+
+	(void)a;
+	if (rr->filtered)
+		return 0;
+	has_pid = analysis__record_pid_tid(rec, &pid, &tid);
+	common_fields(o, rec, has_pid, pid, tid);
+	if (rec->evattr && rec->type < PERF_RECORD_USER_TYPE_START && rec->evattr->name)
+		csv__str(c, rec->evattr->name);
+	else
+		csv__empty(c);
+	csv__empty(c);		/* ip */
+	csv__u64(c, 0);		/* period */
+	csv__empty(c);		/* dso */
+	csv__empty(c);		/* symbol */
+	info_of(&o->info, rec);
+	csv__strn(c, o->info.buf, o->info.len);
+	csv__end_row(c);
+	return 0;
+}
+
+/* the temporary file's rows into dir/overview.csv; later rows keep appending to the temporary file */
+static int copy_tmp(struct overview *o, const char *dir)
+{
+	struct csv c;
+	char buf[1 << 16];
+	ssize_t n;
+	int fd = o->ov.fd, err;
+
+	/* what the writer still buffers goes to the file */
+	err = csv__commit(&o->ov);
+	csv__open_fd(&o->ov, fd);
+	csv__prefix(&o->ov, NULL, o->profile);
+	if (err)
+		return err;
+	err = csv__open(&c, dir, "overview.csv");
+	if (err)
+		return err;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		csv__abort(&c);
+		return -EIO;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			csv__abort(&c);
+			return -EIO;
+		}
+		csv__raw(&c, buf, (size_t)n);
+	}
+	if (lseek(fd, 0, SEEK_END) < 0) {
+		csv__abort(&c);
+		return -EIO;
+	}
+	return csv__commit(&c);
+}
+
+static int overview_write(void *state, struct analysis *a, const char *dir)
+{
+	struct overview *o = state;
+
+	(void)a;
+	if (!o->open)
+		return 0;
+	if (!o->tmp) {
+		o->open = 0;
+		return csv__commit(&o->ov);
+	}
+	return copy_tmp(o, dir);
+}
+
+static const struct report_output overview_outputs[] = {
+	{ "overview", 0, NULL, overview_cols, overview_write },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+const struct report_ops overview_report = {
+	.name = "overview",
+	.source = REPORT_FROM_ANALYSIS,
+	.state_size = sizeof(struct overview),
+	.needs = REPORT_NEEDS_RECORD_FILTER,
+	.outputs = overview_outputs,
+	.begin = overview_begin,
+	.sample = overview_sample,
+	.record = overview_record,
+	.release = overview_release,
+};

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * --folded FILE and --flamegraph FILE.svg: one counter (samples, period)
+ * per distinct (event, comm, frames) while samples arrive, then the
+ * collapsed stacks and the flame graph of flame.h.  One event only: the
+ * first (attr order) with samples; a warning names it when others have
+ * samples too (-e chooses another).  A sample without a callchain is a
+ * one-frame stack; a thread without a COMM is ":TID", as perf names it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode/reports/flame.h"
+#include "util/pool.h"
+
+struct stacks {
+	struct pool pool;		/* the counters */
+	struct hashmap stacks;		/* struct stack_key + frames -> uint64_t[2] samples, period */
+	struct strbuf key;		/* scratch */
+	int warned;
+};
+
+static int stacks_begin(void *state, struct analysis *a)
+{
+	struct stacks *st = state;
+
+	(void)a;
+	hashmap__init(&st->stacks);
+	strbuf__init(&st->key);
+	return 0;
+}
+
+static void stacks_release(void *state)
+{
+	struct stacks *st = state;
+
+	hashmap__release(&st->stacks, NULL);	/* counters are pool memory */
+	strbuf__release(&st->key);
+	pool__release(&st->pool);
+}
+
+static int stacks_sample(void *state, struct analysis *a, const struct rsample *s)
+{
+	struct stacks *st = state;
+	struct strbuf *k = &st->key;
+	struct stack_key key;
+	uint64_t *count;
+	void **slot;
+	int ret;
+
+	memset(&key, 0, sizeof(key));
+	key.event = s->event;
+	key.nr = (uint32_t)s->nr_frames;
+	key.comm = s->th->comm;
+	if (!key.comm) {
+		char name[16];
+
+		/* perf names a thread without COMM ":TID" (thread__new) */
+		snprintf(name, sizeof(name), ":%" PRIi32, (int32_t)s->th->tid);
+		key.comm = analysis__intern(a, name);
+		if (!key.comm)
+			return -ENOMEM;
+	}
+	strbuf__reset(k);
+	if (strbuf__add(k, &key, sizeof(key)) || strbuf__add(k, s->frames, s->nr_frames * sizeof(uintptr_t)))
+		return -ENOMEM;
+	ret = hashmap__insert(&st->stacks, k->buf, k->len, &slot);
+	if (ret < 0)
+		return -ENOMEM;
+	if (ret == 1)
+		*slot = pool__alloc(&st->pool, 2 * sizeof(uint64_t));
+	count = *slot;
+	if (!count)
+		return -ENOMEM;
+	count[0]++;
+	count[1] += s->period;
+	return 0;
+}
+
+/* the event the stacks show: the first with samples; warn once when there are more */
+static int stacks_event(struct stacks *st, struct analysis *a, uint32_t *event, const char **name)
+{
+	struct analysis_event ev;
+	size_t i, with_samples = 0;
+	int found = 0;
+
+	for (i = 0; i < analysis__nr_events(a); i++) {
+		analysis__event(a, i, &ev);
+		if (!ev.samples)
+			continue;
+		if (!found) {
+			*event = (uint32_t)i;
+			*name = ev.name;
+			found = 1;
+		}
+		with_samples++;
+	}
+	if (with_samples > 1 && !st->warned) {
+		st->warned = 1;
+		log_msg(analysis__log(a), LOG_WARN,
+			"folded stacks and flame graph show %s only (%zu events have samples; choose one with -e)",
+			*name, with_samples);
+	}
+	return found;
+}
+
+/* the stacks of the chosen event, weighted by period or samples */
+static int collapse(struct stacks *st, struct analysis *a, struct folded *fd, int by_period)
+{
+	uint32_t event = 0;
+	const char *name = NULL;
+
+	memset(fd, 0, sizeof(*fd));
+	fd->by_period = by_period;
+	if (!stacks_event(st, a, &event, &name)) {
+		strbuf__init(&fd->arena);
+		return 0;
+	}
+	fd->event = name;
+	return folded__collapse(&st->stacks, event, by_period ? 1 : 0, fd);
+}
+
+static int folded_write(void *state, struct analysis *a, const char *path)
+{
+	struct folded fd;
+	int err = collapse(state, a, &fd, analysis__opts(a)->fold_period);
+
+	return err ? err : folded__write(&fd, path);
+}
+
+static int flamegraph_write(void *state, struct analysis *a, const char *path)
+{
+	const struct analysis_opts *o = analysis__opts(a);
+	struct folded fd;
+	/* widths and shares by period, as results.csv's percent */
+	int err = collapse(state, a, &fd, 1);
+
+	return err ? err : flame__write_svg(&fd, path, 0, o->fg_minwidth_set ? o->fg_minwidth : FLAME_MIN_CPX);
+}
+
+static const struct report_output stacks_outputs[] = {
+	{ "folded", 1, "collapsed call stacks into FILE (- for standard output)", NULL, folded_write },
+	{ "flamegraph", 1, "a flame graph of the same stacks into FILE.svg", NULL, flamegraph_write },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+const struct report_ops stacks_report = {
+	.name = "stacks",
+	.source = REPORT_FROM_ANALYSIS,
+	.state_size = sizeof(struct stacks),
+	.needs = REPORT_NEEDS_FRAMES,
+	.outputs = stacks_outputs,
+	.begin = stacks_begin,
+	.sample = stacks_sample,
+	.release = stacks_release,
+};

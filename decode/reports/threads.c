@@ -1,0 +1,665 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Threads and waiting: threads.csv (one row per thread and event: its comms,
+ * when it was seen, samples, time on the CPU, and with context-switch data
+ * its time off the CPU and its switches) and the off-CPU analysis
+ * (offcpu.csv, --folded-offcpu, --flamegraph-offcpu).
+ *
+ * Context switches come from two sources:
+ * - PERF_RECORD_SWITCH / SWITCH_CPU_WIDE (perf record --switch-events): a
+ *   record with PERF_RECORD_MISC_SWITCH_OUT when the record's thread leaves
+ *   the CPU (PERF_RECORD_MISC_SWITCH_OUT_PREEMPT: it was preempted, else it
+ *   blocked), one without when it comes back;
+ * - sched:sched_switch tracepoint samples (perf record -e sched:sched_switch),
+ *   read through the tracepoint's format from TRACING_DATA: prev_pid leaves
+ *   (prev_state 0, or only TASK_REPORT_MAX, means preempted), next_pid comes
+ *   back.  A system-wide recording has both sides of every switch.
+ * A thread is off the CPU from a switch out to its next switch in; the
+ * interval is counted when the switch in arrives (a thread still off the CPU
+ * when the recording ends is not counted: its end is unknown).  The idle
+ * task (tid 0) is left out.
+ *
+ * The blocking stack of an interval is the callchain of the thread's last
+ * sample of a switch event (sched:sched_switch, or the context-switches
+ * software event: perf record -e context-switches -g) taken between its
+ * previous switch in and this switch back in; without one the interval is
+ * counted with an empty stack ([unknown]).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/reports/common.h"
+#include "decode/reports/flame.h"
+#include "perffile/features.h"
+#include "util/array.h"
+#include "util/pool.h"
+
+/* a thread's context switches */
+struct tswitch {
+	uint64_t offcpu_ns, intervals, switches, voluntary, preempted;
+	int is_out;
+	uint64_t out_time, in_time;	/* last switch out, last switch in */
+	int has_cand;			/* the blocking-stack candidate: a switch sample's frames */
+	uint64_t cand_time;
+	uintptr_t *cand;
+	uint32_t nr_cand, cap_cand;
+};
+
+/* a thread (one lifetime), hung on its mthread's priv */
+struct tstat {
+	struct mthread *th;
+	uint32_t pid, tid;
+	const char *comm;		/* the last, interned */
+	const char *comms;		/* every comm it had, '|'-separated, interned */
+	int has_time;
+	uint64_t first, last;		/* when it was seen */
+	uint64_t *ev;			/* samples, period per event index */
+	uint32_t nr_ev;
+	uint64_t oncpu_ns;		/* period of its cpu-clock/task-clock samples */
+	struct tswitch *sw;		/* NULL until its first switch */
+};
+
+struct threads {
+	struct pool pool;		/* tstats, switch state, counters */
+	struct array tstat_list;	/* struct tstat *, creation order */
+	struct hashmap offstacks;	/* struct stack_key + frames + struct tstat * -> uint64_t[3] */
+	struct strbuf keybuf;
+	int switch_data;		/* context switches seen (records or sched_switch samples) */
+	int switch_samples;		/* samples at switches (blocking stacks) */
+};
+
+/* the key of an off-CPU stack: as stacks.c's (event 0), the frames and the thread follow */
+#define off_key stack_key
+
+/* samples at context switches, with the blocking stacks: sched:sched_switch or context-switches */
+static int has_switch_events(const struct perf_file *f)
+{
+	const struct perf_evlist *el = f ? perf_file__evlist(f) : NULL;
+	const struct perf_features *ft = f ? perf_file__features(f) : NULL;
+	size_t i;
+
+	for (i = 0; el && i < el->nr; i++) {
+		const struct perf_event_attr *at = &el->attrs[i].attr;
+		const struct tp_format *fmt;
+
+		if (at->type == PERF_TYPE_SOFTWARE && at->config == PERF_COUNT_SW_CONTEXT_SWITCHES)
+			return 1;
+		fmt = at->type == PERF_TYPE_TRACEPOINT ? tp_formats__find(&ft->tp_formats, at->config) : NULL;
+		if (fmt && !strcmp(fmt->name, "sched_switch"))
+			return 1;
+	}
+	return 0;
+}
+
+static int threads_begin(void *state, struct analysis *a)
+{
+	struct threads *ts = state;
+
+	array__init(&ts->tstat_list, sizeof(void *));
+	hashmap__init(&ts->offstacks);
+	strbuf__init(&ts->keybuf);
+	/* the blocking stacks are the frames of the samples at switches */
+	if ((analysis__wants(a, "offcpu", 0) || analysis__wants(a, "folded-offcpu", 1) ||
+	     analysis__wants(a, "flamegraph-offcpu", 1)) && has_switch_events(analysis__file(a)))
+		analysis__want_frames(a);
+	return 0;
+}
+
+static void threads_release(void *state)
+{
+	struct threads *ts = state;
+
+	array__release(&ts->tstat_list);
+	hashmap__release(&ts->offstacks, NULL);
+	strbuf__release(&ts->keybuf);
+	pool__release(&ts->pool);	/* tstats (mthread->priv) too: the machine is gone or going */
+}
+
+static struct tstat *get_tstat(struct threads *ts, struct mthread *th)
+{
+	struct tstat *t = th->priv;
+	void **p;
+
+	if (t)
+		return t;
+	t = pool__alloc(&ts->pool, sizeof(*t));
+	th->priv = t;
+	p = t ? array__push(&ts->tstat_list) : NULL;
+	if (!p)
+		return NULL;
+	*p = t;
+	t->th = th;
+	t->pid = th->proc->pid;
+	t->tid = th->tid;
+	return t;
+}
+
+/* time seen and comm history */
+static int touch(struct analysis *a, struct tstat *t, uint64_t time, int has_time)
+{
+	const char *comm = t->th->comm;
+
+	if (has_time) {
+		if (!t->has_time || time < t->first)
+			t->first = time;
+		if (!t->has_time || time > t->last)
+			t->last = time;
+		t->has_time = 1;
+	}
+	if (comm && comm != t->comm) {
+		t->comm = comm;
+		if (!t->comms) {
+			t->comms = comm;
+		} else {
+			struct strbuf sb = STRBUF_INIT;
+			int err = strbuf__addstr(&sb, t->comms) || strbuf__addch(&sb, '|') ||
+				  strbuf__addstr(&sb, comm);
+
+			t->comms = err ? NULL : analysis__intern(a, sb.buf);
+			strbuf__release(&sb);
+			if (!t->comms)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* the switch state of t, made on its first switch; NULL on ENOMEM */
+static struct tswitch *get_sw(struct threads *ts, struct tstat *t)
+{
+	if (!t->sw)
+		t->sw = pool__alloc(&ts->pool, sizeof(*t->sw));
+	return t->sw;
+}
+
+static int switch_out(struct threads *ts, struct tstat *t, uint64_t time, int preempted)
+{
+	if (!get_sw(ts, t))
+		return -ENOMEM;
+	t->sw->switches++;
+	if (preempted)
+		t->sw->preempted++;
+	else
+		t->sw->voluntary++;
+	t->sw->is_out = 1;
+	t->sw->out_time = time;
+	return 0;
+}
+
+/* the blocking stack of the interval that ends at time: the candidate if it was taken in it */
+static int add_off_stack(struct threads *ts, struct tstat *t, uint64_t ns, uint64_t time)
+{
+	struct strbuf *k = &ts->keybuf;
+	struct off_key key;
+	uint64_t *v;
+	void **slot;
+	int ret, use = t->sw->has_cand && t->sw->cand_time >= t->sw->in_time && t->sw->cand_time <= time;
+
+	memset(&key, 0, sizeof(key));
+	key.nr = use ? t->sw->nr_cand : 0;
+	key.comm = t->comm ? t->comm : UNKNOWN;
+	strbuf__reset(k);
+	if (strbuf__add(k, &key, sizeof(key)) ||
+	    (key.nr && strbuf__add(k, t->sw->cand, key.nr * sizeof(uintptr_t))))
+		return -ENOMEM;
+	/* the thread too, for offcpu.csv: after the stack part stacks.c reads */
+	if (strbuf__add(k, &t, sizeof(t)))
+		return -ENOMEM;
+	ret = hashmap__insert(&ts->offstacks, k->buf, k->len, &slot);
+	if (ret < 0)
+		return -ENOMEM;
+	if (ret == 1)
+		*slot = pool__alloc(&ts->pool, 3 * sizeof(uint64_t));
+	v = *slot;		/* intervals, ns, longest */
+	if (!v)
+		return -ENOMEM;
+	v[0]++;
+	v[1] += ns;
+	if (ns > v[2])
+		v[2] = ns;
+	return 0;
+}
+
+static int switch_in(struct threads *ts, struct tstat *t, uint64_t time)
+{
+	int err = 0;
+
+	if (!get_sw(ts, t))
+		return -ENOMEM;
+	if (t->sw->is_out && time >= t->sw->out_time) {
+		uint64_t ns = time - t->sw->out_time;
+
+		t->sw->offcpu_ns += ns;
+		t->sw->intervals++;
+		err = add_off_stack(ts, t, ns, time);
+	}
+	t->sw->is_out = 0;
+	t->sw->in_time = time;
+	return err;
+}
+
+static int is_switch_record(const struct perf_record *rec)
+{
+	return rec->type == PERF_RECORD_SWITCH || rec->type == PERF_RECORD_SWITCH_CPU_WIDE;
+}
+
+static int threads_record(void *state, struct analysis *a, const struct rrecord *rr)
+{
+	struct threads *ts = state;
+	const struct perf_record *rec = rr->rec;
+	uint64_t time = rr->time;
+	int has_time = rr->has_time;
+	uint32_t pid, tid;
+	struct mthread *th;
+	struct tstat *t;
+	int err;
+
+	if (!analysis__record_pid_tid(rec, &pid, &tid) || tid == 0 || tid == UINT32_MAX)
+		return 0;
+	th = machine__find_thread(analysis__machine(a), tid);
+	if (!th)
+		return 0;
+	t = get_tstat(ts, th);
+	if (!t)
+		return -ENOMEM;
+	err = touch(a, t, time, has_time);
+	if (err || !is_switch_record(rec) || !has_time)
+		return err;
+	ts->switch_data = 1;
+	if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT)
+		return switch_out(ts, t, time, !!(rec->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT));
+	return switch_in(ts, t, time);
+}
+
+/* the sched_switch format's fields, looked up once per event */
+static const struct tp_format *sched_switch_format(struct analysis *a, const struct perf_evattr *ev)
+{
+	const struct perf_file *f = analysis__file(a);
+	const struct tp_format *fmt;
+
+	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !f)
+		return NULL;
+	fmt = tp_formats__find(&perf_file__features(f)->tp_formats, ev->attr.config);
+	if (!fmt || strcmp(fmt->system, "sched") || strcmp(fmt->name, "sched_switch"))
+		return NULL;
+	return fmt;
+}
+
+/* a copy of the current sample's frames as the thread's blocking-stack candidate */
+static int set_candidate(struct threads *ts, struct tstat *t, const struct rsample *s)
+{
+	size_t n = s->nr_frames;
+
+	if (!get_sw(ts, t))
+		return -ENOMEM;
+	if (n > t->sw->cap_cand) {
+		uintptr_t *c = pool__alloc(&ts->pool, n * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		t->sw->cand = c;
+		t->sw->cap_cand = (uint32_t)n;
+	}
+	if (n)
+		memcpy(t->sw->cand, s->frames, n * sizeof(uintptr_t));
+	t->sw->nr_cand = (uint32_t)n;
+	t->sw->cand_time = s->time;
+	t->sw->has_cand = 1;
+	return 0;
+}
+
+static int is_time_event(const struct perf_evattr *ev)
+{
+	return ev->attr.type == PERF_TYPE_SOFTWARE &&
+	       (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK || ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* a sched:sched_switch sample: prev_pid leaves the CPU (with this sample's stack), next_pid comes back */
+static int sched_switch(struct threads *ts, struct analysis *a, const struct rsample *rs, const struct tp_format *fmt,
+			struct tstat *t)
+{
+	const struct perf_sample *s = &rs->rec->sample;
+	const struct tp_formats *tf = &perf_file__features(analysis__file(a))->tp_formats;
+	struct machine *m = analysis__machine(a);
+	int64_t prev_pid, prev_state, next_pid;
+	struct mthread *next;
+	struct tstat *prev = t;
+	int err = 0;
+
+	if (tp_field__read(tp_format__field(fmt, "prev_pid"), tf, s->raw, s->raw_size, &prev_pid) ||
+	    tp_field__read(tp_format__field(fmt, "prev_state"), tf, s->raw, s->raw_size, &prev_state) ||
+	    tp_field__read(tp_format__field(fmt, "next_pid"), tf, s->raw, s->raw_size, &next_pid))
+		return 0;
+	ts->switch_data = ts->switch_samples = 1;
+	if (prev_pid != (int64_t)rs->th->tid) {
+		struct mthread *pth = prev_pid > 0 ? machine__find_thread(m, (uint32_t)prev_pid) : NULL;
+
+		prev = pth ? get_tstat(ts, pth) : NULL;
+		if (pth && !prev)
+			return -ENOMEM;
+	}
+	if (prev) {
+		err = set_candidate(ts, prev, rs);
+		if (!err)
+			err = switch_out(ts, prev, s->time, (prev_state & 0x7f) == 0);
+		if (err)
+			return err;
+	}
+	next = next_pid > 0 ? machine__find_thread(m, (uint32_t)next_pid) : NULL;
+	if (next) {
+		struct tstat *nt = get_tstat(ts, next);
+
+		if (!nt)
+			return -ENOMEM;
+		err = touch(a, nt, s->time, 1);
+		if (!err)
+			err = switch_in(ts, nt, s->time);
+	}
+	return err;
+}
+
+/* the sample's thread's counts per event */
+static int count_sample(struct threads *ts, struct tstat *t, const struct rsample *rs)
+{
+	uint32_t event = rs->event;
+
+	if (event >= t->nr_ev) {
+		uint64_t *nv = pool__alloc(&ts->pool, 2 * (event + 1) * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		if (t->nr_ev)
+			memcpy(nv, t->ev, 2 * t->nr_ev * sizeof(*nv));
+		t->ev = nv;
+		t->nr_ev = event + 1;
+	}
+	t->ev[2 * event]++;
+	t->ev[2 * event + 1] += rs->period;
+	if (is_time_event(rs->rec->evattr))
+		t->oncpu_ns += rs->period;
+	return 0;
+}
+
+static int threads_sample(void *state, struct analysis *a, const struct rsample *rs)
+{
+	struct threads *ts = state;
+	const struct perf_sample *s = &rs->rec->sample;
+	const struct perf_evattr *ev = rs->rec->evattr;
+	struct mthread *th = rs->th;
+	const struct tp_format *fmt;
+	struct tstat *t = NULL;
+	int err;
+
+	/* the idle task is not a thread of threads.csv, but its switches bring others back */
+	if (th->tid != 0 && th->tid != UINT32_MAX) {
+		t = get_tstat(ts, th);
+		if (!t)
+			return -ENOMEM;
+		err = touch(a, t, s->time, rs->has_time);
+		if (!err)
+			err = count_sample(ts, t, rs);
+		if (err)
+			return err;
+	}
+	if (!rs->has_time)
+		return 0;
+	if (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES) {
+		ts->switch_samples = 1;
+		return t ? set_candidate(ts, t, rs) : 0;
+	}
+	fmt = sched_switch_format(a, ev);
+	if (fmt && (s->sample_type & PERF_SAMPLE_RAW))
+		return sched_switch(ts, a, rs, fmt, t);
+	return 0;
+}
+
+/* ------------------------------------------------------------- reports */
+
+static const struct report_column threads_cols[] = {
+	{ "pid", "BIGINT" }, { "tid", "BIGINT" }, { "comm", "TEXT" }, { "comms", "TEXT" },
+	{ "start_time", "BIGINT" }, { "end_time", "BIGINT" }, { "event", "TEXT" }, { "samples", "BIGINT" },
+	{ "period", "BIGINT" }, { "oncpu_ns", "BIGINT" }, { "offcpu_ns", "BIGINT" }, { "switches", "BIGINT" },
+	{ "voluntary", "BIGINT" }, { "preempted", "BIGINT" }, { NULL, NULL }
+};
+
+static const struct report_column offcpu_cols[] = {
+	{ "pid", "BIGINT" }, { "tid", "BIGINT" }, { "comm", "TEXT" }, { "dso", "TEXT" }, { "function", "TEXT" },
+	{ "count", "BIGINT" }, { "offcpu_ns", "BIGINT" }, { "max_ns", "BIGINT" }, { NULL, NULL }
+};
+
+static int tstat_cmp(const void *pa, const void *pb)
+{
+	const struct tstat *a = *(struct tstat *const *)pa, *b = *(struct tstat *const *)pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (a->first != b->first)
+		return a->first < b->first ? -1 : 1;
+	return 0;
+}
+
+static void thread_columns(struct csv *c, const struct threads *ts, const struct tstat *t)
+{
+	csv__u64(c, t->oncpu_ns);
+	if (ts->switch_data) {
+		const struct tswitch none = { 0 }, *sw = t->sw ? t->sw : &none;
+
+		csv__u64(c, sw->offcpu_ns);
+		csv__u64(c, sw->switches);
+		csv__u64(c, sw->voluntary);
+		csv__u64(c, sw->preempted);
+	} else {
+		csv__i64(c, -1);
+		csv__i64(c, -1);
+		csv__i64(c, -1);
+		csv__i64(c, -1);
+	}
+}
+
+/* a thread's rows: one per event it has samples of, else one without an event */
+static void thread_rows(struct csv *c, struct analysis *a, const struct threads *ts, const struct tstat *t)
+{
+	int rows = 0;
+	uint32_t e;
+
+	for (e = 0; e <= t->nr_ev; e++) {
+		int last = e == t->nr_ev;
+
+		if (!last && !t->ev[2 * e])
+			continue;
+		if (last && rows)
+			break;
+		csv__u64(c, t->pid);
+		csv__u64(c, t->tid);
+		csv__str(c, t->comm ? t->comm : UNKNOWN);
+		csv__str(c, t->comms ? t->comms : UNKNOWN);
+		csv__u64(c, t->has_time ? t->first : 0);
+		csv__u64(c, t->has_time ? t->last : 0);
+		csv__str(c, last ? "" : analysis__event_name(a, e));
+		csv__u64(c, last ? 0 : t->ev[2 * e]);
+		csv__u64(c, last ? 0 : t->ev[2 * e + 1]);
+		thread_columns(c, ts, t);
+		csv__end_row(c);
+		rows++;
+	}
+}
+
+static int threads_write(void *state, struct analysis *a, const char *dir)
+{
+	struct threads *ts = state;
+	struct tstat **v = ts->tstat_list.data;
+	size_t n = ts->tstat_list.len, i;
+	struct csv c;
+	int err;
+
+	if (n)
+		qsort(v, n, sizeof(*v), tstat_cmp);
+	err = report__open_csv(&c, a, dir, "threads", threads_cols);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		thread_rows(&c, a, ts, v[i]);
+	return csv__commit(&c);
+}
+
+/* offcpu.csv rows: (thread, leaf function) */
+struct offrow {
+	const struct tstat *t;
+	const char *dso, *function;
+	uint64_t count, ns, max;
+};
+
+static int offrow_cmp(const void *pa, const void *pb)
+{
+	const struct offrow *a = pa, *b = pb;
+	int r;
+
+	if (a->ns != b->ns)
+		return a->ns > b->ns ? -1 : 1;
+	if (a->t->pid != b->t->pid)
+		return a->t->pid < b->t->pid ? -1 : 1;
+	if (a->t->tid != b->t->tid)
+		return a->t->tid < b->t->tid ? -1 : 1;
+	r = strcmp(a->dso, b->dso);
+	return r ? r : strcmp(a->function, b->function);
+}
+
+/* the offcpu.csv rows of the off-CPU stacks, merged per (thread, leaf); n rows into *out */
+static int offcpu_rows(const struct threads *ts, struct offrow **out, size_t *nr)
+{
+	const struct hashmap_entry *he;
+	struct offrow *rows;
+	struct hashmap byrow;
+	size_t it = 0, n = 0, k;
+
+	rows = calloc(ts->offstacks.len + 1, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	hashmap__init(&byrow);
+	while ((he = hashmap__next(&ts->offstacks, &it))) {
+		const char *p = he->key;
+		const uint64_t *val = he->value;
+		const struct func_stat *leaf;
+		struct off_key key;
+		struct offrow r;
+		const void *mk[3];
+		void **slot;
+		int ret;
+
+		memcpy(&key, p, sizeof(key));
+		memset(&r, 0, sizeof(r));
+		memcpy(&r.t, p + sizeof(key) + key.nr * sizeof(uintptr_t), sizeof(r.t));
+		leaf = report__leaf((const uintptr_t *)(p + sizeof(key)), key.nr);
+		r.dso = leaf ? leaf->dso : UNKNOWN;
+		r.function = leaf ? leaf->function : UNKNOWN;
+		/* merge with the row of the same thread and leaf */
+		mk[0] = r.t;
+		mk[1] = r.dso;
+		mk[2] = r.function;
+		ret = hashmap__insert(&byrow, mk, sizeof(mk), &slot);
+		if (ret < 0) {
+			hashmap__release(&byrow, NULL);
+			free(rows);
+			return -ENOMEM;
+		}
+		if (ret == 1) {
+			rows[n] = r;
+			*slot = (void *)(uintptr_t)n++;
+		}
+		k = (size_t)(uintptr_t)*slot;
+		rows[k].count += val[0];
+		rows[k].ns += val[1];
+		if (val[2] > rows[k].max)
+			rows[k].max = val[2];
+	}
+	hashmap__release(&byrow, NULL);
+	*out = rows;
+	*nr = n;
+	return 0;
+}
+
+static int offcpu_write(void *state, struct analysis *a, const char *dir)
+{
+	struct offrow *rows;
+	size_t n, i;
+	struct csv c;
+	int err = offcpu_rows(state, &rows, &n);
+
+	if (err)
+		return err;
+	if (n)
+		qsort(rows, n, sizeof(*rows), offrow_cmp);
+	err = report__open_csv(&c, a, dir, "offcpu", offcpu_cols);
+	if (err) {
+		free(rows);
+		return err;
+	}
+	for (i = 0; i < n; i++) {
+		csv__u64(&c, rows[i].t->pid);
+		csv__u64(&c, rows[i].t->tid);
+		csv__str(&c, rows[i].t->comm ? rows[i].t->comm : UNKNOWN);
+		csv__str(&c, rows[i].dso);
+		csv__str(&c, rows[i].function);
+		csv__u64(&c, rows[i].count);
+		csv__u64(&c, rows[i].ns);
+		csv__u64(&c, rows[i].max);
+		csv__end_row(&c);
+	}
+	free(rows);
+	return csv__commit(&c);
+}
+
+/* the off-CPU stacks: counters intervals, ns, longest; weighted by ns; -ENODATA without switch data */
+static int collapse_offcpu(const struct threads *ts, struct folded *fd)
+{
+	if (!ts->switch_data)
+		return -ENODATA;
+	memset(fd, 0, sizeof(*fd));
+	fd->by_period = 1;
+	fd->event = "off-CPU";
+	return folded__collapse(&ts->offstacks, UINT32_MAX, 1, fd);
+}
+
+static int folded_offcpu_write(void *state, struct analysis *a, const char *path)
+{
+	struct folded fd;
+	int err = collapse_offcpu(state, &fd);
+
+	(void)a;
+	return err ? err : folded__write(&fd, path);
+}
+
+static int flamegraph_offcpu_write(void *state, struct analysis *a, const char *path)
+{
+	const struct analysis_opts *o = analysis__opts(a);
+	struct folded fd;
+	int err = collapse_offcpu(state, &fd);
+
+	return err ? err : flame__write_svg(&fd, path, 1, o->fg_minwidth_set ? o->fg_minwidth : FLAME_MIN_CPX);
+}
+
+static const struct report_output threads_outputs[] = {
+	{ "threads", 0, NULL, threads_cols, threads_write },
+	/* header only without context-switch data */
+	{ "offcpu", 0, NULL, offcpu_cols, offcpu_write },
+	{ "folded-offcpu", 1, "time off the CPU per blocking stack, folded (nanoseconds), into FILE", NULL,
+	  folded_offcpu_write },
+	{ "flamegraph-offcpu", 1, "the off-CPU flame graph (blue) into FILE.svg", NULL, flamegraph_offcpu_write },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+const struct report_ops threads_report = {
+	.name = "threads",
+	.source = REPORT_FROM_ANALYSIS,
+	.state_size = sizeof(struct threads),
+	.outputs = threads_outputs,
+	.begin = threads_begin,
+	.sample = threads_sample,
+	.record = threads_record,
+	.release = threads_release,
+};
