@@ -173,7 +173,7 @@ static uint64_t all_csv_reports(void)
 	size_t id;
 
 	for (id = 0; id < report_outputs__count(); id++)
-		if (analyse_csv(id))
+		if (analyse_csv(id) && !report_outputs__get(id, NULL)->opt_in)
 			mask |= (uint64_t)1 << id;
 	return mask;
 }

@@ -110,6 +110,7 @@ struct report_output {
 	 * -ENODATA when there is nothing to show (said by the caller), -errno
 	 */
 	int (*write)(void *state, struct analysis *a, const char *where);
+	int opt_in;			/* CSV: not in --reports default, only when named */
 };
 
 /* where a report's data comes from */

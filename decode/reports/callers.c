@@ -157,8 +157,8 @@ static int callers_write(void *state, struct analysis *a, const char *dir)
 }
 
 static const struct report_output callers_outputs[] = {
-	{ "callers", 0, NULL, callers_cols, callers_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "callers", .columns = callers_cols, .write = callers_write },
+	{ .name = NULL }
 };
 
 const struct report_ops callers_report = {

@@ -392,8 +392,8 @@ static int diff_write(void *state, struct analysis *a, const char *dir)
 }
 
 static const struct report_output diff_outputs[] = {
-	{ "diff", 0, NULL, diff_cols, diff_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "diff", .columns = diff_cols, .write = diff_write },
+	{ .name = NULL }
 };
 
 /* readperf diff's report: its state is the struct diff */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * readperf diff: two analyses compared function by function (DESIGN.md
+ * readperf diff: two analyses compared function by function (README
  * "Reports"), in the spirit of perf diff: events paired first, then every
  * (event pair, dso, function) with samples in either profile joined.
  *

@@ -409,10 +409,10 @@ static int header_write(void *state, struct analysis *a, const char *dir)
 }
 
 static const struct report_output filestat_outputs[] = {
-	{ "stat", 0, NULL, stat_cols, stat_write },
-	{ "events", 0, NULL, events_cols, events_write },
-	{ "header", 0, NULL, header_cols, header_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "stat", .columns = stat_cols, .write = stat_write },
+	{ .name = "events", .columns = events_cols, .write = events_write },
+	{ .name = "header", .columns = header_cols, .write = header_write },
+	{ .name = NULL }
 };
 
 /* the reader's count of the file: its state is the struct filestat */

@@ -76,8 +76,8 @@ static int lines_write(void *state, struct analysis *a, const char *dir)
 }
 
 static const struct report_output lines_outputs[] = {
-	{ "lines", 0, NULL, lines_cols, lines_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "lines", .columns = lines_cols, .write = lines_write },
+	{ .name = NULL }
 };
 
 const struct report_ops lines_report = {

@@ -338,8 +338,8 @@ static int overview_write(void *state, struct analysis *a, const char *dir)
 }
 
 static const struct report_output overview_outputs[] = {
-	{ "overview", 0, NULL, overview_cols, overview_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "overview", .columns = overview_cols, .write = overview_write },
+	{ .name = NULL }
 };
 
 const struct report_ops overview_report = {

@@ -95,8 +95,8 @@ static int processes_write(void *state, struct analysis *a, const char *dir)
 }
 
 static const struct report_output processes_outputs[] = {
-	{ "processes", 0, NULL, processes_cols, processes_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "processes", .columns = processes_cols, .write = processes_write },
+	{ .name = NULL }
 };
 
 const struct report_ops processes_report = {

@@ -97,8 +97,8 @@ static int results_write(void *state, struct analysis *a, const char *dir)
 }
 
 static const struct report_output results_outputs[] = {
-	{ "results", 0, NULL, results_cols, results_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "results", .columns = results_cols, .write = results_write },
+	{ .name = NULL }
 };
 
 const struct report_ops results_report = {

@@ -310,8 +310,9 @@ static int speedscope_write(void *state, struct analysis *a, const char *path)
 }
 
 static const struct report_output speedscope_outputs[] = {
-	{ "speedscope", 1, "the samples in speedscope's file format into FILE.json", NULL, speedscope_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "speedscope", .is_path = 1, .write = speedscope_write,
+	  .help = "the samples in speedscope's file format into FILE.json" },
+	{ .name = NULL }
 };
 
 const struct report_ops speedscope_report = {

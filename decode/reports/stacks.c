@@ -141,9 +141,11 @@ static int flamegraph_write(void *state, struct analysis *a, const char *path)
 }
 
 static const struct report_output stacks_outputs[] = {
-	{ "folded", 1, "collapsed call stacks into FILE (- for standard output)", NULL, folded_write },
-	{ "flamegraph", 1, "a flame graph of the same stacks into FILE.svg", NULL, flamegraph_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "folded", .is_path = 1, .write = folded_write,
+	  .help = "collapsed call stacks into FILE (- for standard output)" },
+	{ .name = "flamegraph", .is_path = 1, .write = flamegraph_write,
+	  .help = "a flame graph of the same stacks into FILE.svg" },
+	{ .name = NULL }
 };
 
 const struct report_ops stacks_report = {

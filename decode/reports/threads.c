@@ -644,13 +644,14 @@ static int flamegraph_offcpu_write(void *state, struct analysis *a, const char *
 }
 
 static const struct report_output threads_outputs[] = {
-	{ "threads", 0, NULL, threads_cols, threads_write },
+	{ .name = "threads", .columns = threads_cols, .write = threads_write },
 	/* header only without context-switch data */
-	{ "offcpu", 0, NULL, offcpu_cols, offcpu_write },
-	{ "folded-offcpu", 1, "time off the CPU per blocking stack, folded (nanoseconds), into FILE", NULL,
-	  folded_offcpu_write },
-	{ "flamegraph-offcpu", 1, "the off-CPU flame graph (blue) into FILE.svg", NULL, flamegraph_offcpu_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "offcpu", .columns = offcpu_cols, .write = offcpu_write },
+	{ .name = "folded-offcpu", .is_path = 1, .write = folded_offcpu_write,
+	  .help = "time off the CPU per blocking stack, folded (nanoseconds), into FILE" },
+	{ .name = "flamegraph-offcpu", .is_path = 1, .write = flamegraph_offcpu_write,
+	  .help = "the off-CPU flame graph (blue) into FILE.svg" },
+	{ .name = NULL }
 };
 
 const struct report_ops threads_report = {

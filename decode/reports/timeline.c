@@ -512,9 +512,10 @@ static int timeline_svg_write(void *state, struct analysis *a, const char *path)
 }
 
 static const struct report_output timeline_outputs[] = {
-	{ "timeline", 0, NULL, timeline_cols, timeline_write },
-	{ "timeline", 1, "the timeline as a stacked-area SVG into FILE.svg", NULL, timeline_svg_write },
-	{ NULL, 0, NULL, NULL, NULL }
+	{ .name = "timeline", .columns = timeline_cols, .write = timeline_write },
+	{ .name = "timeline", .is_path = 1, .write = timeline_svg_write,
+	  .help = "the timeline as a stacked-area SVG into FILE.svg" },
+	{ .name = NULL }
 };
 
 const struct report_ops timeline_report = {

@@ -6,7 +6,7 @@
 #   tests/cli/compare-perf.sh [-n NAME] OUTDIR EXPDIR
 #
 # OUTDIR holds readperf's stat.csv, events.csv, results.csv, lines.csv,
-# processes.csv, overview.csv (columns as in DESIGN.md, found by header name).
+# processes.csv, overview.csv (columns as in the README, found by header name).
 # EXPDIR holds perf's stats.txt, events, dso_sym, dso_sym_srcfile, pid, script.
 # A check runs when its expected file exists. One line per check:
 #   ok - NAME check

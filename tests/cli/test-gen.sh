@@ -6,7 +6,7 @@
 # generator's MANIFEST (line formats: tests/gen/gen-perf.c, above manifest_good()):
 # exit code; for good files the stat.csv count of every record type and the
 # events.csv samples of every event; for corrupt files the byte offset named
-# on stderr ("offset 0x...", DESIGN.md's message form) and a stat.csv still
+# on stderr ("offset 0x...", the README's message form) and a stat.csv still
 # written; big-endian files give the same stat.csv, events.csv and `dump`
 # output as their little-endian twins.
 # Environment: PROG (readperf), GEN (gen-perf).  Prints ok/not ok/skip lines.
