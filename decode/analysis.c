@@ -94,6 +94,7 @@ struct analysis {
 	struct hashmap unres_dsos;	/* struct dso * -> samples there without a symbol */
 	struct unwinder *unwinder;	/* samples with user stacks (--call-graph dwarf), or NULL */
 	uint64_t *uw_chain;		/* the kernel chain and the unwound user frames, MAX_CHAIN + 2 */
+	int uw_off;			/* not an x86_64 file: no unwinding */
 	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */
 	int want_frames;		/* a->frames filled for every sample */
 	int record_filter;		/* a report reads rrecord.filtered */
@@ -689,6 +690,31 @@ int analysis__warn_unresolved(const struct analysis *a)
 }
 
 /*
+ * The unwinder, made at the first sample with user registers and a user
+ * stack copy (--call-graph dwarf) in an x86_64 file (the only register map
+ * known; a file that does not say is taken as one): in pipe mode the attrs
+ * and the arch arrive as records, after the analysis began.  0 or -ENOMEM.
+ */
+static int need_unwinder(struct analysis *a, const struct perf_sample *s)
+{
+	const char *arch = a->f ? perf_file__features(a->f)->arch : NULL;
+
+	if (a->unwinder || a->uw_off || (s->sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) !=
+	    (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
+		return 0;
+	if (arch && strcmp(arch, "x86_64")) {
+		a->uw_off = 1;
+		return 0;
+	}
+	if (!a->uw_chain) {
+		a->uw_chain = calloc(MAX_CHAIN + 2, sizeof(*a->uw_chain));
+		if (!a->uw_chain)
+			return -ENOMEM;
+	}
+	return unwinder__new(&a->unwinder, a->syms);
+}
+
+/*
  * --call-graph dwarf: the sample's kernel chain, then the user frames the
  * unwinder finds in its registers and stack copy, into *out (a copy of rec
  * whose callchain is a->uw_chain).  1 when *out is to be used, 0 when rec's
@@ -699,8 +725,10 @@ static int unwind_user(struct analysis *a, const struct mthread *th, const struc
 {
 	const struct perf_sample *s = &rec->sample;
 	uint64_t i, n = 0;
-	int got;
+	int got = need_unwinder(a, s);
 
+	if (got < 0)
+		return got;
 	if (!a->unwinder || !(s->sample_type & PERF_SAMPLE_STACK_USER))
 		return 0;
 	for (i = 0; i < s->callchain_nr && n < MAX_CHAIN; i++) {
@@ -958,22 +986,6 @@ int analysis__deliver(void *ctx, struct perf_record *rec)
 
 /* ------------------------------------------------------------ lifecycle */
 
-/* user stacks to unwind: some event records them, and the file is x86_64's (the only register map known) */
-static int wants_unwinding(const struct perf_file *f)
-{
-	const struct perf_evlist *el = f ? perf_file__evlist(f) : NULL;
-	const char *arch = f ? perf_file__features(f)->arch : NULL;
-	size_t i;
-
-	if (!el || (arch && strcmp(arch, "x86_64")))
-		return 0;
-	for (i = 0; i < el->nr; i++)
-		if ((el->attrs[i].attr.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
-		    (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
-			return 1;
-	return 0;
-}
-
 /* the enabled reports of the registry (decode/report.h), each with its state, begun */
 static int begin_reports(struct analysis *a)
 {
@@ -1066,12 +1078,6 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 			goto out_delete;
 	}
 	err = machine__new(&a->m, a->syms);
-	if (!err && wants_unwinding(f)) {
-		err = unwinder__new(&a->unwinder, a->syms);
-		a->uw_chain = calloc(MAX_CHAIN + 2, sizeof(*a->uw_chain));
-		if (!err && !a->uw_chain)
-			err = -ENOMEM;
-	}
 	if (!err)
 		err = begin_reports(a);
 	if (err)
