@@ -54,7 +54,8 @@ DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/kallsyms.c 
 REPORT_SRCS = decode/reports/registry.c decode/reports/common.c decode/reports/filestat.c \
 	decode/reports/overview.c decode/reports/processes.c decode/reports/results.c decode/reports/lines.c \
 	decode/reports/callers.c decode/reports/flame.c decode/reports/stacks.c decode/reports/speedscope.c \
-	decode/reports/threads.c decode/reports/timeline.c decode/reports/diff.c decode/reports/schema.c
+	decode/reports/threads.c decode/reports/timeline.c decode/reports/cpus.c \
+	decode/reports/diff.c decode/reports/schema.c
 # the perf.data emitter the generator and the unit tests share; the external fixtures
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
 GEN_SRCS = tests/gen/gen-perf.c tests/lib/perfemit.c

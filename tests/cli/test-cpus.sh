@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# test-cpus.sh: cpus.csv (--reports cpus) against perf report --sort cpu.
+# tests/cli/expected/cpus/NAME.txt holds perf 6.1's rows as "event,cpu,samples,period",
+# made with (cpu -1: the samples carry no CPU, perf prints -001):
+#   perf report -i testdata/NAME.data --sort cpu --stdio -F sample,period,cpu -g none |
+#   awk '/^# Samples: .* of event /{ match($0, /of event .*/); ev=substr($0, RSTART+10, RLENGTH-11) }
+#        /^ *[0-9]+ +[0-9]+ +-?[0-9]+ *$/ { printf "%s,%d,%s,%s\n", ev, $3+0, $1, $2 }' | sort
+# When perf is installed the same is done live as well.
+#   PROG=build/readperf tests/cli/test-cpus.sh
+. "$(dirname "$0")/testlib.sh"
+exp_dir=$root/tests/cli/expected/cpus
+fail=0
+
+perf_rows() {	# NAME: perf's rows, as in the expected files
+	perf report -i "$td/$1.data" --sort cpu --stdio -F sample,period,cpu -g none 2> /dev/null |
+		awk '/^# Samples: .* of event /{ match($0, /of event .*/); ev=substr($0, RSTART+10, RLENGTH-11) }
+		     /^ *[0-9]+ +[0-9]+ +-?[0-9]+ *$/ { printf "%s,%d,%s,%s\n", ev, $3+0, $1, $2 }' | sort
+}
+
+for exp in "$exp_dir"/*.txt; do
+	name=$(basename "$exp" .txt)
+	o=$tmp/$name
+	kopt=()
+	[ -f "$td/$name.kallsyms" ] && kopt=(--kallsyms "$td/$name.kallsyms")
+	if ! "$PROG" -q -o "$o" --reports cpus --symfs "$td/symfs" "${kopt[@]}" "$td/$name.data" 2> "$tmp/err"; then
+		echo "not ok - cpus $name: readperf failed: $(head -1 "$tmp/err")"
+		fail=1
+		continue
+	fi
+	if [ "$(ls "$o")" != cpus.csv ]; then
+		echo "not ok - cpus $name: --reports cpus wrote $(ls "$o" | tr '\n' ' ')"
+		fail=1
+	fi
+	tail -n +2 "$o/cpus.csv" | cut -d, -f1-4 | sort > "$tmp/got"
+	check "cpus $name: samples and period per cpu as perf report --sort cpu" diff "$exp" "$tmp/got"
+	if command -v perf > /dev/null && perf_rows "$name" > "$tmp/live" && [ -s "$tmp/live" ]; then
+		check "cpus $name: as perf report --sort cpu run now" diff "$tmp/live" "$tmp/got"
+	fi
+done
+
+# not in the default set: a default run writes no cpus.csv
+"$PROG" -q -o "$tmp/def" "${sym[@]}" "$td/multi.data" 2> /dev/null
+check "cpus.csv is not in --reports default" test ! -e "$tmp/def/cpus.csv"
+# percent: the share of the event's period (multi.data: one cpu -1 row per event, 100%)
+"$PROG" -q -o "$tmp/pct" --reports cpus,events "${sym[@]}" "$td/multi.data" 2> /dev/null
+check "cpus percent is the event's whole period on one row" \
+	test "$(cut -d, -f5 "$tmp/pct/cpus.csv" | sort -u | tr '\n' ' ')" = "100.0000 percent "
+exit $fail
