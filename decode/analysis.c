@@ -100,6 +100,8 @@ struct analysis {
 	int record_filter;		/* a report reads rrecord.filtered */
 	struct report_inst *rep;	/* the enabled reports, registry order */
 	size_t nr_rep;
+	struct report_inst *on_sample;	/* those with a sample callback, registry order */
+	size_t nr_on_sample;
 };
 
 /* --------------------------------------------------------------- helpers */
@@ -503,14 +505,19 @@ static int pass_time(const struct analysis *a, uint64_t time)
 /* one frame of the current sample's stack (innermost first) */
 static int push_frame(struct analysis *a, const struct hub_func *f, unsigned cpumode)
 {
+	uintptr_t frame = (uintptr_t)&f->pub | (cpumode == PERF_RECORD_MISC_KERNEL ? FRAME_KERNEL : 0);
 	uintptr_t *slot;
 
 	if (!a->want_frames)
 		return 0;
+	if (a->frames.len < a->frames.cap) {	/* the common case, without a call */
+		((uintptr_t *)a->frames.data)[a->frames.len++] = frame;
+		return 0;
+	}
 	slot = array__push(&a->frames);
 	if (!slot)
 		return -ENOMEM;
-	*slot = (uintptr_t)&f->pub | (cpumode == PERF_RECORD_MISC_KERNEL ? FRAME_KERNEL : 0);
+	*slot = frame;
 	return 0;
 }
 
@@ -806,18 +813,15 @@ static int count_self(struct analysis *a, struct evstat *es, struct ipent *e, co
 /* the resolved sample to every report that takes samples */
 static int to_reports(struct analysis *a, struct rsample *rs)
 {
-	size_t i;
+	const struct report_inst *r = a->on_sample, *end = r + a->nr_on_sample;
 	int err;
 
 	rs->frames = a->frames.data;
 	rs->nr_frames = a->frames.len;
 	rs->seq = a->seq;
-	for (i = 0; i < a->nr_rep; i++) {
-		const struct report_inst *r = &a->rep[i];
-
-		if (r->ops->sample && (err = r->ops->sample(r->state, a, rs)))
+	for (; r < end; r++)
+		if ((err = r->ops->sample(r->state, a, rs)))
 			return err;
-	}
 	return 0;
 }
 
@@ -834,7 +838,6 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 
 	if (err <= 0)
 		goto filtered;
-	memset(&rs, 0, sizeof(rs));
 	rs.period = sample_period(rec);
 	find_target(a, th, cpumode, s->ip, &t);
 	e = resolve(a, es->idx, &t, s->ip, 1);
@@ -995,7 +998,8 @@ static int begin_reports(struct analysis *a)
 	for (i = 0; report_registry[i]; i++)
 		n++;
 	a->rep = calloc(n + 1, sizeof(*a->rep));
-	if (!a->rep)
+	a->on_sample = calloc(n + 1, sizeof(*a->on_sample));
+	if (!a->rep || !a->on_sample)
 		return -ENOMEM;
 	for (i = 0; report_registry[i]; i++) {
 		const struct report_ops *ops = report_registry[i];
@@ -1016,6 +1020,8 @@ static int begin_reports(struct analysis *a)
 			a->want_frames = 1;
 		if (ops->needs & REPORT_NEEDS_RECORD_FILTER)
 			a->record_filter = 1;
+		if (ops->sample)
+			a->on_sample[a->nr_on_sample++] = a->rep[a->nr_rep - 1];
 		if (ops->begin && (err = ops->begin(a->rep[a->nr_rep - 1].state, a)))
 			return err;
 	}
@@ -1107,6 +1113,7 @@ void analysis__delete(struct analysis *a)
 		free(a->rep[i].state);
 	}
 	free(a->rep);
+	free(a->on_sample);
 	machine__delete(a->m);
 	symbols__delete(a->syms);
 	hashmap__release(&a->strings, NULL);

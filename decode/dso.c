@@ -40,7 +40,7 @@
 #include "util/strbuf.h"
 #include "perffile/buildid.h"
 #include "perffile/elf.h"
-#include "symbols_internal.h"
+#include "decode/symbols_internal.h"
 
 /* bfd's DMGL_NO_OPTS (include/demangle.h, not installed) */
 #define DEMANGLE_NO_OPTS 0

@@ -29,7 +29,7 @@
 #include "util/fs.h"
 #include "util/log.h"
 #include "perffile/buildid.h"
-#include "symbols_internal.h"
+#include "decode/symbols_internal.h"
 
 static int kallsyms_type_ok(char t)
 {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "util/log.h"
-#include "symbols_internal.h"
+#include "decode/symbols_internal.h"
 
 int dso__load_perfmap(struct symbols *s, struct dso *d)
 {

@@ -27,7 +27,7 @@
 
 #include "util/log.h"
 #include "util/strbuf.h"
-#include "symbols_internal.h"
+#include "decode/symbols_internal.h"
 
 int symbols__fail(struct symbols *s, int err)
 {

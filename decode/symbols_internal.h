@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "util/hashmap.h"
-#include "symbols.h"
+#include "decode/symbols.h"
 
 #define BUILD_ID_MAX 20
 

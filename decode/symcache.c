@@ -60,7 +60,7 @@
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "perffile/elf.h"
-#include "symbols_internal.h"
+#include "decode/symbols_internal.h"
 
 /* bumped when what a load makes of the same files changes (perf's fixups, PLT symbols, demangling) */
 #define SYMCACHE_VERSION 1

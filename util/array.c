@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
+#include "util/array.h"
 
 void array__init(struct array *a, size_t elem)
 {

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "csv.h"
+#include "util/csv.h"
 
 static char *path_join(const char *dir, const char *prefix, const char *name,
 		       const char *suffix)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashmap.h"
+#include "util/hashmap.h"
 
 static uint64_t mix(uint64_t h)
 {

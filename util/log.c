@@ -2,7 +2,7 @@
 /* The log callback: format once, hand the text to whoever installed the callback. */
 #include <stdio.h>
 
-#include "log.h"
+#include "util/log.h"
 
 void log_vmsg(const struct log *log, enum log_level level, const char *fmt, va_list ap)
 {

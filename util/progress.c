@@ -2,7 +2,7 @@
 /* Terminal progress indicator, rate-limited so it costs nothing per record. */
 #include <time.h>
 
-#include "progress.h"
+#include "util/progress.h"
 
 static int64_t now_ms(void)
 {

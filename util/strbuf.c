@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* never written: every writer grows to a malloc'd buffer first */
 char strbuf_slopbuf[1];

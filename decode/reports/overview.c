@@ -144,17 +144,23 @@ static void common_fields(struct overview *o, const struct perf_record *rec, int
  */
 static const struct ov_text *sample_text(struct overview *o, const struct func_stat *f, const char *event)
 {
-	size_t le = strlen(event), ld = strlen(f->dso), lf = strlen(f->function);
-	size_t n = 2 * (le + ld + lf) + 9;	/* three fields quoted, three commas */
+	size_t le, ld, lf, n;
 	struct ov_text *tx;
 	char *t;
 
+	if (f->id < o->texts.len) {
+		tx = &ARRAY_AT(&o->texts, struct ov_text, f->id);
+		if (tx->text)
+			return tx;
+	}
 	while (o->texts.len <= f->id)
 		if (!array__push(&o->texts))
 			return NULL;
 	tx = &ARRAY_AT(&o->texts, struct ov_text, f->id);
-	if (tx->text)
-		return tx;
+	le = strlen(event);
+	ld = strlen(f->dso);
+	lf = strlen(f->function);
+	n = 2 * (le + ld + lf) + 9;	/* three fields quoted, three commas */
 	if (n > UINT32_MAX)
 		return NULL;
 	t = pool__alloc(&o->pool, n);
