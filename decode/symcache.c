@@ -297,52 +297,78 @@ static int probes_valid(struct cur *c, struct span **found, size_t *nfound)
 	return !c->bad;
 }
 
-/* the body after the probes into d: 1, 0 (bad: d untouched), -ENOMEM; main: a file that exists */
-static int parse_entry(struct symbols *s, struct dso *d, struct cur *c, const struct span *found, size_t nfound)
-{
-	const char **strs = NULL, *p;
-	struct elf_load_seg *segs = NULL;
-	struct sym *syms = NULL;
-	struct hashmap *lines = NULL;
-	char *main_path = NULL;
-	uint32_t i, nstr, nseg, nsym, nline;
-	int has_lines, err = -ENOMEM;
-	long len;
+/*
+ * The parts of the body after the probes.  Each returns 0, or -ENOMEM; bad
+ * input marks c bad and still returns 0, and what a part allocated (even on
+ * failure) is the caller's to free.
+ */
 
-	len = get_str(c, &p);
+/* the main path (length ~0: none; else one of the found paths) into *path */
+static int parse_main_path(struct cur *c, const struct span *found, size_t nfound, char **path)
+{
+	const char *p;
+	long len = get_str(c, &p);
+	size_t i;
+
 	for (i = 0; len >= 0 && i < nfound; i++)
 		if (found[i].len == (size_t)len && !memcmp(found[i].p, p, found[i].len))
 			break;
 	if (len >= 0 && i == nfound)
 		c->bad = 1;	/* the unwinder opens it: only a file the load looked at */
-	else if (len >= 0 && !(main_path = strndup(p, (size_t)len)))
-		goto out;
-	has_lines = get8(c);
-	nseg = get_count(c, 24);
-	segs = calloc(nseg ? nseg : 1, sizeof(*segs));
+	else if (len >= 0 && !(*path = strndup(p, (size_t)len)))
+		return -ENOMEM;
+	return 0;
+}
+
+static int parse_segs(struct cur *c, struct elf_load_seg **out, uint32_t *nr)
+{
+	uint32_t i, n = get_count(c, 24);
+	struct elf_load_seg *segs;
+
+	segs = *out = calloc(n ? n : 1, sizeof(*segs));
 	if (!segs)
-		goto out;
-	for (i = 0; i < nseg; i++) {
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
 		segs[i].offset = get64(c);
 		segs[i].vaddr = get64(c);
 		segs[i].filesz = get64(c);
 	}
-	nstr = get_count(c, 4);
-	strs = calloc(nstr ? nstr : 1, sizeof(*strs));
+	*nr = n;
+	return 0;
+}
+
+/* the string table, interned in s */
+static int parse_strs(struct symbols *s, struct cur *c, const char ***out, uint32_t *nr)
+{
+	uint32_t i, n = get_count(c, 4);
+	const char **strs, *p;
+	long len;
+
+	strs = *out = calloc(n ? n : 1, sizeof(*strs));
 	if (!strs)
-		goto out;
-	for (i = 0; i < nstr && !c->bad; i++) {
+		return -ENOMEM;
+	*nr = n;
+	for (i = 0; i < n && !c->bad; i++) {
 		len = get_str(c, &p);
 		if (len < 0)
 			c->bad = 1;
 		else if (!(strs[i] = symbols__intern_n(s, p, (size_t)len)))
-			goto out;
+			return -ENOMEM;
 	}
-	nsym = get_count(c, 16 + 24 + 4);
-	syms = calloc(nsym ? nsym : 1, sizeof(*syms));
+	return 0;
+}
+
+/* the symbol table; strs (nstr of them) is the string table its names index */
+static int parse_syms(struct cur *c, const char **strs, uint32_t nstr, struct sym **out, uint32_t *nr)
+{
+	uint32_t i, n = get_count(c, 16 + 24 + 4);
+	struct sym *syms;
+
+	syms = *out = calloc(n ? n : 1, sizeof(*syms));
 	if (!syms)
-		goto out;
-	for (i = 0; i < nsym && !c->bad; i++) {
+		return -ENOMEM;
+	*nr = n;
+	for (i = 0; i < n && !c->bad; i++) {
 		struct sym *y = &syms[i];
 
 		y->start = get64(c);
@@ -361,14 +387,22 @@ static int parse_entry(struct symbols *s, struct dso *d, struct cur *c, const st
 		if (!y->name || (i && y->start < y[-1].start) || y->parent > i)
 			c->bad = 1;
 	}
-	nline = get_count(c, 8 + 12);
-	if (nline > SYMCACHE_LINES_MAX)
+	return 0;
+}
+
+/* the source lines by address (struct cached_line); strs as for parse_syms */
+static int parse_lines(struct cur *c, const char **strs, uint32_t nstr, struct hashmap **out)
+{
+	uint32_t i, n = get_count(c, 8 + 12);
+	struct hashmap *lines;
+
+	if (n > SYMCACHE_LINES_MAX)
 		c->bad = 1;
-	lines = calloc(1, sizeof(*lines));
+	lines = *out = calloc(1, sizeof(*lines));
 	if (!lines)
-		goto out;
+		return -ENOMEM;
 	hashmap__init(lines);
-	for (i = 0; i < nline && !c->bad; i++) {
+	for (i = 0; i < n && !c->bad; i++) {
 		struct cached_line *l;
 		uint64_t addr = get64(c);
 		void **slot;
@@ -376,18 +410,38 @@ static int parse_entry(struct symbols *s, struct dso *d, struct cur *c, const st
 
 		l = malloc(sizeof(*l));
 		if (!l)
-			goto out;
+			return -ENOMEM;
 		l->file = str_at(c, strs, nstr, get32(c));
 		l->path = str_at(c, strs, nstr, get32(c));
 		l->line = get32(c);
 		ret = hashmap__insert(lines, &addr, sizeof(addr), &slot);
 		if (ret < 0) {
 			free(l);
-			goto out;
+			return -ENOMEM;
 		}
 		free(*slot);
 		*slot = l;
 	}
+	return 0;
+}
+
+/* the body after the probes into d: 1, 0 (bad: d untouched), -ENOMEM; main: a file that exists */
+static int parse_entry(struct symbols *s, struct dso *d, struct cur *c, const struct span *found, size_t nfound)
+{
+	const char **strs = NULL;
+	struct elf_load_seg *segs = NULL;
+	struct sym *syms = NULL;
+	struct hashmap *lines = NULL;
+	char *main_path = NULL;
+	uint32_t nstr = 0, nseg = 0, nsym = 0;
+	int has_lines, err = -ENOMEM;
+
+	if (parse_main_path(c, found, nfound, &main_path))
+		goto out;
+	has_lines = get8(c);
+	if (parse_segs(c, &segs, &nseg) || parse_strs(s, c, &strs, &nstr) ||
+	    parse_syms(c, strs, nstr, &syms, &nsym) || parse_lines(c, strs, nstr, &lines))
+		goto out;
 	if (c->bad || c->p != c->end) {
 		err = 0;
 		goto out;

@@ -897,13 +897,86 @@ static int file_facts(struct perf_file *f)
 	return err ? -ENOMEM : 0;
 }
 
+/* a v1 file says its byte order through attr_size, not the magic (try_all_file_abis) */
+static int v1_byte_order(struct perf_file *f, const uint8_t *h)
+{
+	static const uint64_t abi[] = { PERF_ATTR_SIZE_VER0, PERF_ATTR_SIZE_VER1,
+					PERF_ATTR_SIZE_VER2, PERF_ATTR_SIZE_VER3,
+					PERF_ATTR_SIZE_VER4 };
+	uint64_t as = HDR64(h, attr_size, 0);
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		if (as == abi[i] + FILE_SECTION_SIZE)
+			return 0;
+		if (bswap_64(as) == abi[i] + FILE_SECTION_SIZE) {
+			f->info.swapped = 1;
+			return 0;
+		}
+	}
+	return fault(f, "header", 16, "v1 file with unknown attr size %" PRIu64, as);
+}
+
+/* the adds_features bitmap of a header of FILE_HEADER_SIZE bytes at h */
+static void read_feature_bits(struct perf_file_info *in, const uint8_t *h)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		in->features[i] = HDR64(h, adds_features[i], in->swapped);
+	/*
+	 * perf wrote the bitmap as unsigned longs: a 32-bit big-endian
+	 * writer needs a 32-bit swap.  HOSTNAME is always set by perf
+	 * since 2012; use it to tell, as perf_file_header__read() does.
+	 */
+	if (in->swapped && !(in->features[0] & (1ull << PERF_FEAT_HOSTNAME))) {
+		for (i = 0; i < 4; i++) {
+			uint64_t v = HDR64(h, adds_features[i], 0);
+			uint32_t lo = bswap_32((uint32_t)v), hi = bswap_32((uint32_t)(v >> 32));
+
+			in->features[i] = (uint64_t)hi << 32 | lo;
+		}
+		if (!(in->features[0] & (1ull << PERF_FEAT_HOSTNAME))) {
+			memset(in->features, 0, sizeof(in->features));
+			in->features[0] = 1ull << PERF_FEAT_BUILD_ID;
+		}
+	}
+}
+
+/* where the records are (f->pos, f->end) from the header's data section, checked */
+static int set_data_section(struct perf_file *f)
+{
+	struct perf_file_info *in = &f->info;
+
+	if (in->data_offset > UINT64_MAX - in->data_size)
+		return fault(f, "header", 40, "data section offset %#" PRIx64 " size %" PRIu64 " overflows",
+			     in->data_offset, in->data_size);
+	if (in->data_offset < in->header_size)
+		return fault(f, "header", 40, "data section starts inside the header (%#" PRIx64 ")", in->data_offset);
+	f->pos = in->data_offset;
+	f->end = in->data_offset + in->data_size;
+	if (in->file_size && f->end > in->file_size) {
+		/* a cut file: read the records that are there, then fail */
+		fault(f, "data section", in->file_size, "the file ends %" PRIu64 " bytes before the end of the data section",
+		      f->end - in->file_size);
+		f->deferred = -EINVAL;
+		f->end = in->file_size;
+	}
+	if (!in->data_size && in->file_size > in->data_offset) {
+		log_msg(flog(f), LOG_WARN, "%s: data size is 0 (was perf record interrupted?): reading to the end of the file",
+			f->name);
+		f->end = in->file_size;
+	}
+	return 0;
+}
+
 static int read_file_header(struct perf_file *f)
 {
 	struct perf_file_info *in = &f->info;
 	uint8_t h[FILE_HEADER_SIZE];
 	uint64_t magic, hsize;
 	int64_t n;
-	int err, i;
+	int err;
 
 	/* 16 bytes first: a pipe's header is no longer, and a pipe cannot seek back */
 	n = input_read(f, 0, h, PIPE_HEADER_SIZE);
@@ -940,22 +1013,9 @@ static int read_file_header(struct perf_file *f)
 	if (n < FILE_HEADER_V1_SIZE)
 		return fault(f, "header", 0, "file too short for a perf.data header (%" PRId64 " bytes)", n);
 	if (in->format == PERF_FORMAT_FILE_V1) {
-		/* v1 says its byte order through attr_size, not the magic (try_all_file_abis) */
-		static const uint64_t abi[] = { PERF_ATTR_SIZE_VER0, PERF_ATTR_SIZE_VER1,
-						PERF_ATTR_SIZE_VER2, PERF_ATTR_SIZE_VER3,
-						PERF_ATTR_SIZE_VER4 };
-		uint64_t as = HDR64(h, attr_size, 0);
-
-		for (i = 0; i < 5; i++) {
-			if (as == abi[i] + FILE_SECTION_SIZE)
-				break;
-			if (bswap_64(as) == abi[i] + FILE_SECTION_SIZE) {
-				in->swapped = 1;
-				break;
-			}
-		}
-		if (i == 5)
-			return fault(f, "header", 16, "v1 file with unknown attr size %" PRIu64, as);
+		err = v1_byte_order(f, h);
+		if (err)
+			return err;
 		hsize = HDR64(h, size, in->swapped);
 	}
 	if (hsize != FILE_HEADER_SIZE && hsize != FILE_HEADER_V1_SIZE)
@@ -972,46 +1032,11 @@ static int read_file_header(struct perf_file *f)
 	in->event_types_offset = HDR64(h, event_types.offset, in->swapped);
 	in->event_types_size = HDR64(h, event_types.size, in->swapped);
 	memset(in->features, 0, sizeof(in->features));
-	if (hsize == FILE_HEADER_SIZE) {
-		for (i = 0; i < 4; i++)
-			in->features[i] = HDR64(h, adds_features[i], in->swapped);
-		/*
-		 * perf wrote the bitmap as unsigned longs: a 32-bit big-endian
-		 * writer needs a 32-bit swap.  HOSTNAME is always set by perf
-		 * since 2012; use it to tell, as perf_file_header__read() does.
-		 */
-		if (in->swapped && !(in->features[0] & (1ull << PERF_FEAT_HOSTNAME))) {
-			for (i = 0; i < 4; i++) {
-				uint64_t v = HDR64(h, adds_features[i], 0);
-				uint32_t lo = bswap_32((uint32_t)v), hi = bswap_32((uint32_t)(v >> 32));
-
-				in->features[i] = (uint64_t)hi << 32 | lo;
-			}
-			if (!(in->features[0] & (1ull << PERF_FEAT_HOSTNAME))) {
-				memset(in->features, 0, sizeof(in->features));
-				in->features[0] = 1ull << PERF_FEAT_BUILD_ID;
-			}
-		}
-	}
-	if (in->data_offset > UINT64_MAX - in->data_size)
-		return fault(f, "header", 40, "data section offset %#" PRIx64 " size %" PRIu64 " overflows",
-			     in->data_offset, in->data_size);
-	if (in->data_offset < hsize)
-		return fault(f, "header", 40, "data section starts inside the header (%#" PRIx64 ")", in->data_offset);
-	f->pos = in->data_offset;
-	f->end = in->data_offset + in->data_size;
-	if (in->file_size && f->end > in->file_size) {
-		/* a cut file: read the records that are there, then fail */
-		fault(f, "data section", in->file_size, "the file ends %" PRIu64 " bytes before the end of the data section",
-		      f->end - in->file_size);
-		f->deferred = -EINVAL;
-		f->end = in->file_size;
-	}
-	if (!in->data_size && in->file_size > in->data_offset) {
-		log_msg(flog(f), LOG_WARN, "%s: data size is 0 (was perf record interrupted?): reading to the end of the file",
-			f->name);
-		f->end = in->file_size;
-	}
+	if (hsize == FILE_HEADER_SIZE)
+		read_feature_bits(in, h);
+	err = set_data_section(f);
+	if (err)
+		return err;
 	err = read_attrs(f);
 	if (err)
 		return err;

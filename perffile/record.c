@@ -324,11 +324,116 @@ static int decode_regs(struct perf_record *rec, const uint8_t **pp, const uint8_
 	return 0;
 }
 
+/* inline: most recordings' samples carry a callchain */
+static inline int decode_callchain(struct perf_record *rec, const uint8_t **pp, const uint8_t *end,
+				   const char **why)
+{
+	struct perf_sample *s = &rec->sample;
+	const uint8_t *p = *pp;
+	uint64_t v;
+
+	if (take64(&p, end, &v))
+		return short_field(rec, why, "callchain nr");
+	if (v > (uint64_t)(end - p) / 8)
+		return rec_fail(rec, why, "callchain nr %" PRIu64 " exceeds the record", v);
+	s->callchain_nr = v;
+	s->callchain = (const uint64_t *)(const void *)p;
+	*pp = p + v * 8;
+	return 0;
+}
+
+static int decode_raw(struct perf_record *rec, const uint8_t **pp, const uint8_t *end, const char **why)
+{
+	const uint8_t *base = rec->data, *p = *pp;
+	struct perf_sample *s = &rec->sample;
+	size_t off;
+
+	if (end - p < 4)
+		return short_field(rec, why, "raw size");
+	s->raw_size = ld32(p);
+	p += 4;
+	if (s->raw_size > (uint64_t)(end - p))
+		return rec_fail(rec, why, "raw size %" PRIu32 " exceeds the record", s->raw_size);
+	s->raw = p;
+	p += s->raw_size;
+	/* the kernel pads u32 size + data to a multiple of 8 */
+	off = (size_t)(p - base);
+	off = (off + 7) & ~(size_t)7;
+	*pp = off < rec->size ? base + off : end;
+	return 0;
+}
+
+/* bst: the attr's branch_sample_type, which says what comes beside the entries */
+static int decode_branch_stack(struct perf_record *rec, const uint8_t **pp, const uint8_t *end,
+			       uint64_t bst, const char **why)
+{
+	struct perf_sample *s = &rec->sample;
+	const uint8_t *p = *pp;
+	uint64_t v;
+
+	if (take64(&p, end, &v))
+		return short_field(rec, why, "branch nr");
+	if (bst & PERF_SAMPLE_BRANCH_HW_INDEX) {
+		if (take64(&p, end, &s->branch_hw_idx))
+			return short_field(rec, why, "branch hw_idx");
+		s->has_branch_hw_idx = 1;
+	}
+	if (v > (uint64_t)(end - p) / sizeof(struct perf_branch_entry))
+		return rec_fail(rec, why, "branch nr %" PRIu64 " exceeds the record", v);
+	s->branch_nr = v;
+	s->branches = (const struct perf_branch_entry *)(const void *)p;
+	p += v * sizeof(struct perf_branch_entry);
+	if (bst & RP_SAMPLE_BRANCH_COUNTERS) {
+		if (v > (uint64_t)(end - p) / 8)
+			return rec_fail(rec, why, "branch counters nr %" PRIu64 " exceed the record", v);
+		s->branch_counters = (const uint64_t *)(const void *)p;
+		p += v * 8;
+	}
+	*pp = p;
+	return 0;
+}
+
+static int decode_user_stack(struct perf_record *rec, const uint8_t **pp, const uint8_t *end,
+			     const char **why)
+{
+	struct perf_sample *s = &rec->sample;
+	const uint8_t *p = *pp;
+	uint64_t v;
+
+	if (take64(&p, end, &v))
+		return short_field(rec, why, "user stack size");
+	if (v) {
+		if (v > (uint64_t)(end - p))
+			return rec_fail(rec, why, "user stack size %" PRIu64 " exceeds the record", v);
+		s->user_stack_size = v;
+		s->user_stack = p;
+		p += v;
+		if (take64(&p, end, &s->user_stack_dyn_size))
+			return short_field(rec, why, "user stack dyn_size");
+		if (s->user_stack_dyn_size > v)
+			return rec_fail(rec, why, "user stack dyn_size %" PRIu64 " exceeds its size %" PRIu64,
+				    s->user_stack_dyn_size, v);
+	}
+	*pp = p;
+	return 0;
+}
+
+/* PERF_SAMPLE_WEIGHT_STRUCT packs var1 (u32), var2 and var3 (u16 each) in the u64 */
+static void set_weight(struct perf_sample *s, uint64_t type, uint64_t v)
+{
+	if (type & PERF_SAMPLE_WEIGHT) {
+		s->weight = v;
+	} else {
+		s->weight = (uint32_t)v;
+		s->weight_var2 = (uint16_t)(v >> 32);
+		s->weight_var3 = (uint16_t)(v >> 48);
+	}
+}
+
 static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, const char **why)
 {
 	const struct perf_event_attr *attr = &ea->attr;
-	const uint8_t *base = rec->data;
-	const uint8_t *p = base + HDR, *end = base + rec->size;
+	const uint8_t *p = rec->data + HDR, *end = rec->data + rec->size;
 	struct perf_sample *s = &rec->sample;
 	uint64_t type = attr->sample_type;
 	uint64_t v;
@@ -361,49 +466,19 @@ static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, 
 			return err;
 	}
 	if (type & PERF_SAMPLE_CALLCHAIN) {
-		if (take64(&p, end, &v))
-			return short_field(rec, why, "callchain nr");
-		if (v > (uint64_t)(end - p) / 8)
-			return rec_fail(rec, why, "callchain nr %" PRIu64 " exceeds the record", v);
-		s->callchain_nr = v;
-		s->callchain = (const uint64_t *)(const void *)p;
-		p += v * 8;
+		err = decode_callchain(rec, &p, end, why);
+		if (err)
+			return err;
 	}
 	if (type & PERF_SAMPLE_RAW) {
-		size_t off;
-
-		if (end - p < 4)
-			return short_field(rec, why, "raw size");
-		s->raw_size = ld32(p);
-		p += 4;
-		if (s->raw_size > (uint64_t)(end - p))
-			return rec_fail(rec, why, "raw size %" PRIu32 " exceeds the record", s->raw_size);
-		s->raw = p;
-		p += s->raw_size;
-		/* the kernel pads u32 size + data to a multiple of 8 */
-		off = (size_t)(p - base);
-		off = (off + 7) & ~(size_t)7;
-		p = off < rec->size ? base + off : end;
+		err = decode_raw(rec, &p, end, why);
+		if (err)
+			return err;
 	}
 	if (type & PERF_SAMPLE_BRANCH_STACK) {
-		if (take64(&p, end, &v))
-			return short_field(rec, why, "branch nr");
-		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
-			if (take64(&p, end, &s->branch_hw_idx))
-				return short_field(rec, why, "branch hw_idx");
-			s->has_branch_hw_idx = 1;
-		}
-		if (v > (uint64_t)(end - p) / sizeof(struct perf_branch_entry))
-			return rec_fail(rec, why, "branch nr %" PRIu64 " exceeds the record", v);
-		s->branch_nr = v;
-		s->branches = (const struct perf_branch_entry *)(const void *)p;
-		p += v * sizeof(struct perf_branch_entry);
-		if (attr->branch_sample_type & RP_SAMPLE_BRANCH_COUNTERS) {
-			if (v > (uint64_t)(end - p) / 8)
-				return rec_fail(rec, why, "branch counters nr %" PRIu64 " exceed the record", v);
-			s->branch_counters = (const uint64_t *)(const void *)p;
-			p += v * 8;
-		}
+		err = decode_branch_stack(rec, &p, end, attr->branch_sample_type, why);
+		if (err)
+			return err;
 	}
 	if (type & PERF_SAMPLE_REGS_USER) {
 		err = decode_regs(rec, &p, end, attr->sample_regs_user, &s->user_regs, "user regs", why);
@@ -411,31 +486,14 @@ static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, 
 			return err;
 	}
 	if (type & PERF_SAMPLE_STACK_USER) {
-		if (take64(&p, end, &v))
-			return short_field(rec, why, "user stack size");
-		if (v) {
-			if (v > (uint64_t)(end - p))
-				return rec_fail(rec, why, "user stack size %" PRIu64 " exceeds the record", v);
-			s->user_stack_size = v;
-			s->user_stack = p;
-			p += v;
-			if (take64(&p, end, &s->user_stack_dyn_size))
-				return short_field(rec, why, "user stack dyn_size");
-			if (s->user_stack_dyn_size > v)
-				return rec_fail(rec, why, "user stack dyn_size %" PRIu64 " exceeds its size %" PRIu64,
-					    s->user_stack_dyn_size, v);
-		}
+		err = decode_user_stack(rec, &p, end, why);
+		if (err)
+			return err;
 	}
 	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
 		if (take64(&p, end, &v))
 			return short_field(rec, why, "weight");
-		if (type & PERF_SAMPLE_WEIGHT) {
-			s->weight = v;
-		} else {
-			s->weight = (uint32_t)v;
-			s->weight_var2 = (uint16_t)(v >> 32);
-			s->weight_var3 = (uint16_t)(v >> 48);
-		}
+		set_weight(s, type, v);
 	}
 	if ((type & PERF_SAMPLE_DATA_SRC) && take64(&p, end, &s->data_src))
 		return short_field(rec, why, "data_src");
@@ -741,6 +799,104 @@ static int swap_regs(uint8_t **pp, uint8_t *end, uint64_t mask)
 	return 0;
 }
 
+/*
+ * The swap of one variable-size sample field at *pp: 0 with *pp past it, or
+ * -1 where the record is too short (the caller stops there).
+ */
+static inline int swap_callchain(uint8_t **pp, uint8_t *end)
+{
+	uint8_t *p = *pp;
+	uint64_t v;
+
+	if (end - p < 8)
+		return -1;
+	v = sw64(p);
+	p += 8;
+	if (v > (uint64_t)(end - p) / 8)
+		return -1;
+	swap_u64s(p, (size_t)(end - p), 0, v);
+	*pp = p + v * 8;
+	return 0;
+}
+
+/* b, len: the record, as the padding after the data counts from its start */
+static int swap_raw(uint8_t *b, size_t len, uint8_t **pp, uint8_t *end)
+{
+	uint8_t *p = *pp;
+	uint64_t v;
+	size_t off;
+
+	if (end - p < 4)
+		return -1;
+	v = sw32(p);
+	p += 4;
+	if (v > (uint64_t)(end - p))
+		return -1;
+	p += v;
+	off = ((size_t)(p - b) + 7) & ~(size_t)7;
+	*pp = off < len ? b + off : end;
+	return 0;
+}
+
+static int swap_branch_stack(uint8_t **pp, uint8_t *end, uint64_t bst)
+{
+	uint8_t *p = *pp;
+	uint64_t v, i;
+
+	if (end - p < 8)
+		return -1;
+	v = sw64(p);
+	p += 8;
+	if (bst & PERF_SAMPLE_BRANCH_HW_INDEX) {
+		if (end - p < 8)
+			return -1;
+		sw64(p);
+		p += 8;
+	}
+	if (v > (uint64_t)(end - p) / sizeof(struct perf_record_branch_entry))
+		return -1;
+	for (i = 0; i < v; i++, p += sizeof(struct perf_record_branch_entry)) {
+		const size_t at = offsetof(struct perf_record_branch_entry, flags);
+		uint64_t flags;
+
+		SWAP_AT(p, end - p, struct perf_record_branch_entry, from);
+		SWAP_AT(p, end - p, struct perf_record_branch_entry, to);
+		flags = branch_flags_swap(sw64(p + at));
+		memcpy(p + at, &flags, sizeof(flags));
+	}
+	if (bst & RP_SAMPLE_BRANCH_COUNTERS) {
+		if (v > (uint64_t)(end - p) / 8)
+			return -1;
+		swap_u64s(p, (size_t)(end - p), 0, v);
+		p += v * 8;
+	}
+	*pp = p;
+	return 0;
+}
+
+static int swap_user_stack(uint8_t **pp, uint8_t *end)
+{
+	uint8_t *p = *pp;
+	uint64_t v;
+
+	if (end - p < 8)
+		return -1;
+	v = sw64(p);
+	p += 8;
+	if (v) {
+		/* the stack dump is memory: bytes stay as they are */
+		if (v > (uint64_t)(end - p))
+			return -1;
+		p += v;
+		if (end - p < 8)
+			return -1;
+		sw64(p);
+		p += 8;
+	}
+	*pp = p;
+	return 0;
+}
+
 /* swap a SAMPLE body; stops quietly where the record is too short */
 static void swap_sample(uint8_t *b, size_t len, const struct perf_event_attr *attr)
 {
@@ -753,7 +909,7 @@ static void swap_sample(uint8_t *b, size_t len, const struct perf_event_attr *at
 		PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_CGROUP, PERF_SAMPLE_DATA_PAGE_SIZE,
 		PERF_SAMPLE_CODE_PAGE_SIZE,
 	};
-	uint64_t type = attr->sample_type, v, i;
+	uint64_t type = attr->sample_type, i;
 	uint8_t *p = b + HDR, *end = b + len;
 
 	if (type & ~(uint64_t)RP_SAMPLE_KNOWN)
@@ -775,76 +931,16 @@ static void swap_sample(uint8_t *b, size_t len, const struct perf_event_attr *at
 	}
 	if (type & PERF_SAMPLE_READ)
 		swap_read_values(&p, end, attr->read_format);
-	if (type & PERF_SAMPLE_CALLCHAIN) {
-		if (end - p < 8)
-			return;
-		v = sw64(p);
-		p += 8;
-		if (v > (uint64_t)(end - p) / 8)
-			return;
-		swap_u64s(p, (size_t)(end - p), 0, v);
-		p += v * 8;
-	}
-	if (type & PERF_SAMPLE_RAW) {
-		size_t off;
-
-		if (end - p < 4)
-			return;
-		v = sw32(p);
-		p += 4;
-		if (v > (uint64_t)(end - p))
-			return;
-		p += v;
-		off = ((size_t)(p - b) + 7) & ~(size_t)7;
-		p = off < len ? b + off : end;
-	}
-	if (type & PERF_SAMPLE_BRANCH_STACK) {
-		if (end - p < 8)
-			return;
-		v = sw64(p);
-		p += 8;
-		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
-			if (end - p < 8)
-				return;
-			sw64(p);
-			p += 8;
-		}
-		if (v > (uint64_t)(end - p) / sizeof(struct perf_record_branch_entry))
-			return;
-		for (i = 0; i < v; i++, p += sizeof(struct perf_record_branch_entry)) {
-			const size_t at = offsetof(struct perf_record_branch_entry, flags);
-			uint64_t flags;
-
-			SWAP_AT(p, end - p, struct perf_record_branch_entry, from);
-			SWAP_AT(p, end - p, struct perf_record_branch_entry, to);
-			flags = branch_flags_swap(sw64(p + at));
-			memcpy(p + at, &flags, sizeof(flags));
-		}
-		if (attr->branch_sample_type & RP_SAMPLE_BRANCH_COUNTERS) {
-			if (v > (uint64_t)(end - p) / 8)
-				return;
-			swap_u64s(p, (size_t)(end - p), 0, v);
-			p += v * 8;
-		}
-	}
+	if ((type & PERF_SAMPLE_CALLCHAIN) && swap_callchain(&p, end))
+		return;
+	if ((type & PERF_SAMPLE_RAW) && swap_raw(b, len, &p, end))
+		return;
+	if ((type & PERF_SAMPLE_BRANCH_STACK) && swap_branch_stack(&p, end, attr->branch_sample_type))
+		return;
 	if ((type & PERF_SAMPLE_REGS_USER) && swap_regs(&p, end, attr->sample_regs_user))
 		return;
-	if (type & PERF_SAMPLE_STACK_USER) {
-		if (end - p < 8)
-			return;
-		v = sw64(p);
-		p += 8;
-		if (v) {
-			/* the stack dump is memory: bytes stay as they are */
-			if (v > (uint64_t)(end - p))
-				return;
-			p += v;
-			if (end - p < 8)
-				return;
-			sw64(p);
-			p += 8;
-		}
-	}
+	if ((type & PERF_SAMPLE_STACK_USER) && swap_user_stack(&p, end))
+		return;
 	for (i = 0; i < 3; i++) {
 		static const uint64_t bits[3] = {
 			PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
