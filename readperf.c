@@ -625,7 +625,7 @@ static uint64_t analysis_outputs(const struct analyse_opts *o)
 /* --folded, --flamegraph and the other path outputs, after the reports */
 static int write_paths(const struct analyse_opts *o, struct analysis *an, const struct log *log)
 {
-	int err = 0, e, nodata = 0;
+	int err = 0, e;
 	size_t id;
 
 	for (id = 0; id < report_outputs__count(); id++) {
@@ -634,12 +634,8 @@ static int write_paths(const struct analyse_opts *o, struct analysis *an, const 
 		if (!path)
 			continue;
 		e = analysis__write_output(an, id, path);
-		if (e == -ENODATA) {
-			if (!nodata++)
-				log_msg(log, LOG_WARN, "%s: no context switches in the file (perf record --switch-events, "
-					"or -e sched:sched_switch): no off-CPU time, %s not written", o->input, path);
+		if (e == -ENODATA)	/* nothing to show: the report said why */
 			continue;
-		}
 		if (e)
 			log_msg(log, LOG_ERR, "%s: cannot write: %s", path, strerror(-e));
 		err = err ? err : e;

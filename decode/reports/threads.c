@@ -12,8 +12,10 @@
  *   blocked), one without when it comes back;
  * - sched:sched_switch tracepoint samples (perf record -e sched:sched_switch),
  *   read through the tracepoint's format from TRACING_DATA: prev_pid leaves
- *   (prev_state 0, or only TASK_REPORT_MAX, means preempted), next_pid comes
- *   back.  A system-wide recording has both sides of every switch.
+ *   (prev_state 0, or only TASK_REPORT_MAX, means preempted: the kernel's
+ *   format prints prev_state & (TASK_REPORT_MAX - 1), 0xff, and "R" or "R+"
+ *   for those; TASK_REPORT_IDLE 0x80, "I", is a sleep), next_pid comes back.
+ *   A system-wide recording has both sides of every switch.
  * A thread is off the CPU from a switch out to its next switch in; the
  * interval is counted when the switch in arrives (a thread still off the CPU
  * when the recording ends is not counted: its end is unknown).  The idle
@@ -69,7 +71,12 @@ struct threads {
 	struct strbuf keybuf;
 	int switch_data;		/* context switches seen (records or sched_switch samples) */
 	int switch_samples;		/* samples at switches (blocking stacks) */
+	uint64_t unreadable;		/* sched_switch samples whose fields the format cannot give */
+	int said, said_csv;		/* why there is no off-CPU time: said once for the paths, once for offcpu.csv */
 };
+
+/* prev_state's task state bits: TASK_REPORT_MAX (0x100, preempted) - 1 */
+#define SWITCH_STATE_MASK 0xff
 
 /* the key of an off-CPU stack: as stacks.c's (event 0), the frames and the thread follow */
 #define off_key stack_key
@@ -331,8 +338,10 @@ static int sched_switch(struct threads *ts, struct analysis *a, const struct rsa
 
 	if (tp_field__read(tp_format__field(fmt, "prev_pid"), tf, s->raw, s->raw_size, &prev_pid) ||
 	    tp_field__read(tp_format__field(fmt, "prev_state"), tf, s->raw, s->raw_size, &prev_state) ||
-	    tp_field__read(tp_format__field(fmt, "next_pid"), tf, s->raw, s->raw_size, &next_pid))
+	    tp_field__read(tp_format__field(fmt, "next_pid"), tf, s->raw, s->raw_size, &next_pid)) {
+		ts->unreadable++;
 		return 0;
+	}
 	ts->switch_data = ts->switch_samples = 1;
 	if (prev_pid != (int64_t)rs->th->tid) {
 		struct mthread *pth = prev_pid > 0 ? machine__find_thread(m, (uint32_t)prev_pid) : NULL;
@@ -344,7 +353,7 @@ static int sched_switch(struct threads *ts, struct analysis *a, const struct rsa
 	if (prev) {
 		err = set_candidate(ts, prev, rs);
 		if (!err)
-			err = switch_out(ts, prev, s->time, (prev_state & 0x7f) == 0);
+			err = switch_out(ts, prev, s->time, (prev_state & SWITCH_STATE_MASK) == 0);
 		if (err)
 			return err;
 	}
@@ -529,6 +538,27 @@ static int offrow_cmp(const void *pa, const void *pb)
 	return r ? r : strcmp(a->function, b->function);
 }
 
+/*
+ * Why a file gives no off-CPU time, said once: it has no context switches,
+ * or its sched_switch samples cannot be read through their format; path:
+ * the output not written, NULL for offcpu.csv (said only in the second case)
+ */
+static void say_no_switches(struct threads *ts, struct analysis *a, const char *path)
+{
+	const char *input = analysis__opts(a)->input_name;
+
+	if (path ? ts->said++ : ts->said_csv++)
+		return;
+	if (ts->unreadable)
+		log_msg(analysis__log(a), LOG_WARN, "%s: %" PRIu64 " sched:sched_switch samples whose prev_pid, "
+			"prev_state or next_pid the tracepoint's format puts outside the record: no off-CPU time, "
+			"%s%s", input ? input : "input", ts->unreadable, path ? path : "offcpu.csv has no rows",
+			path ? " not written" : "");
+	else
+		log_msg(analysis__log(a), LOG_WARN, "%s: no context switches in the file (perf record --switch-events, "
+			"or -e sched:sched_switch): no off-CPU time, %s not written", input ? input : "input", path);
+}
+
 /* the offcpu.csv rows of the off-CPU stacks, merged per (thread, leaf); n rows into *out */
 static int offcpu_rows(const struct threads *ts, struct offrow **out, size_t *nr)
 {
@@ -585,13 +615,16 @@ static int offcpu_rows(const struct threads *ts, struct offrow **out, size_t *nr
 
 static int offcpu_write(void *state, struct analysis *a, const char *dir)
 {
+	struct threads *ts = state;
 	struct offrow *rows;
 	size_t n, i;
 	struct csv c;
-	int err = offcpu_rows(state, &rows, &n);
+	int err = offcpu_rows(ts, &rows, &n);
 
 	if (err)
 		return err;
+	if (!ts->switch_data && ts->unreadable)
+		say_no_switches(ts, a, NULL);
 	if (n)
 		qsort(rows, n, sizeof(*rows), offrow_cmp);
 	err = report__open_csv(&c, a, dir, "offcpu", offcpu_cols);
@@ -614,11 +647,13 @@ static int offcpu_write(void *state, struct analysis *a, const char *dir)
 	return csv__commit(&c);
 }
 
-/* the off-CPU stacks: counters intervals, ns, longest; weighted by ns; -ENODATA without switch data */
-static int collapse_offcpu(const struct threads *ts, struct folded *fd)
+/* the off-CPU stacks: counters intervals, ns, longest; weighted by ns; -ENODATA (said) without switch data */
+static int collapse_offcpu(struct threads *ts, struct analysis *a, const char *path, struct folded *fd)
 {
-	if (!ts->switch_data)
+	if (!ts->switch_data) {
+		say_no_switches(ts, a, path);
 		return -ENODATA;
+	}
 	memset(fd, 0, sizeof(*fd));
 	fd->by_period = 1;
 	fd->event = "off-CPU";
@@ -628,9 +663,8 @@ static int collapse_offcpu(const struct threads *ts, struct folded *fd)
 static int folded_offcpu_write(void *state, struct analysis *a, const char *path)
 {
 	struct folded fd;
-	int err = collapse_offcpu(state, &fd);
+	int err = collapse_offcpu(state, a, path, &fd);
 
-	(void)a;
 	return err ? err : folded__write(&fd, path);
 }
 
@@ -638,7 +672,7 @@ static int flamegraph_offcpu_write(void *state, struct analysis *a, const char *
 {
 	const struct analysis_opts *o = analysis__opts(a);
 	struct folded fd;
-	int err = collapse_offcpu(state, &fd);
+	int err = collapse_offcpu(state, a, path, &fd);
 
 	return err ? err : flame__write_svg(&fd, path, 1, o->fg_minwidth_set ? o->fg_minwidth : FLAME_MIN_CPX);
 }

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# sched:sched_switch's prev_state, and a sched_switch format that cannot be read.
+# testdata/sched-idle.sched: a system-wide recording with kernel threads
+# (perf record -z -a -e sched:sched_switch -- sleep 0.3, see testdata/README);
+# its prev_state values include TASK_REPORT_IDLE (0x80, perf script's "I":
+# rcu_preempt, kworkers), which is a sleep.  Per thread, threads.csv's
+# switches, voluntary and preempted must equal a count of perf script's
+# prev_state ("R" and "R+" preempted, every other state voluntary), kept in
+# tests/cli/expected/sched-idle.switches (made with the awk below) and
+# recomputed when perf is installed.  Before the fix the 0x7f mask counted
+# every "I" switch as preempted.
+. "$(dirname "$0")/testlib.sh"
+f=$td/sched-idle.sched
+exp=$root/tests/cli/expected/sched-idle.switches
+
+count_perf() {	# [FILE]: per prev_pid "tid,switches,voluntary,preempted"
+	perf script -i "${1:-$f}" -F trace 2> /dev/null | awk '{
+		p = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^prev_pid=/) p = substr($i, 10)
+			if ($i ~ /^prev_state=/) s = substr($i, 12)
+		}
+		if (p == "" || p == 0) next
+		sw[p]++
+		if (s == "R" || s == "R+") pre[p]++; else vol[p]++
+	} END { for (p in sw) printf "%s,%d,%d,%d\n", p, sw[p], vol[p], pre[p] }' | sort -t, -k1,1n
+}
+
+"$PROG" -q -o "$tmp/o" --reports threads "$f"
+awk -F, 'NR > 1 && $12 > 0 { print $2 "," $12 "," $13 "," $14 }' "$tmp/o/threads.csv" | sort -u |
+	sort -t, -k1,1n > "$tmp/got"
+check "sched_switch: switches, voluntary, preempted per thread as perf script's prev_state" diff "$exp" "$tmp/got"
+if command -v perf > /dev/null; then
+	check "sched_switch: some switches are TASK_IDLE (I) ones (the case under test)" \
+		grep -q 'prev_state=I ' <(perf script -i "$f" -F trace 2> /dev/null)
+	count_perf > "$tmp/live"
+	check "sched_switch: the expected counts are perf script's now" diff "$exp" "$tmp/live"
+	# the shipped recordings with sched_switch samples (kworkers, rcu_preempt in them)
+	for n in phases-sched lossy-multi; do
+		count_perf "$td/$n.data" > "$tmp/$n.perf"
+		"$PROG" -q -o "$tmp/$n" --reports threads "${sym[@]}" "$td/$n.data"
+		awk -F, 'NR > 1 && $12 > 0 { print $2 "," $12 "," $13 "," $14 }' "$tmp/$n/threads.csv" | sort -u |
+			sort -t, -k1,1n > "$tmp/$n.got"
+		check "sched_switch $n: switch columns per thread as perf script's prev_state" \
+			diff "$tmp/$n.perf" "$tmp/$n.got"
+	done
+fi
+
+# a format whose prev_pid offset is past the record: said, not "no context switches"
+need_python sched-state
+if true; then
+	python3 - "$f" "$tmp/bad.sched" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+old = b'field:pid_t prev_pid;\toffset:24;'
+assert d.count(old) == 1
+open(sys.argv[2], 'wb').write(d.replace(old, b'field:pid_t prev_pid;\toffset:99;'))
+PY
+	"$PROG" -o "$tmp/bad" --reports threads --flamegraph-offcpu "$tmp/bad.svg" --folded-offcpu "$tmp/bad.f" \
+		"$tmp/bad.sched" > /dev/null 2> "$tmp/err"
+	check "unreadable sched_switch format: exit 0" test $? -eq 0
+	check "unreadable sched_switch format: the message names the samples and the fields" \
+		grep -q 'sched:sched_switch samples whose prev_pid, prev_state or next_pid the tracepoint.s format puts outside the record: no off-CPU time, .*bad.f not written' "$tmp/err"
+	check "unreadable sched_switch format: not 'no context switches in the file'" \
+		test "$(grep -c 'no context switches' "$tmp/err")" -eq 0
+	check "unreadable sched_switch format: said once for the two outputs" \
+		test "$(grep -c sched_switch "$tmp/err")" -eq 1
+	"$PROG" -o "$tmp/bad2" --reports offcpu "$tmp/bad.sched" > /dev/null 2> "$tmp/err2"
+	check "unreadable sched_switch format: offcpu.csv's empty table is explained" \
+		grep -q 'sched:sched_switch samples whose .*no off-CPU time, offcpu.csv has no rows' "$tmp/err2"
+fi
+exit 0
