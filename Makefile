@@ -51,6 +51,9 @@ DECODE_SRCS = decode/filestat.c decode/symbols.c decode/symcache.c decode/dso.c 
 	decode/machine.c decode/analysis.c decode/report.c decode/stacks.c decode/diff.c decode/schema.c \
 	decode/group.c decode/unwind.c decode/threads.c decode/timeline.c \
 	decode/speedscope.c
+# the command line: readperf.c's subcommands, their option tables
+CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/batch.c cli/diff.c cli/header.c \
+	cli/record.c cli/schema.c
 # the perf.data emitter the generator and the unit tests share; the external fixtures
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
 GEN_SRCS = tests/gen/gen-perf.c tests/lib/perfemit.c
@@ -61,6 +64,7 @@ UNIT_TESTS = test-util test-record test-features test-writer test-capture test-s
 
 LIB_SRCS = $(UTIL_SRCS) $(PERFFILE_SRCS) $(DECODE_SRCS)
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/%.o)
+CLI_OBJS = $(B)/readperf.o $(CLI_SRCS:%.c=$(B)/%.o)
 LIB = $(B)/libreadperf.a
 PROG = $(B)/readperf
 UNIT_BINS = $(UNIT_TESTS:%=$(B)/tests/unit/%)
@@ -108,9 +112,9 @@ $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(PROG): $(B)/readperf.o $(LIB)
+$(PROG): $(CLI_OBJS) $(LIB)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(B)/readperf.o $(LIB) $(LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LIBS)
 
 $(B)/tests/unit/%: $(B)/tests/unit/%.o $(TEST_LIB_OBJS) $(LIB)
 	@$(if $(Q),echo "  LINK    $@")
