@@ -282,7 +282,7 @@ static int output_opt(struct analyse_opts *o, int id, const char *arg)
 	return -1;
 }
 
-/* one option of the analysis (cli_parse's handler); -1 to go on, else the exit code */
+/* one option of the analysis (cli_command__parse's handler); -1 to go on, else the exit code */
 static int analyse_opt(void *ctx, int id, const char *arg)
 {
 	struct analyse_ctx *c = ctx;
@@ -705,7 +705,7 @@ int cmd_analyse(int argc, char **argv, struct cli *cli)
 	int code, next;
 
 	analyse_opts__init(&o);
-	code = cli_parse(&analyse_cmd, argc, argv, analyse_opt, &ctx, &next);
+	code = cli_command__parse(&analyse_cmd, argc, argv, analyse_opt, &ctx, &next);
 	if (code < 0)
 		code = analyse_opts__finish(&o);
 	if (code >= 0)

@@ -60,7 +60,7 @@ struct diff_opts {
 	int64_t fail_min;		/* --fail-min-percent in 1/10000 % (default 1%) */
 };
 
-/* one option of readperf diff (cli_parse's handler); -1 to go on, else the exit code */
+/* one option of readperf diff (cli_command__parse's handler); -1 to go on, else the exit code */
 static int diff_opt(void *ctx, int id, const char *arg)
 {
 	static const char *const sorts[] = { "period", "ratio", "delta" };
@@ -221,7 +221,7 @@ int cmd_diff(int argc, char **argv, struct cli *cli)
 
 	memset(side, 0, sizeof(side));
 	analyse_opts__init(&o.o);
-	code = cli_parse(&diff_cmd, argc, argv, diff_opt, &o, &next);
+	code = cli_command__parse(&diff_cmd, argc, argv, diff_opt, &o, &next);
 	if (code < 0)
 		code = analyse_opts__finish(&o.o);
 	if (code >= 0)

@@ -39,7 +39,7 @@ static const struct cli_command dump_cmd = {
 /* no option but -h; -1 to go on with argv[*file] */
 static int no_option(const struct cli_command *cmd, int argc, char **argv, int *file)
 {
-	int code = cli_parse(cmd, argc, argv, NULL, NULL, file);
+	int code = cli_command__parse(cmd, argc, argv, NULL, NULL, file);
 
 	if (code < 0 && argc - *file != 1) {
 		fprintf(stderr, "%s: usage: %s FILE\nTry '%s --help'\n", cmd->name, cmd->name, cmd->name);

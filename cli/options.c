@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/options.h"
 #include "util/strbuf.h"
 
@@ -87,8 +88,8 @@ static int build_getopt(const struct cli_command *cmd, struct option **longopts,
 	return 0;
 }
 
-int cli_parse(const struct cli_command *cmd, int argc, char **argv,
-	      int (*handle)(void *ctx, int id, const char *arg), void *ctx, int *next)
+int cli_command__parse(const struct cli_command *cmd, int argc, char **argv,
+		       int (*handle)(void *ctx, int id, const char *arg), void *ctx, int *next)
 {
 	const struct cli_option_group *g = NULL;
 	const struct cli_option *row;
@@ -98,7 +99,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 
 	if (build_getopt(cmd, &longopts, &shortopts)) {
 		fputs("readperf: out of memory\n", stderr);
-		return 3;
+		return EXIT_SYSTEM;
 	}
 	optind = 1;
 	opterr = 0;
@@ -110,15 +111,15 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 			else
 				fprintf(stderr, "%s: unknown or ambiguous option '%s'\n", cmd->name, argv[optind - 1]);
 			fprintf(stderr, "Try '%s --help'\n", cmd->name);
-			code = 1;
+			code = EXIT_USAGE;
 		} else if (g->refuse) {
 			if (li >= 0)
 				fprintf(stderr, "%s: --%s is an option of %s\n", cmd->name, longopts[li].name, g->refuse);
 			else
 				fprintf(stderr, "%s: -%c is an option of %s\n", cmd->name, c, g->refuse);
-			code = 1;
+			code = EXIT_USAGE;
 		} else if (c == 'h') {
-			code = cli_usage(cmd, stdout) ? 3 : 0;
+			code = cli_command__usage(cmd, stdout) ? EXIT_SYSTEM : EXIT_OK;
 		} else {
 			code = handle(ctx, c, optarg);
 		}
@@ -135,36 +136,30 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 static int row_usage(struct strbuf *sb, const struct cli_option *o, int col)
 {
 	struct strbuf help = STRBUF_INIT;
+	char sh[8] = "", left[160];
 	const char *p, *nl;
-	size_t start = sb->len, w;
-	int err = 0;
+	int err, w;
 
-	if (o->help_fn)
-		err = o->help_fn(&help);
-	else
-		err = strbuf__addstr(&help, o->help);
-	strbuf__addstr(sb, "  ");
+	err = o->help_fn ? o->help_fn(&help) : strbuf__addstr(&help, o->help);
 	if (o->short_name)
-		strbuf__addf(sb, "-%c%s", o->short_name, o->long_name ? ", " : "");
-	if (o->long_name)
-		strbuf__addf(sb, "--%s", o->long_name);
-	if (o->arg)
-		strbuf__addf(sb, " %s", o->arg);
-	w = sb->len - start;
-	strbuf__addf(sb, "%*s", w < (size_t)col ? col - (int)w : 2, "");
+		snprintf(sh, sizeof(sh), "-%c%s", o->short_name, o->long_name ? ", " : "");
+	w = snprintf(left, sizeof(left), "  %s%s%s%s%s", sh, o->long_name ? "--" : "",
+		     o->long_name ? o->long_name : "", o->arg ? " " : "", o->arg ? o->arg : "");
+	if (!err)
+		err = strbuf__addf(sb, "%s%*s", left, w < col ? col - w : 2, "");
 	for (p = help.buf; !err; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl) {
 			err = strbuf__addf(sb, "%s\n", p);
 			break;
 		}
-		strbuf__addf(sb, "%.*s\n%*s", (int)(nl - p), p, col, "");
+		err = strbuf__addf(sb, "%.*s\n%*s", (int)(nl - p), p, col, "");
 	}
 	strbuf__release(&help);
 	return err;
 }
 
-int cli_usage(const struct cli_command *cmd, FILE *fp)
+int cli_command__usage(const struct cli_command *cmd, FILE *fp)
 {
 	const struct cli_option_group *g;
 	const struct cli_option *o;
@@ -173,12 +168,11 @@ int cli_usage(const struct cli_command *cmd, FILE *fp)
 
 	if (!err)
 		err = strbuf__addstr(&sb, cmd->usage_head);
-
 	for (g = cmd->groups; g->rows && !err; g++) {
 		if (g->unlisted)
 			continue;
 		if (g->title)
-			strbuf__addf(&sb, "%s\n", g->title);
+			err = strbuf__addf(&sb, "%s\n", g->title);
 		for (o = g->rows; (o->short_name || o->long_name) && !err; o++)
 			if (o->help || o->help_fn)
 				err = row_usage(&sb, o, cmd->help_col);

@@ -63,14 +63,16 @@ extern const struct cli_option_group cli_help_only[];
  * for options without an argument); handle returns -1 to go on or an exit
  * code, which ends the parse.  -h/--help (id 'h') prints the usage on stdout
  * and returns 0 without calling handle.  An unknown, ambiguous or refused
- * option, or one missing its value, prints one line and the Try line on
- * stderr and returns 1 (the usage exit code).  -1 when every option was
- * taken; *next is then the index of the first argument that is no option.
+ * option, or one missing its value, prints one line on stderr (the Try line
+ * too unless refused) and returns 1 (the usage exit code).  -1 when every
+ * option was taken; *next is then the index of the first argument that is no
+ * option (getopt_long moves the operands behind the options unless
+ * stop_at_command).  Sets getopt's optind and opterr.
  */
-int cli_parse(const struct cli_command *cmd, int argc, char **argv,
-	      int (*handle)(void *ctx, int id, const char *arg), void *ctx, int *next);
+int cli_command__parse(const struct cli_command *cmd, int argc, char **argv,
+		       int (*handle)(void *ctx, int id, const char *arg), void *ctx, int *next);
 
 /* the usage text of cmd into fp; 0, or -ENOMEM / -EIO */
-int cli_usage(const struct cli_command *cmd, FILE *fp);
+int cli_command__usage(const struct cli_command *cmd, FILE *fp);
 
 #endif

@@ -227,7 +227,7 @@ struct capture_ctx {
 	const struct log *log;
 };
 
-/* cli_parse's handler: -1 to go on, else the exit code */
+/* cli_command__parse's handler: -1 to go on, else the exit code */
 static int capture_handle(void *ctx, int id, const char *arg)
 {
 	struct capture_ctx *c = ctx;
@@ -279,7 +279,7 @@ static int parse_capture_args(struct capture_args *a, int argc, char **argv, int
 	capture_evlist__init(&a->el);
 	a->opts.target = CAPTURE_TARGET_CMD;
 	a->output = "perf.data";
-	code = cli_parse(is_stat ? &stat_cmd : &record_cmd, argc, argv, capture_handle, &c, &next);
+	code = cli_command__parse(is_stat ? &stat_cmd : &record_cmd, argc, argv, capture_handle, &c, &next);
 	if (code < 0 && next < argc) {
 		a->cmd = argv + next;
 		a->cmd_argc = argc - next;

@@ -30,7 +30,7 @@ int cmd_schema(int argc, char **argv, struct cli *cli)
 	const char *dir = NULL, *unknown;
 	int err, next;
 
-	err = cli_parse(&schema_cmd, argc, argv, NULL, NULL, &next);
+	err = cli_command__parse(&schema_cmd, argc, argv, NULL, NULL, &next);
 	if (err >= 0)
 		return err;
 	if (argc - next > 1) {
