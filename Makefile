@@ -56,6 +56,9 @@ REPORT_SRCS = decode/reports/registry.c decode/reports/common.c decode/reports/f
 	decode/reports/callers.c decode/reports/flame.c decode/reports/stacks.c decode/reports/speedscope.c \
 	decode/reports/threads.c decode/reports/timeline.c decode/reports/cpus.c \
 	decode/reports/diff.c decode/reports/schema.c
+# the command line: readperf.c's subcommands, their option tables
+CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/batch.c cli/diff.c cli/header.c \
+	cli/record.c cli/schema.c
 # the perf.data emitter the generator and the unit tests share; the external fixtures
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
 GEN_SRCS = tests/gen/gen-perf.c tests/lib/perfemit.c
@@ -66,6 +69,7 @@ UNIT_TESTS = test-util test-record test-features test-writer test-capture test-s
 
 LIB_SRCS = $(UTIL_SRCS) $(PERFFILE_SRCS) $(DECODE_SRCS) $(REPORT_SRCS)
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/%.o)
+CLI_OBJS = $(B)/readperf.o $(CLI_SRCS:%.c=$(B)/%.o)
 LIB = $(B)/libreadperf.a
 PROG = $(B)/readperf
 UNIT_BINS = $(UNIT_TESTS:%=$(B)/tests/unit/%)
@@ -113,9 +117,9 @@ $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(PROG): $(B)/readperf.o $(LIB)
+$(PROG): $(CLI_OBJS) $(LIB)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(B)/readperf.o $(LIB) $(LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LIBS)
 
 $(B)/tests/unit/%: $(B)/tests/unit/%.o $(TEST_LIB_OBJS) $(LIB)
 	@$(if $(Q),echo "  LINK    $@")

@@ -311,7 +311,7 @@ static int speedscope_write(void *state, struct analysis *a, const char *path)
 
 static const struct report_output speedscope_outputs[] = {
 	{ .name = "speedscope", .is_path = 1, .write = speedscope_write,
-	  .help = "the samples in speedscope's file format into FILE.json" },
+	  .help = "the samples as speedscope's JSON (a profile per thread, in time order)" },
 	{ .name = NULL }
 };
 

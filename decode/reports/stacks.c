@@ -142,9 +142,10 @@ static int flamegraph_write(void *state, struct analysis *a, const char *path)
 
 static const struct report_output stacks_outputs[] = {
 	{ .name = "folded", .is_path = 1, .write = folded_write,
-	  .help = "collapsed call stacks into FILE (- for standard output)" },
+	  .help = "collapsed call stacks (stackcollapse-perf.pl format) into FILE" },
 	{ .name = "flamegraph", .is_path = 1, .write = flamegraph_write,
-	  .help = "a flame graph of the same stacks into FILE.svg" },
+	  .help = "a flame graph SVG of the same stacks into FILE; widths and shares\n"
+		  "by period, as results.csv's percent" },
 	{ .name = NULL }
 };
 

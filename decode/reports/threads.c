@@ -682,9 +682,11 @@ static const struct report_output threads_outputs[] = {
 	/* header only without context-switch data */
 	{ .name = "offcpu", .columns = offcpu_cols, .write = offcpu_write },
 	{ .name = "folded-offcpu", .is_path = 1, .write = folded_offcpu_write,
-	  .help = "time off the CPU per blocking stack, folded (nanoseconds), into FILE" },
+	  .help = "time off the CPU per blocking stack (ns), folded, into FILE\n"
+		  "(needs perf record --switch-events with -e context-switches -g,\n"
+		  "or -e sched:sched_switch -g)" },
 	{ .name = "flamegraph-offcpu", .is_path = 1, .write = flamegraph_offcpu_write,
-	  .help = "the off-CPU flame graph (blue) into FILE.svg" },
+	  .help = "its flame graph (blue)" },
 	{ .name = NULL }
 };
 

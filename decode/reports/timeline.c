@@ -514,7 +514,7 @@ static int timeline_svg_write(void *state, struct analysis *a, const char *path)
 static const struct report_output timeline_outputs[] = {
 	{ .name = "timeline", .columns = timeline_cols, .write = timeline_write },
 	{ .name = "timeline", .is_path = 1, .write = timeline_svg_write,
-	  .help = "the timeline as a stacked-area SVG into FILE.svg" },
+	  .help = "the timeline as a stacked-area SVG (top 10 functions of the first event)" },
 	{ .name = NULL }
 };
 

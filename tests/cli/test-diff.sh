@@ -162,6 +162,28 @@ check "diff with one file: exit 1 and a usage line (exit $rc)" test $rc -eq 1 -a
 rc=$?
 check "diff --folded: exit 1, an option of the analysis only (exit $rc)" \
 	test $rc -eq 1 -a "$(grep -c 'analysis only' "$tmp/err")" -eq 1
+# every option of the analysis that diff does not use (its outputs, --reports, --percent-limit
+# of the report writer, --inline of the stacks and callers.csv, many files, -i, -j) is refused
+# in one line naming it, exit 1, nothing written (the old binary took most of them silently)
+for args in "-i $td/work.data" "--reports results" "--percent-limit 5" "--folded $tmp/r.f" \
+	    "--flamegraph $tmp/r.svg" "--weight period" "--inline" "--minwidth 1" "--interval 10ms" \
+	    "--timeline $tmp/r.svg" "--speedscope $tmp/r.json" "--folded-offcpu $tmp/r.f" \
+	    "--flamegraph-offcpu $tmp/r.svg" "--files-from $tmp/r.list" "-j 2" "--jobs=2" "--profile-column" \
+	    "--no-profile-column" "--speed $tmp/r.json"; do
+	rm -rf "$tmp/refused"
+	"$PROG" diff -q -o "$tmp/refused" $args "$td/work.data" "$td/work.data" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	opt=${args%% *}
+	case $opt in --speed) opt=--speedscope ;; --jobs=2) opt=--jobs ;; esac
+	check "diff $args: refused in one line naming $opt, exit 1, nothing written (exit $rc)" \
+		test $rc -eq 1 -a "$(wc -l < "$tmp/err")" -eq 1 -a ! -s "$tmp/out" -a ! -e "$tmp/refused" \
+		-a "$(grep -c "^readperf diff: $opt is an option of the analysis only$" "$tmp/err")" -eq 1
+done
+# and the analysis refuses diff's own
+"$PROG" -q -o "$tmp/refused" --fail-above 1 "$td/work.data" > /dev/null 2> "$tmp/err"
+rc=$?
+check "readperf --fail-above: exit 1, one line naming it (exit $rc)" test $rc -eq 1 -a ! -e "$tmp/refused" \
+	-a "$(wc -l < "$tmp/err")" -eq 1 -a "$(grep -c '^readperf: --fail-above is an option of readperf diff$' "$tmp/err")" -eq 1
 "$PROG" diff -q -o "$tmp/missing" "$tmp/no-such.data" "$td/work.data" 2> "$tmp/err"
 rc=$?
 check "diff with a missing file: exit 3, the message names it (exit $rc)" \

@@ -123,6 +123,26 @@ done
 check "--help lists every analyse and diff option${bad:+: missing$bad}" test -z "$bad"
 "$PROG" diff --help > "$tmp/dhelp"
 check "diff --help: exit 0 with the diff options" grep -q -- '--fail-above-ratio' "$tmp/dhelp"
+# the usage is made from the option tables: every long option readperf --help (up to
+# readperf diff's own) and readperf diff --help list is one the parser takes (run in an
+# empty directory on a missing file: an option may start the analysis, which then stops
+# at the file)
+mkdir -p "$tmp/empty"
+for sub in "" diff; do
+	bad=
+	files=none.data
+	[ -n "$sub" ] && files="none.data none.data"
+	for opt in $("$PROG" $sub --help | awk '/^readperf diff takes/ { exit } { print }' |
+		     grep -o -e '^  -[a-zA-Z], --[a-z-]*' -e '^  --[a-z-]*' |
+		     grep -o -e '--[a-z-]*'); do
+		"$PROG" $sub --help | grep -q -e "$opt [A-Z]" && opt="$opt=x"
+		(cd "$tmp/empty" && "$PROG" $sub -q "$opt" $files < /dev/null > /dev/null 2> "$tmp/opt.err")
+		grep -q 'unknown or ambiguous option\|is an option of' "$tmp/opt.err" && bad="$bad $opt"
+	done
+	check "readperf${sub:+ $sub} --help lists only options it takes${bad:+: not taken:$bad}" test -z "$bad"
+done
+"$PROG" diff --help > "$tmp/dhelp"
+check "diff --help leaves out the analysis' own options" test "$(grep -c -e '--speedscope\|--reports' "$tmp/dhelp")" -eq 0
 # record, stat, header, dump: getopt_long, one line and Try; --help lists every option
 for args in "record --bogus -- true" "record --count100 -- true" "record -e" "stat --eventual -- true" \
 	    "stat -x" "header --bogus" "header a b" "dump --bogus" "dump"; do

@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The options readperf (the analysis) and readperf diff share: -o, the
+ * symbol sources, the filters (-e, --pid, --tid, --comms, --dsos,
+ * --symbols, --time), -q, -v; one row set both option tables use, its
+ * parsing, and what the filters need of each file (the event's name in it,
+ * the --time window in its timestamps, a filter that left nothing).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/analyse.h"
+#include "perffile/attr.h"
+#include "perffile/perffile.h"
+#include "util/array.h"
+#include "util/strbuf.h"
+
+const struct cli_option analyse_shared_options[] = {
+	{ 'o', "output", "DIR", "output directory (default .; created if missing)", 'o', NULL },
+	{ 0, "symfs", "DIR", "look for binaries under DIR first", OPT_SYMFS, NULL },
+	{ 0, "kallsyms", "FILE", "kernel symbols from FILE (default /proc/kallsyms when the\n"
+	  "running kernel is the recorded one)", OPT_KALLSYMS, NULL },
+	{ 0, "debug-dir", "DIR", "another root for separate debug files (repeatable)", OPT_DEBUG_DIR, NULL },
+	{ 0, "no-source", NULL, "skip source file and line lookups", OPT_NO_SOURCE, NULL },
+	{ 0, "full-source-path", NULL, "source_file as the debug info names it (the default)",
+	  OPT_FULL_SOURCE_PATH, NULL },
+	{ 0, "no-demangle", NULL, "keep C++/Rust symbol names mangled", OPT_NO_DEMANGLE, NULL },
+	{ 0, "unknown-addresses", NULL, "a row '[unknown] 0x1204' per address of a dso without its symbol",
+	  OPT_UNKNOWN_ADDRESSES, NULL },
+	{ 0, "buildid-dir", "DIR", "the build-id cache (default $PERF_BUILDID_DIR, else ~/.debug)",
+	  OPT_BUILDID_DIR, NULL },
+	{ 0, "symbol-cache", "DIR", "keep the symbols and source lines found per binary in DIR for the\n"
+	  "next run (default $XDG_CACHE_HOME/readperf, else ~/.cache/readperf)", OPT_SYMBOL_CACHE, NULL },
+	{ 0, "no-symbol-cache", NULL, "neither read nor write it", OPT_NO_SYMBOL_CACHE, NULL },
+	{ 'e', "event", "NAME", "only samples of this event", 'e', NULL },
+	{ 0, "pid", "LIST", "only these processes (comma-separated pids)", OPT_PID, NULL },
+	{ 0, "tid", "LIST", "only these threads", OPT_TID, NULL },
+	{ 0, "comms", "LIST", "only these command names (also --comm)", OPT_COMM, NULL },
+	{ 0, "comm", "LIST", NULL, OPT_COMM, NULL },
+	{ 0, "dsos", "LIST", "only samples in these dsos (names as results.csv prints them)", OPT_DSOS, NULL },
+	{ 0, "symbols", "LIST", "only samples in these functions\n"
+	  "a filter that leaves no sample is an error (exit 2) naming what is there", OPT_SYMBOLS, NULL },
+	{ 0, "time", "START,END", "only samples in this time window: perf timestamps in ns,\n"
+	  "seconds with a '.' (as perf script prints), or +S seconds after\n"
+	  "the first sample; either may be empty. Also perf's P%/N (the N-th\n"
+	  "P% slice of the recording) and A%-B%", OPT_TIME, NULL },
+	{ 'q', "quiet", NULL, "no summary, warnings or progress (errors only)", 'q', NULL },
+	{ 'v', "verbose", NULL, "also what a run does step by step (files, symbol sources, the cache)", 'v', NULL },
+	{ 'h', "help", NULL, "this text", 'h', NULL },
+	{ 0, "version", NULL, "print the version", OPT_VERSION, NULL },
+	CLI_OPT_END,
+};
+
+/* ---------------------------------------------------------------- --time */
+
+/* ns as an integer, or seconds with a '.' ("12345.678901"); empty = open */
+static int parse_time(const char *s, size_t len, uint64_t *out)
+{
+	char buf[64], *end;
+	const char *dot;
+
+	*out = 0;
+	if (!len)
+		return 0;
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	dot = strchr(buf, '.');
+	errno = 0;
+	if (!dot) {
+		unsigned long long v = strtoull(buf, &end, 10);
+
+		if (*end || errno || end == buf)
+			return -EINVAL;
+		*out = v;
+		return 0;
+	} else {
+		unsigned long long sec = strtoull(buf, &end, 10), frac = 0;
+		size_t digits = 0;
+
+		if (end != dot || errno)
+			return -EINVAL;
+		for (end = (char *)dot + 1; *end; end++, digits++) {
+			if (*end < '0' || *end > '9' || digits >= 9)
+				return -EINVAL;
+			frac = frac * 10 + (unsigned long long)(*end - '0');
+		}
+		for (; digits < 9; digits++)
+			frac *= 10;
+		if (sec > UINT64_MAX / 1000000000ull)
+			return -EINVAL;
+		*out = sec * 1000000000ull + frac;
+		return 0;
+	}
+}
+
+static int parse_time_side(const char *s, size_t len, struct time_spec *ts, int i)
+{
+	if (len && s[0] == '+') {
+		ts->rel[i] = 1;
+		s++;
+		len--;
+		if (!len)
+			return -EINVAL;
+	}
+	return parse_time(s, len, &ts->val[i]);
+}
+
+static int parse_time_pct(const char *arg, struct time_spec *ts)
+{
+	char buf[64], *slash, *dash;
+	int64_t a, b;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, arg);
+	slash = strchr(buf, '/');
+	dash = strchr(buf, '-');
+	if (slash && slash > buf && slash[-1] == '%') {		/* P%/N */
+		char *end;
+		unsigned long n;
+
+		slash[-1] = '\0';
+		a = parse_fixed4(buf);
+		errno = 0;
+		n = strtoul(slash + 1, &end, 10);
+		if (a <= 0 || *end || errno || !n || n > 1000000 || (uint64_t)a * n > 1000000)
+			return -EINVAL;
+		ts->val[0] = (uint64_t)a * (n - 1);
+		ts->val[1] = (uint64_t)a * n;
+	} else if (dash && dash > buf && dash[-1] == '%' && buf[strlen(buf) - 1] == '%') {	/* A%-B% */
+		buf[strlen(buf) - 1] = '\0';
+		dash[-1] = '\0';
+		a = parse_fixed4(buf);
+		b = parse_fixed4(dash + 1);
+		if (a < 0 || b < a || b > 1000000)
+			return -EINVAL;
+		ts->val[0] = (uint64_t)a;
+		ts->val[1] = (uint64_t)b;
+	} else {
+		return -EINVAL;
+	}
+	ts->pct = 1;
+	return 0;
+}
+
+static int parse_time_spec(const char *arg, struct time_spec *ts)
+{
+	const char *comma = strchr(arg, ',');
+
+	memset(ts, 0, sizeof(*ts));
+	ts->set = 1;
+	if (strchr(arg, '%'))
+		return parse_time_pct(arg, ts);
+	if (!comma || parse_time_side(arg, (size_t)(comma - arg), ts, 0) ||
+	    parse_time_side(comma + 1, strlen(comma + 1), ts, 1))
+		return -EINVAL;
+	return 0;
+}
+
+int resolve_time(const struct time_spec *ts, const struct perf_file *f, struct analysis_opts *an,
+		 const struct log *log)
+{
+	const struct perf_features *ft = perf_file__features(f);
+	uint64_t first = ft->first_sample_time, last = ft->last_sample_time, dur;
+	int i;
+
+	if (!ts->set)
+		return 0;
+	an->has_time = 1;
+	if ((ts->pct || ts->rel[0] || ts->rel[1]) && (!last || last < first)) {
+		log_msg(log, LOG_ERR, "%s: --time with %% or +seconds needs the first and last sample time, "
+			"which the file does not have (perf record writes them since perf 5.x)", perf_file__name(f));
+		return -EINVAL;
+	}
+	dur = last - first;
+	for (i = 0; i < 2; i++) {
+		uint64_t *t = i ? &an->time_end : &an->time_start;
+
+		if (ts->pct)
+			*t = first + (uint64_t)((unsigned __int128)dur * ts->val[i] / 1000000);
+		else
+			*t = ts->rel[i] ? first + ts->val[i] : ts->val[i];
+	}
+	if (an->time_start && an->time_end && an->time_start > an->time_end) {
+		log_msg(log, LOG_ERR, "%s: --time: START is after END", perf_file__name(f));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- the options */
+
+/* "1,2,3" -> numbers; 0 or -EINVAL */
+static int parse_u32_list(const char *arg, uint32_t *out, size_t max, size_t *nr)
+{
+	const char *p = arg;
+	char *end;
+
+	*nr = 0;
+	while (*p) {
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v > UINT32_MAX || (*end && *end != ',') || *nr == max)
+			return -EINVAL;
+		out[(*nr)++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return *nr ? 0 : -EINVAL;
+}
+
+/* --comms, --dsos, --symbols (which: 0, 1, 2): comma-separated names, at most 64 */
+static int parse_name_list(struct analyse_opts *o, int which, const char *arg)
+{
+	static const char *const names[] = { "--comms", "--dsos", "--symbols" };
+	char **store[] = { &o->comm_list, &o->dso_list, &o->sym_list };
+	const char **arr[] = { o->comms, o->dsos, o->syms };
+	size_t *nr[] = { &o->an.nr_comms, &o->an.nr_dsos, &o->an.nr_syms };
+	char *tok, *save = NULL;
+
+	free(*store[which]);
+	*store[which] = strdup(arg);
+	if (!*store[which])
+		return -ENOMEM;
+	*nr[which] = 0;
+	for (tok = strtok_r(*store[which], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*nr[which] == 64) {
+			fprintf(stderr, "readperf: %s takes at most 64 names\n", names[which]);
+			return -EINVAL;
+		}
+		arr[which][(*nr[which])++] = tok;
+	}
+	if (!*nr[which]) {
+		fprintf(stderr, "readperf: %s wants names\n", names[which]);
+		return -EINVAL;
+	}
+	o->an.comms = o->comms;
+	o->an.dsos = o->dsos;
+	o->an.syms = o->syms;
+	return 0;
+}
+
+void analyse_opts__init(struct analyse_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->input = "perf.data";
+	o->outdir = ".";
+	o->reports = analyse_default_reports();
+	o->profile_col = -1;
+}
+
+void analyse_opts__release(struct analyse_opts *o)
+{
+	free(o->cache_dir);
+	free(o->comm_list);
+	free(o->dso_list);
+	free(o->sym_list);
+}
+
+/* is dir ours (root running with a user's HOME, as sudo may keep it, must not leave root's files there)? */
+static int owned(const char *dir)
+{
+	struct stat st;
+
+	return !stat(dir, &st) && st.st_uid == geteuid();
+}
+
+/*
+ * The symbol cache: --symbol-cache DIR, else $XDG_CACHE_HOME/readperf, else
+ * ~/.cache/readperf when HOME is the user's own; none with
+ * --no-symbol-cache or without a home.
+ */
+int analyse_opts__finish(struct analyse_opts *o)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n = 0;
+
+	if (o->no_symbol_cache) {
+		o->sym.cache_dir = NULL;
+		return -1;
+	}
+	if (o->sym.cache_dir)
+		return -1;
+	if (xdg && *xdg == '/')
+		n = asprintf(&o->cache_dir, "%s/readperf", xdg);
+	else if (home && *home && owned(home))
+		n = asprintf(&o->cache_dir, "%s/.cache/readperf", home);
+	else
+		return -1;
+	if (n < 0) {
+		o->cache_dir = NULL;
+		fputs("readperf: out of memory\n", stderr);
+		return EXIT_SYSTEM;
+	}
+	o->sym.cache_dir = o->cache_dir;
+	return -1;
+}
+
+/* the symbol sources; -1 to go on, else the exit code */
+static int symbol_opt(struct analyse_opts *o, int id, const char *arg)
+{
+	switch (id) {
+	case OPT_SYMFS:
+		o->sym.symfs = arg;
+		break;
+	case OPT_KALLSYMS:
+		/* named by the user: a file that cannot be read is an error, not a warning */
+		if (access(arg, R_OK)) {
+			fprintf(stderr, "readperf: --kallsyms %s: %s\n", arg, strerror(errno));
+			return EXIT_SYSTEM;
+		}
+		o->sym.kallsyms = arg;
+		break;
+	case OPT_DEBUG_DIR:
+		if (o->sym.nr_debug_dirs == sizeof(o->debug_dirs) / sizeof(o->debug_dirs[0])) {
+			fputs("readperf: too many --debug-dir\n", stderr);
+			return EXIT_USAGE;
+		}
+		o->debug_dirs[o->sym.nr_debug_dirs++] = arg;
+		o->sym.debug_dirs = o->debug_dirs;
+		break;
+	case OPT_NO_SOURCE:
+		o->sym.no_source = 1;
+		break;
+	case OPT_FULL_SOURCE_PATH:	/* the default: source_file is the full path */
+		break;
+	case OPT_NO_DEMANGLE:
+		o->sym.no_demangle = 1;
+		break;
+	case OPT_UNKNOWN_ADDRESSES:
+		o->an.unknown_addresses = 1;
+		break;
+	case OPT_BUILDID_DIR:
+		o->sym.buildid_dir = arg;
+		break;
+	case OPT_SYMBOL_CACHE:
+		o->sym.cache_dir = arg;
+		break;
+	case OPT_NO_SYMBOL_CACHE:
+		o->no_symbol_cache = 1;
+		break;
+	}
+	return -1;
+}
+
+/* --time: a window the file is then asked to place; -1 to go on, else the exit code */
+static int time_opt(struct analyse_opts *o, const char *arg)
+{
+	if (parse_time_spec(arg, &o->time)) {
+		fprintf(stderr, "readperf: --time wants START,END (ns, s.frac or +s from the first sample), "
+			"P%%/N or A%%-B%%, not '%s'\n", arg);
+		return EXIT_USAGE;
+	}
+	if (!o->time.pct && !o->time.rel[0] && !o->time.rel[1] && o->time.val[0] && o->time.val[1] &&
+	    o->time.val[0] > o->time.val[1]) {
+		fprintf(stderr, "readperf: --time %s: START is after END\n", arg);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* -e and the filters; -1 to go on, else the exit code */
+static int filter_opt(struct analyse_opts *o, int id, const char *arg)
+{
+	switch (id) {
+	case 'e':
+		if (!*arg) {
+			fputs("readperf: -e wants an event name\n", stderr);
+			return EXIT_USAGE;
+		}
+		o->event_arg = arg;
+		break;
+	case OPT_PID:
+		if (parse_u32_list(arg, o->pids, 256, &o->an.nr_pids)) {
+			fprintf(stderr, "readperf: --pid wants comma-separated numbers, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		o->an.pids = o->pids;
+		break;
+	case OPT_TID:
+		if (parse_u32_list(arg, o->tids, 256, &o->an.nr_tids)) {
+			fprintf(stderr, "readperf: --tid wants comma-separated numbers, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		o->an.tids = o->tids;
+		break;
+	case OPT_COMM:
+	case OPT_DSOS:
+	case OPT_SYMBOLS:
+		if (parse_name_list(o, id == OPT_COMM ? 0 : id == OPT_DSOS ? 1 : 2, arg))
+			return EXIT_USAGE;
+		break;
+	case OPT_TIME:
+		return time_opt(o, arg);
+	}
+	return -1;
+}
+
+int analyse_opts__shared(struct analyse_opts *o, struct cli *cli, int id, const char *arg)
+{
+	switch (id) {
+	case 'o':
+		if (!*arg || !strcmp(arg, "-")) {
+			fputs("readperf: -o wants a directory for the reports\n", stderr);
+			return EXIT_USAGE;
+		}
+		o->outdir = arg;
+		return -1;
+	case 'q':
+		cli->quiet = o->quiet = 1;
+		return -1;
+	case 'v':
+		cli->verbose = 1;
+		return -1;
+	case OPT_VERSION:
+		printf("readperf %s\n", READPERF_VERSION);
+		return EXIT_OK;
+	case 'e':
+	case OPT_PID:
+	case OPT_TID:
+	case OPT_COMM:
+	case OPT_DSOS:
+	case OPT_SYMBOLS:
+	case OPT_TIME:
+		return filter_opt(o, id, arg);
+	}
+	return symbol_opt(o, id, arg);
+}
+
+/* ---------------------------------------------------------------- per file */
+
+void recorded_kernel(const struct perf_file *f, struct symbols_opts *so)
+{
+	const struct perf_features *ft = perf_file__features(f);
+	size_t i;
+
+	so->recorded_osrelease = ft->osrelease;
+	for (i = 0; i < ft->build_ids.len; i++) {
+		const struct perf_build_id *b = &ARRAY_AT(&ft->build_ids, struct perf_build_id, i);
+
+		if (b->filename && !strcmp(b->filename, "[kernel.kallsyms]")) {
+			so->recorded_kernel_build_id = b->build_id;
+			so->recorded_kernel_build_id_size = b->size;
+		}
+	}
+}
+
+/*
+ * The attr -e names in f: its name exactly, else the one whose name without
+ * perf's ":modifiers" and "/terms/" is it ("cycles" for "cycles:P",
+ * "page-faults" for "page-faults/period=5/").  No match, or two,
+ * is a usage error that lists the events of the file.
+ */
+int find_event(const struct perf_file *f, const char *want, const char **name, const struct log *log)
+{
+	const struct perf_evlist *el = perf_file__evlist(f);
+	const char *match = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, n = 0, len = strlen(want);
+
+	*name = NULL;
+	for (i = 0; i < el->nr; i++) {
+		if (!strcmp(el->attrs[i].name, want)) {
+			*name = el->attrs[i].name;
+			return 0;
+		}
+	}
+	for (i = 0; i < el->nr; i++) {
+		const char *a = el->attrs[i].name;
+
+		if (perf_event_name__base_len(a) == len && !strncmp(a, want, len)) {
+			match = a;
+			n++;
+		}
+	}
+	if (n == 1) {
+		*name = match;
+		return 0;
+	}
+	for (i = 0; i < el->nr; i++)
+		strbuf__addf(&sb, "%s%s", i ? ", " : "", el->attrs[i].name);
+	log_msg(log, LOG_ERR, "%s: -e %s: %s event of that name; the file has: %s",
+		perf_file__name(f), want, n ? "more than one" : "no", sb.len ? sb.buf : "no events");
+	strbuf__release(&sb);
+	return -EINVAL;
+}
+
+static int filters_given(const struct analyse_opts *o)
+{
+	const struct analysis_opts *an = &o->an;
+
+	return an->nr_pids || an->nr_tids || an->nr_comms || an->nr_dsos || an->nr_syms || o->time.set;
+}
+
+int check_filters(const struct analyse_opts *o, const struct perf_file *f, const struct analysis *an,
+		  const struct log *log)
+{
+	struct analysis_stats st;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!an || !filters_given(o))
+		return 0;
+	analysis__stats(an, &st);
+	if (st.samples || !st.filtered)
+		return 0;
+	analysis__describe(an, &sb);
+	log_msg(log, LOG_ERR, "%s: no sample passes the filters (--pid, --tid, --comms, --dsos, --symbols, --time); "
+		"the file has %s", perf_file__name(f), sb.len ? sb.buf : "no process");
+	strbuf__release(&sb);
+	return -EINVAL;
+}
