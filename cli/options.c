@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -53,30 +52,33 @@ static const struct cli_option *find_row(const struct cli_command *cmd, int id, 
 	return NULL;
 }
 
-/* getopt_long's table and short-option string from the rows; 0 or -ENOMEM */
-static int build_getopt(const struct cli_command *cmd, struct option **longopts, char **shortopts)
+/*
+ * getopt_long's table and short-option string from the rows, in arrays of
+ * the caller (no allocation: parsing cannot run out of memory); 0, or
+ * -E2BIG when the table has more than CLI_MAX_ROWS rows.
+ */
+struct getopt_args {
+	struct option longopts[CLI_MAX_ROWS + 1];
+	char shortopts[2 * CLI_MAX_ROWS + 3];	/* "+:" and "c:" per row */
+};
+
+static int build_getopt(const struct cli_command *cmd, struct getopt_args *ga)
 {
 	const struct cli_option_group *g;
 	const struct cli_option *o;
-	size_t n = nr_rows(cmd), k = 0;
-	char *p;
+	size_t k = 0;
+	char *p = ga->shortopts;
 
-	*longopts = calloc(n + 1, sizeof(**longopts));
-	*shortopts = malloc(2 * n + 3);
-	if (!*longopts || !*shortopts) {
-		free(*longopts);
-		free(*shortopts);
-		return -ENOMEM;
-	}
-	p = *shortopts;
+	if (nr_rows(cmd) > CLI_MAX_ROWS)
+		return -E2BIG;
 	if (cmd->stop_at_command)
 		*p++ = '+';
 	*p++ = ':';	/* a missing value is ':', not '?' */
 	for (g = cmd->groups; g->rows; g++) {
 		for (o = g->rows; o->short_name || o->long_name; o++) {
 			if (o->long_name)
-				(*longopts)[k++] = (struct option){ o->long_name, o->arg ? required_argument : no_argument,
-								    NULL, o->id };
+				ga->longopts[k++] = (struct option){ o->long_name,
+								     o->arg ? required_argument : no_argument, NULL, o->id };
 			if (o->short_name) {
 				*p++ = (char)o->short_name;
 				if (o->arg)
@@ -84,6 +86,7 @@ static int build_getopt(const struct cli_command *cmd, struct option **longopts,
 			}
 		}
 	}
+	ga->longopts[k] = (struct option){ NULL, 0, NULL, 0 };
 	*p = '\0';
 	return 0;
 }
@@ -93,17 +96,17 @@ int cli_command__parse(const struct cli_command *cmd, int argc, char **argv,
 {
 	const struct cli_option_group *g = NULL;
 	const struct cli_option *row;
-	struct option *longopts;
-	char *shortopts;
+	struct getopt_args ga;
+	struct option *longopts = ga.longopts;
 	int c, li, code = -1;
 
-	if (build_getopt(cmd, &longopts, &shortopts)) {
-		fputs("readperf: out of memory\n", stderr);
+	if (build_getopt(cmd, &ga)) {
+		fprintf(stderr, "readperf: %s: more than %d options in its table\n", cmd->name, CLI_MAX_ROWS);
 		return EXIT_SYSTEM;
 	}
 	optind = 1;
 	opterr = 0;
-	while (li = -1, (c = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
+	while (li = -1, (c = getopt_long(argc, argv, ga.shortopts, longopts, &li)) != -1) {
 		row = c == ':' || c == '?' ? NULL : find_row(cmd, c, &g);
 		if (!row) {
 			if (c == ':')
@@ -127,8 +130,6 @@ int cli_command__parse(const struct cli_command *cmd, int argc, char **argv,
 			break;
 	}
 	*next = optind;
-	free(longopts);
-	free(shortopts);
 	return code;
 }
 

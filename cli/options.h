@@ -21,6 +21,9 @@
 
 struct strbuf;
 
+/* the most rows a subcommand's table may have (its groups together) */
+#define CLI_MAX_ROWS 96
+
 /* the first id of the options without a short name (ids below are their letter) */
 #define CLI_OPT_LONG_ONLY 256
 
