@@ -210,59 +210,63 @@ static int overview_sample(void *state, struct analysis *a, const struct rsample
 	return 0;
 }
 
-static void info_of(struct strbuf *sb, const struct perf_record *rec)
+/* the info field of a record into sb; 0 or -ENOMEM */
+static int info_of(struct strbuf *sb, const struct perf_record *rec)
 {
+	int err = 0;
+
 	strbuf__reset(sb);
 	switch (rec->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		strbuf__addf(sb, "%s start=0x%" PRIx64 " len=0x%" PRIx64 " pgoff=0x%" PRIx64,
+		err = strbuf__addf(sb, "%s start=0x%" PRIx64 " len=0x%" PRIx64 " pgoff=0x%" PRIx64,
 			     rec->u.mmap.filename, rec->u.mmap.start, rec->u.mmap.len,
 			     rec->u.mmap.pgoff);
 		break;
 	case PERF_RECORD_COMM:
-		strbuf__addstr(sb, rec->u.comm.comm);
-		if (rec->u.comm.exec)
-			strbuf__addstr(sb, " (exec)");
+		err = strbuf__addstr(sb, rec->u.comm.comm);
+		if (!err && rec->u.comm.exec)
+			err = strbuf__addstr(sb, " (exec)");
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		strbuf__addf(sb, "ppid=%" PRIi32 " ptid=%" PRIi32, (int32_t)rec->u.fork.ppid,
+		err = strbuf__addf(sb, "ppid=%" PRIi32 " ptid=%" PRIi32, (int32_t)rec->u.fork.ppid,
 			     (int32_t)rec->u.fork.ptid);
 		break;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
-		strbuf__addf(sb, "lost=%" PRIu64, rec->u.lost.lost);
+		err = strbuf__addf(sb, "lost=%" PRIu64, rec->u.lost.lost);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		strbuf__addstr(sb, rec->u.sw.out ? (rec->u.sw.preempt ? "out preempt" : "out") : "in");
-		if (rec->type == PERF_RECORD_SWITCH_CPU_WIDE)
-			strbuf__addf(sb, " %s_pid=%" PRIi32 " %s_tid=%" PRIi32,
+		err = strbuf__addstr(sb, rec->u.sw.out ? (rec->u.sw.preempt ? "out preempt" : "out") : "in");
+		if (!err && rec->type == PERF_RECORD_SWITCH_CPU_WIDE)
+			err = strbuf__addf(sb, " %s_pid=%" PRIi32 " %s_tid=%" PRIi32,
 				     rec->u.sw.out ? "next" : "prev", (int32_t)rec->u.sw.next_prev_pid,
 				     rec->u.sw.out ? "next" : "prev", (int32_t)rec->u.sw.next_prev_tid);
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
-		strbuf__addf(sb, "id=%" PRIu64, rec->u.throttle.id);
+		err = strbuf__addf(sb, "id=%" PRIu64, rec->u.throttle.id);
 		break;
 	case PERF_RECORD_KSYMBOL:
-		strbuf__addf(sb, "%s addr=0x%" PRIx64 " len=%" PRIu32 "%s",
+		err = strbuf__addf(sb, "%s addr=0x%" PRIx64 " len=%" PRIu32 "%s",
 			     rec->u.ksymbol.name ? rec->u.ksymbol.name : "", rec->u.ksymbol.addr,
 			     rec->u.ksymbol.len,
 			     (rec->u.ksymbol.flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) ? " unregister" : "");
 		break;
 	case PERF_RECORD_CGROUP:
-		strbuf__addf(sb, "id=%" PRIu64 " %s", rec->u.cgroup.id,
+		err = strbuf__addf(sb, "id=%" PRIu64 " %s", rec->u.cgroup.id,
 			     rec->u.cgroup.path ? rec->u.cgroup.path : "");
 		break;
 	case PERF_RECORD_HEADER_BUILD_ID:
 		if (rec->u.build_id.filename)
-			strbuf__addstr(sb, rec->u.build_id.filename);
+			err = strbuf__addstr(sb, rec->u.build_id.filename);
 		break;
 	default:
 		break;
 	}
+	return err ? -ENOMEM : 0;
 }
 
 static int overview_record(void *state, struct analysis *a, const struct rrecord *rr)
@@ -276,6 +280,9 @@ static int overview_record(void *state, struct analysis *a, const struct rrecord
 	(void)a;
 	if (rr->filtered)
 		return 0;
+	/* out of memory: a row without its info would be a wrong report, the run ends */
+	if (info_of(&o->info, rec))
+		return -ENOMEM;
 	has_pid = analysis__record_pid_tid(rec, &pid, &tid);
 	common_fields(o, rec, has_pid, pid, tid);
 	if (rec->evattr && rec->type < PERF_RECORD_USER_TYPE_START && rec->evattr->name)
@@ -286,7 +293,6 @@ static int overview_record(void *state, struct analysis *a, const struct rrecord
 	csv__u64(c, 0);		/* period */
 	csv__empty(c);		/* dso */
 	csv__empty(c);		/* symbol */
-	info_of(&o->info, rec);
 	csv__strn(c, o->info.buf, o->info.len);
 	csv__end_row(c);
 	return 0;

@@ -44,7 +44,7 @@ run_points() {
 		n=$((total * i / points))
 		rm -rf "$out"
 		cp -r "$ref" "$out"
-		OOM_ONCE=$once OOM_OWN_ONLY=1 OOM_FAIL_AFTER=$n LD_PRELOAD=$shim \
+		env ${once:+OOM_ONCE=1} OOM_OWN_ONLY=1 OOM_FAIL_AFTER=$n LD_PRELOAD=$shim \
 			"$PROG" -o "$out" "${args[@]}" 2> "$tmp/err"
 		rc=$?
 		case $rc in
