@@ -42,7 +42,7 @@ endif
 # ---------------------------------------------------------------- sources
 
 UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c util/heap.c \
-	util/pool.c
+	util/pool.c util/escape.c
 # the file format; then, behind the boundary, capture (perf_event_open, ring buffer, synthesized records)
 PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.c perffile/record.c perffile/rectypes.c perffile/features.c \
 	perffile/ordered.c perffile/writer.c perffile/tracing.c \
@@ -63,7 +63,7 @@ CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/b
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
 GEN_SRCS = tests/gen/gen-perf.c tests/lib/perfemit.c
 UNIT_TESTS = test-util test-record test-features test-writer test-capture test-selfmon test-symbols \
-	test-ordered test-machine test-analysis test-unwind test-tracing
+	test-ordered test-machine test-analysis test-unwind test-tracing test-escape
 
 # ---------------------------------------------------------------- rules
 

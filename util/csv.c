@@ -29,6 +29,7 @@ static void init(struct csv *c, int fd)
 	c->fd = fd;
 	c->tmp_path = c->path = NULL;
 	c->need_sep = c->in_row = 0;
+	c->raw_text = 0;
 	c->pfx_hdr = c->pfx_val = NULL;
 	c->rows = 0;
 	c->err = 0;
@@ -60,6 +61,11 @@ int csv__open(struct csv *c, const char *dir, const char *name)
 void csv__open_fd(struct csv *c, int fd)
 {
 	init(c, fd);
+}
+
+void csv__set_raw_text(struct csv *c, int raw)
+{
+	c->raw_text = raw;
 }
 
 /* all of p to the file: partial writes continued, EINTR retried; the first error kept */
@@ -157,17 +163,29 @@ static inline int special(char ch)
 	return ch == ',' || ch == '"' || ch == '\n' || ch == '\r';
 }
 
-size_t csv__escape(char *dst, const char *s, size_t len)
+/* text a spreadsheet would take for a formula: it gets a leading ' (csv.h) */
+static inline int formula(const struct csv *c, const char *s, size_t len)
+{
+	return len && !c->raw_text &&
+	       (s[0] == '=' || s[0] == '+' || s[0] == '@' || s[0] == '\t' || s[0] == '\r');
+}
+
+size_t csv__escape(const struct csv *c, char *dst, const char *s, size_t len)
 {
 	size_t i, n = 0;
+	int quote;
 
 	for (i = 0; i < len && !special(s[i]); i++)
 		;
-	if (i == len) {
-		memcpy(dst, s, len);
-		return len;
+	quote = i < len;
+	if (quote)
+		dst[n++] = '"';
+	if (formula(c, s, len))
+		dst[n++] = '\'';
+	if (!quote) {
+		memcpy(dst + n, s, len);
+		return n + len;
 	}
-	dst[n++] = '"';
 	for (i = 0; i < len; i++) {
 		if (s[i] == '"')
 			dst[n++] = '"';
@@ -177,7 +195,7 @@ size_t csv__escape(char *dst, const char *s, size_t len)
 	return n;
 }
 
-/* one field's text, quoted when it holds , " \r or \n */
+/* one field's text, quoted when it holds , " \r or \n; the formula rule */
 static void put_field(struct csv *c, const char *s, size_t len)
 {
 	size_t i;
@@ -185,10 +203,14 @@ static void put_field(struct csv *c, const char *s, size_t len)
 	for (i = 0; i < len && !special(s[i]); i++)
 		;
 	if (i == len) {
+		if (__builtin_expect(formula(c, s, len), 0))
+			put_ch(c, '\'');
 		put(c, s, len);
 		return;
 	}
 	put_ch(c, '"');
+	if (formula(c, s, len))
+		put_ch(c, '\'');
 	for (i = 0; i < len; i++) {
 		if (s[i] == '"')
 			put_ch(c, '"');

@@ -160,18 +160,18 @@ static const struct ov_text *sample_text(struct overview *o, const struct func_s
 	le = strlen(event);
 	ld = strlen(f->dso);
 	lf = strlen(f->function);
-	n = 2 * (le + ld + lf) + 9;	/* three fields quoted, three commas */
+	n = 2 * (le + ld + lf) + 12;	/* three fields quoted with a leading ', three commas */
 	if (n > UINT32_MAX)
 		return NULL;
 	t = pool__alloc(&o->pool, n);
 	if (!t)
 		return NULL;
-	tx->event_len = (uint32_t)csv__escape(t, event, le);
+	tx->event_len = (uint32_t)csv__escape(&o->ov, t, event, le);
 	n = tx->event_len;
 	t[n++] = ',';
-	n += csv__escape(t + n, f->dso, ld);
+	n += csv__escape(&o->ov, t + n, f->dso, ld);
 	t[n++] = ',';
-	n += csv__escape(t + n, f->function, lf);
+	n += csv__escape(&o->ov, t + n, f->function, lf);
 	t[n++] = ',';		/* info: empty */
 	tx->len = (uint32_t)n;
 	tx->text = t;
