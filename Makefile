@@ -4,7 +4,7 @@
 #   make demo            install what is missing (Debian), build, analyse a shipped recording
 #   make check           the same, then unit tests + CLI tests; prints "N passed, N failed"
 #   make bench           speed and memory benchmarks against perf
-#   make fuzz            libFuzzer targets (clang): reader, whole analysis, ELF; FUZZ_SECONDS each
+#   make fuzz            libFuzzer targets (clang): reader, whole analysis, ELF, names; FUZZ_SECONDS each
 #   make install         the binary and the man page; PREFIX=/usr/local DESTDIR=
 #   make uninstall       removes them
 #   SANITIZE=address,undefined   sanitizer build in build-san/ (binary build-san/readperf)
@@ -144,10 +144,10 @@ bench: all
 	$(Q)PROG=$(PROG) tests/bench/bench.sh
 
 # libFuzzer targets (clang): the reader, the whole analysis, the symbol code on ELF
-# files; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.
+# files, names through the text outputs' escapers; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.
 FUZZ_CC ?= clang
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all
-FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf
+FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf fuzz-text
 FUZZ_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
 .SECONDARY: $(FUZZ_OBJS)
 $(B)/fuzz/obj/%.o: %.c
