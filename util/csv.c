@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "util/csv.h"
+#include "util/escape.h"
 
 static char *path_join(const char *dir, const char *prefix, const char *name,
 		       const char *suffix)
@@ -34,6 +35,7 @@ static void init(struct csv *c, int fd)
 	c->rows = 0;
 	c->err = 0;
 	c->len = 0;
+	strbuf__init(&c->esc);
 }
 
 int csv__open(struct csv *c, const char *dir, const char *name)
@@ -369,6 +371,26 @@ void csv__raw(struct csv *c, const char *p, size_t n)
 	put(c, p, n);
 }
 
+/* what an escaper appended to c->esc, or its -ENOMEM */
+static void put_esc(struct csv *c, int err)
+{
+	if (err && !c->err)
+		c->err = err;
+	if (!err)
+		put(c, c->esc.buf, c->esc.len);
+	strbuf__reset(&c->esc);
+}
+
+void csv__xml(struct csv *c, const char *s, size_t n, size_t max)
+{
+	put_esc(c, escape__xml(&c->esc, s, n, max));
+}
+
+void csv__json(struct csv *c, const char *s, size_t n)
+{
+	put_esc(c, escape__json(&c->esc, s, n));
+}
+
 void csv__puts(struct csv *c, const char *s)
 {
 	put(c, s, strlen(s));
@@ -417,6 +439,7 @@ int csv__commit(struct csv *c)
 {
 	int err;
 
+	strbuf__release(&c->esc);
 	if (c->fd < 0)
 		return c->err ? c->err : -EBADF;
 	flush_buf(c);
@@ -440,6 +463,7 @@ int csv__commit(struct csv *c)
 
 void csv__abort(struct csv *c)
 {
+	strbuf__release(&c->esc);
 	if (c->fd >= 0 && c->tmp_path) {
 		close(c->fd);
 		unlink(c->tmp_path);

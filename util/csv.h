@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/strbuf.h"
+
 struct csv {
 	int fd;			/* -1 when closed */
 	char *tmp_path;
@@ -33,6 +35,7 @@ struct csv {
 	const char *pfx_hdr, *pfx_val;	/* csv__prefix: borrowed */
 	uint64_t rows;		/* rows ended since csv__prefix (the first is the header) */
 	int err;		/* first error, negative errno */
+	struct strbuf esc;	/* csv__xml, csv__json: the escaped name */
 	size_t len;		/* bytes in buf not yet written to fd */
 	char buf[1 << 16];
 };
@@ -91,6 +94,13 @@ size_t csv__format_i64(char *dst, int64_t v);
  * same atomic file): no separator, no quoting.
  */
 void csv__raw(struct csv *c, const char *p, size_t n);
+/*
+ * A name from the file as XML text or attribute value (escape__xml: at most
+ * max characters) or as a JSON string literal (escape__json): the only way
+ * an SVG or JSON writer puts a name in its output (util/escape.h).
+ */
+void csv__xml(struct csv *c, const char *s, size_t n, size_t max);
+void csv__json(struct csv *c, const char *s, size_t n);
 void csv__puts(struct csv *c, const char *s);
 void csv__printf(struct csv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
