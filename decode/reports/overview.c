@@ -63,11 +63,13 @@ static int overview_begin(void *state, struct analysis *a)
 		err = csv__open(&o->ov, opts->out_dir, "overview.csv");
 		if (err)
 			return err;
+		csv__set_raw_text(&o->ov, opts->raw_csv);
 	} else {
 		o->tmp = tmpfile();
 		if (!o->tmp)
 			return -errno;
 		csv__open_fd(&o->ov, fileno(o->tmp));
+		csv__set_raw_text(&o->ov, opts->raw_csv);
 	}
 	csv__prefix(&o->ov, "profile", o->profile);
 	for (i = 0; overview_cols[i].name; i++)
@@ -298,11 +300,12 @@ static int copy_tmp(struct overview *o, const char *dir)
 	struct csv c;
 	char buf[1 << 16];
 	ssize_t n;
-	int fd = o->ov.fd, err;
+	int fd = o->ov.fd, raw = o->ov.raw_text, err;
 
 	/* what the writer still buffers goes to the file */
 	err = csv__commit(&o->ov);
 	csv__open_fd(&o->ov, fd);
+	csv__set_raw_text(&o->ov, raw);
 	csv__prefix(&o->ov, NULL, o->profile);
 	if (err)
 		return err;
