@@ -171,3 +171,11 @@ int escape__term(struct strbuf *sb, const char *s, size_t n)
 {
 	return put_escaped(sb, s, n, SIZE_MAX, term_subst);
 }
+
+const char *escape__term_str(struct strbuf *sb, const char *s)
+{
+	strbuf__reset(sb);
+	if (!s)
+		return "";
+	return escape__term(sb, s, strlen(s)) ? "?" : sb->buf;
+}

@@ -55,5 +55,10 @@ int escape__xml(struct strbuf *sb, const char *s, size_t n, size_t max);
 int escape__json(struct strbuf *sb, const char *s, size_t n);
 /* s (n bytes) as terminal text */
 int escape__term(struct strbuf *sb, const char *s, size_t n);
+/*
+ * The string s as terminal text in sb, replacing what sb held, for a
+ * printf argument: sb->buf, or "?" when memory ran out (NULL s: "")
+ */
+const char *escape__term_str(struct strbuf *sb, const char *s);
 
 #endif

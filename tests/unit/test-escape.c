@@ -253,6 +253,9 @@ static void test_xml_cut(void **state)
 	assert_int_equal(escape__json(&sb, "b", 1), 0);
 	assert_int_equal(escape__term(&sb, "\n", 1), 0);
 	assert_string_equal(sb.buf, "a\"b\"\\x0a");
+	/* the string form replaces what the buffer held */
+	assert_string_equal(escape__term_str(&sb, "t\x1b[0m"), "t\\x1b[0m");
+	assert_string_equal(escape__term_str(&sb, NULL), "");
 	strbuf__release(&sb);
 }
 
