@@ -4,7 +4,7 @@
 #   make demo            install what is missing (Debian), build, analyse a shipped recording
 #   make check           the same, then unit tests + CLI tests; prints "N passed, N failed"
 #   make bench           speed and memory benchmarks against perf
-#   make fuzz            libFuzzer targets (clang): reader, whole analysis, ELF; FUZZ_SECONDS each
+#   make fuzz            libFuzzer targets (clang): reader, whole analysis, ELF, names; FUZZ_SECONDS each
 #   make install         the binary and the man page; PREFIX=/usr/local DESTDIR=
 #   make uninstall       removes them
 #   SANITIZE=address,undefined   sanitizer build in build-san/ (binary build-san/readperf)
@@ -42,7 +42,7 @@ endif
 # ---------------------------------------------------------------- sources
 
 UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c util/heap.c \
-	util/pool.c
+	util/pool.c util/escape.c
 # the file format; then, behind the boundary, capture (perf_event_open, ring buffer, synthesized records)
 PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.c perffile/record.c perffile/rectypes.c perffile/features.c \
 	perffile/ordered.c perffile/writer.c perffile/tracing.c \
@@ -63,7 +63,7 @@ CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/b
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
 GEN_SRCS = tests/gen/gen-perf.c tests/lib/perfemit.c
 UNIT_TESTS = test-util test-record test-features test-writer test-capture test-selfmon test-symbols \
-	test-ordered test-machine test-analysis test-unwind test-tracing
+	test-ordered test-machine test-analysis test-unwind test-tracing test-escape
 
 # ---------------------------------------------------------------- rules
 
@@ -144,10 +144,10 @@ bench: all
 	$(Q)PROG=$(PROG) tests/bench/bench.sh
 
 # libFuzzer targets (clang): the reader, the whole analysis, the symbol code on ELF
-# files; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.
+# files, names through the text outputs' escapers; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.
 FUZZ_CC ?= clang
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all
-FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf
+FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf fuzz-text
 FUZZ_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
 .SECONDARY: $(FUZZ_OBJS)
 $(B)/fuzz/obj/%.o: %.c

@@ -19,6 +19,7 @@
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
 #include "util/csv.h"
+#include "util/escape.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
 
@@ -438,6 +439,7 @@ static void print_top(FILE *fp, const struct analysis *an)
 {
 	size_t nf = analysis__nr_funcs(an), ne = analysis__nr_events(an), e, i, n;
 	const struct func_stat **v = calloc(nf ? nf : 1, sizeof(*v));
+	struct strbuf s1 = STRBUF_INIT, s2 = STRBUF_INIT;
 
 	if (!v)
 		return;
@@ -453,11 +455,15 @@ static void print_top(FILE *fp, const struct analysis *an)
 				n++;
 		}
 		qsort(v, n, sizeof(*v), fn_cmp);
-		fprintf(fp, "%s: %" PRIu64 " samples, period %" PRIu64 "\n", ev.name, ev.samples, ev.period);
+		/* names from the file as terminal text (util/escape.h) */
+		fprintf(fp, "%s: %" PRIu64 " samples, period %" PRIu64 "\n", escape__term_str(&s1, ev.name),
+			ev.samples, ev.period);
 		for (i = 0; i < n && i < 10; i++)
 			fprintf(fp, "  %6.2f%%  %-24s %s\n", ev.period ? 100.0 * (double)v[i]->period / (double)ev.period : 0.0,
-				v[i]->dso, v[i]->function);
+				escape__term_str(&s1, v[i]->dso), escape__term_str(&s2, v[i]->function));
 	}
+	strbuf__release(&s1);
+	strbuf__release(&s2);
 	free(v);
 }
 
@@ -478,7 +484,14 @@ static void print_summary(const struct analyse_opts *o, const struct filestat *f
 	    sb.st_size > 100 * 1024 * 1024)
 		log_msg(log, LOG_WARN, "%s is %.1f MB; --reports default without overview leaves it out", path,
 			(double)sb.st_size / (1024 * 1024));
-	fprintf(fp, "readperf: %s: reports in %s/:", o->input, o->outdir);
+	{
+		struct strbuf s1 = STRBUF_INIT, s2 = STRBUF_INIT;
+
+		fprintf(fp, "readperf: %s: reports in %s/:", escape__term_str(&s1, o->input),
+			escape__term_str(&s2, o->outdir));
+		strbuf__release(&s1);
+		strbuf__release(&s2);
+	}
 	print_report_names(fp, o->reports);
 	fputc('\n', fp);
 	if (!an)
@@ -627,6 +640,7 @@ int analyse(struct analyse_opts *o, const struct log *log)
 	if (err)
 		goto out_close;
 	filestat__set_profile(fs, o->an.profile);
+	filestat__set_raw_csv(fs, o->an.raw_csv);
 	err = start_analysis(o, f, txn.stage, &an, &q, log);
 	if (err > 0) {
 		filestat__delete(fs);

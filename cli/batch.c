@@ -181,6 +181,7 @@ static int write_index(const struct analyse_opts *o, const struct batch_item *it
 
 	if (err)
 		return err;
+	csv__set_raw_text(&c, o->an.raw_csv);
 	csv__row(&c, cols);
 	for (i = 0; i < n; i++) {
 		const struct strbuf *r = &items[i].res;

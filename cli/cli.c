@@ -9,10 +9,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/escape.h"
+#include "util/strbuf.h"
 
 void cli_print_log(void *ctx, enum log_level level, const char *msg)
 {
 	struct cli *cli = ctx;
+	struct strbuf sb = STRBUF_INIT;
 
 	if (level == LOG_ERR && !cli->first_err[0])
 		snprintf(cli->first_err, sizeof(cli->first_err), "%s", msg);
@@ -20,7 +23,9 @@ void cli_print_log(void *ctx, enum log_level level, const char *msg)
 		return;
 	if (level == LOG_DEBUG && !cli->verbose)
 		return;
-	fprintf(stderr, "readperf: %s%s\n", level == LOG_WARN ? "warning: " : "", msg);
+	/* messages name what the file names: shown as terminal text (util/escape.h) */
+	fprintf(stderr, "readperf: %s%s\n", level == LOG_WARN ? "warning: " : "", escape__term_str(&sb, msg));
+	strbuf__release(&sb);
 }
 
 int exit_for(int err)

@@ -32,6 +32,8 @@ const struct cli_option analyse_shared_options[] = {
 	{ 0, "no-demangle", NULL, "keep C++/Rust symbol names mangled", OPT_NO_DEMANGLE, NULL },
 	{ 0, "unknown-addresses", NULL, "a row '[unknown] 0x1204' per address of a dso without its symbol",
 	  OPT_UNKNOWN_ADDRESSES, NULL },
+	{ 0, "raw-csv", NULL, "CSV text cells verbatim (by default one that begins with = + @ TAB CR\n"
+	  "gets a leading ', as spreadsheets would run it as a formula)", OPT_RAW_CSV, NULL },
 	{ 0, "buildid-dir", "DIR", "the build-id cache (default $PERF_BUILDID_DIR, else ~/.debug)",
 	  OPT_BUILDID_DIR, NULL },
 	{ 0, "symbol-cache", "DIR", "keep the symbols and source lines found per binary in DIR for the\n"
@@ -337,6 +339,9 @@ static int symbol_opt(struct analyse_opts *o, int id, const char *arg)
 		break;
 	case OPT_UNKNOWN_ADDRESSES:
 		o->an.unknown_addresses = 1;
+		break;
+	case OPT_RAW_CSV:
+		o->an.raw_csv = 1;
 		break;
 	case OPT_BUILDID_DIR:
 		o->sym.buildid_dir = arg;

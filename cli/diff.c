@@ -256,7 +256,7 @@ int cmd_diff(int argc, char **argv, struct cli *cli)
 		err = diff__new(&d, side[0].an, side[1].an, o.sort);
 	if (!err) {
 		diff_notes(d, log);
-		err = diff__write(d, o.o.outdir);
+		err = diff__write(d, o.o.outdir, o.o.an.raw_csv);
 		if (err)
 			log_msg(log, LOG_ERR, "%s/diff.csv: cannot write: %s", o.o.outdir, strerror(-err));
 	}

@@ -13,6 +13,7 @@
 #include "perffile/attr.h"
 #include "perffile/perffile.h"
 #include "util/array.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 
 static const struct cli_command header_cmd = {
@@ -83,16 +84,19 @@ int cmd_header(int argc, char **argv, struct cli *cli)
 			section = fact->section;
 			printf("# %s\n", section);
 		}
-		printf("#   %s: %s\n", fact->key, fact->value);
+		/* the file's strings as terminal text (util/escape.h) */
+		printf("#   %s: ", escape__term_str(&sb, fact->key));
+		printf("%s\n", escape__term_str(&sb, fact->value));
 	}
 	printf("# events\n");
 	for (i = 0; i < el->nr; i++) {
 		const struct perf_evattr *a = &el->attrs[i];
 
+		printf("#   %s: ", escape__term_str(&sb, a->name));
 		strbuf__reset(&sb);
 		perf_sample_type__format(a->attr.sample_type, &sb);
-		printf("#   %s: type=%u config=%#llx size=%u %s=%llu sample_type=%s ids=%zu\n",
-		       a->name, a->attr.type, (unsigned long long)a->attr.config, a->file_attr_size,
+		printf("type=%u config=%#llx size=%u %s=%llu sample_type=%s ids=%zu\n",
+		       a->attr.type, (unsigned long long)a->attr.config, a->file_attr_size,
 		       a->attr.freq ? "sample_freq" : "sample_period",
 		       (unsigned long long)a->attr.sample_period, sb.buf, a->nr_ids);
 	}

@@ -59,6 +59,7 @@ struct analysis_opts {
 	const char *report_dir;            /* where the reports end up, for messages (out_dir may stage them) */
 	unsigned fg_minwidth;              /* --minwidth: flame graph frames narrower than this (1/100 px) left out */
 	int fg_minwidth_set;               /* else flamegraph.pl's 0.1 px */
+	int raw_csv;                       /* --raw-csv: text cells verbatim, no leading ' before a formula (util/csv.h) */
 };
 
 struct analysis;

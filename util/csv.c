@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "util/csv.h"
+#include "util/escape.h"
 
 static char *path_join(const char *dir, const char *prefix, const char *name,
 		       const char *suffix)
@@ -29,10 +30,12 @@ static void init(struct csv *c, int fd)
 	c->fd = fd;
 	c->tmp_path = c->path = NULL;
 	c->need_sep = c->in_row = 0;
+	c->raw_text = 0;
 	c->pfx_hdr = c->pfx_val = NULL;
 	c->rows = 0;
 	c->err = 0;
 	c->len = 0;
+	strbuf__init(&c->esc);
 }
 
 int csv__open(struct csv *c, const char *dir, const char *name)
@@ -60,6 +63,11 @@ int csv__open(struct csv *c, const char *dir, const char *name)
 void csv__open_fd(struct csv *c, int fd)
 {
 	init(c, fd);
+}
+
+void csv__set_raw_text(struct csv *c, int raw)
+{
+	c->raw_text = raw;
 }
 
 /* all of p to the file: partial writes continued, EINTR retried; the first error kept */
@@ -157,17 +165,29 @@ static inline int special(char ch)
 	return ch == ',' || ch == '"' || ch == '\n' || ch == '\r';
 }
 
-size_t csv__escape(char *dst, const char *s, size_t len)
+/* text a spreadsheet would take for a formula: it gets a leading ' (csv.h) */
+static inline int formula(const struct csv *c, const char *s, size_t len)
+{
+	return len && !c->raw_text &&
+	       (s[0] == '=' || s[0] == '+' || s[0] == '@' || s[0] == '\t' || s[0] == '\r');
+}
+
+size_t csv__escape(const struct csv *c, char *dst, const char *s, size_t len)
 {
 	size_t i, n = 0;
+	int quote;
 
 	for (i = 0; i < len && !special(s[i]); i++)
 		;
-	if (i == len) {
-		memcpy(dst, s, len);
-		return len;
+	quote = i < len;
+	if (quote)
+		dst[n++] = '"';
+	if (formula(c, s, len))
+		dst[n++] = '\'';
+	if (!quote) {
+		memcpy(dst + n, s, len);
+		return n + len;
 	}
-	dst[n++] = '"';
 	for (i = 0; i < len; i++) {
 		if (s[i] == '"')
 			dst[n++] = '"';
@@ -177,7 +197,7 @@ size_t csv__escape(char *dst, const char *s, size_t len)
 	return n;
 }
 
-/* one field's text, quoted when it holds , " \r or \n */
+/* one field's text, quoted when it holds , " \r or \n; the formula rule */
 static void put_field(struct csv *c, const char *s, size_t len)
 {
 	size_t i;
@@ -185,10 +205,14 @@ static void put_field(struct csv *c, const char *s, size_t len)
 	for (i = 0; i < len && !special(s[i]); i++)
 		;
 	if (i == len) {
+		if (__builtin_expect(formula(c, s, len), 0))
+			put_ch(c, '\'');
 		put(c, s, len);
 		return;
 	}
 	put_ch(c, '"');
+	if (formula(c, s, len))
+		put_ch(c, '\'');
 	for (i = 0; i < len; i++) {
 		if (s[i] == '"')
 			put_ch(c, '"');
@@ -347,6 +371,26 @@ void csv__raw(struct csv *c, const char *p, size_t n)
 	put(c, p, n);
 }
 
+/* what an escaper appended to c->esc, or its -ENOMEM */
+static void put_esc(struct csv *c, int err)
+{
+	if (err && !c->err)
+		c->err = err;
+	if (!err)
+		put(c, c->esc.buf, c->esc.len);
+	strbuf__reset(&c->esc);
+}
+
+void csv__xml(struct csv *c, const char *s, size_t n, size_t max)
+{
+	put_esc(c, escape__xml(&c->esc, s, n, max));
+}
+
+void csv__json(struct csv *c, const char *s, size_t n)
+{
+	put_esc(c, escape__json(&c->esc, s, n));
+}
+
 void csv__puts(struct csv *c, const char *s)
 {
 	put(c, s, strlen(s));
@@ -395,6 +439,7 @@ int csv__commit(struct csv *c)
 {
 	int err;
 
+	strbuf__release(&c->esc);
 	if (c->fd < 0)
 		return c->err ? c->err : -EBADF;
 	flush_buf(c);
@@ -418,6 +463,7 @@ int csv__commit(struct csv *c)
 
 void csv__abort(struct csv *c)
 {
+	strbuf__release(&c->esc);
 	if (c->fd >= 0 && c->tmp_path) {
 		close(c->fd);
 		unlink(c->tmp_path);

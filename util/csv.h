@@ -3,6 +3,13 @@
  * RFC 4180 CSV writer: fields separated by ',', rows ended by '\n', a field
  * quoted (with "" for ") only when it holds , " \r or \n.
  *
+ * A text field (csv__str, csv__strn, csv__row, csv__escape, the csv__prefix
+ * column) that begins with '=', '+', '@', TAB or CR gets a leading "'", so
+ * a spreadsheet shows it instead of running it as a formula (OWASP's CSV
+ * injection advice); '-' is left alone (login shells' comms are "-bash",
+ * negative numbers begin with it).  Numbers are never text fields.
+ * csv__set_raw_text(c, 1) writes text verbatim (readperf --raw-csv).
+ *
  * A report is written to "DIR/.NAME.tmp.PID" and renamed to "DIR/NAME" by
  * csv__commit, so a reader never sees half a report.  csv__abort (or
  * csv__commit after a write error) removes the temporary file.  Output is
@@ -16,15 +23,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/strbuf.h"
+
 struct csv {
 	int fd;			/* -1 when closed */
 	char *tmp_path;
 	char *path;
 	int need_sep;
 	int in_row;		/* a field of the current row is written */
+	int raw_text;		/* csv__set_raw_text: no leading ' on formula-like text */
 	const char *pfx_hdr, *pfx_val;	/* csv__prefix: borrowed */
 	uint64_t rows;		/* rows ended since csv__prefix (the first is the header) */
 	int err;		/* first error, negative errno */
+	struct strbuf esc;	/* csv__xml, csv__json: the escaped name */
 	size_t len;		/* bytes in buf not yet written to fd */
 	char buf[1 << 16];
 };
@@ -44,6 +55,8 @@ void csv__open_fd(struct csv *c, int fd);
  * directory, -ENOMEM or -errno.
  */
 int csv__open_path(struct csv *c, const char *path);
+/* raw: text fields verbatim, without the leading ' of the formula rule (off after open) */
+void csv__set_raw_text(struct csv *c, int raw);
 
 /*
  * A first column in front of every row: header names it in the first row
@@ -66,11 +79,12 @@ void csv__end_row(struct csv *c);
 
 /*
  * Pre-escaped fields, for text written in many rows: csv__escape writes s as
- * one field's text (quoted if need be) into dst, which has room for
- * 2 * len + 2 bytes, and returns its length; csv__text writes such text as
- * the next field.  text may be several fields joined by ','.
+ * one field's text as c would write it (quoted if need be, the formula
+ * rule) into dst, which has room for 2 * len + 3 bytes, and returns its
+ * length; csv__text writes such text as the next field.  text may be
+ * several fields joined by ','.
  */
-size_t csv__escape(char *dst, const char *s, size_t len);
+size_t csv__escape(const struct csv *c, char *dst, const char *s, size_t len);
 void csv__text(struct csv *c, const char *text, size_t len);
 /* v as csv__i64 writes it, into dst (room for 20 bytes); its length */
 size_t csv__format_i64(char *dst, int64_t v);
@@ -80,6 +94,13 @@ size_t csv__format_i64(char *dst, int64_t v);
  * same atomic file): no separator, no quoting.
  */
 void csv__raw(struct csv *c, const char *p, size_t n);
+/*
+ * A name from the file as XML text or attribute value (escape__xml: at most
+ * max characters) or as a JSON string literal (escape__json): the only way
+ * an SVG or JSON writer puts a name in its output (util/escape.h).
+ */
+void csv__xml(struct csv *c, const char *s, size_t n, size_t max);
+void csv__json(struct csv *c, const char *s, size_t n);
 void csv__puts(struct csv *c, const char *s);
 void csv__printf(struct csv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

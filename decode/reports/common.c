@@ -26,6 +26,7 @@ int report__open_csv(struct csv *c, struct analysis *a, const char *dir, const c
 	if (err)
 		return err;
 	csv__prefix(c, "profile", analysis__opts(a)->profile);
+	csv__set_raw_text(c, analysis__opts(a)->raw_csv);
 	if (cols)
 		report__header(c, cols);
 	return 0;

@@ -349,7 +349,7 @@ static const struct report_column diff_cols[] = {
 };
 #define NR_SELF_COLS 11
 
-int diff__write(const struct diff *d, const char *dir)
+int diff__write(const struct diff *d, const char *dir, int raw_csv)
 {
 	struct csv c;
 	size_t i;
@@ -358,6 +358,7 @@ int diff__write(const struct diff *d, const char *dir)
 	err = csv__open(&c, dir, "diff.csv");
 	if (err)
 		return err;
+	csv__set_raw_text(&c, raw_csv);
 	for (k = 0; diff_cols[k].name && (d->children || k < NR_SELF_COLS); k++)
 		csv__str(&c, diff_cols[k].name);
 	csv__end_row(&c);
@@ -387,8 +388,7 @@ int diff__write(const struct diff *d, const char *dir)
 
 static int diff_write(void *state, struct analysis *a, const char *dir)
 {
-	(void)a;
-	return diff__write(state, dir);
+	return diff__write(state, dir, a ? analysis__opts(a)->raw_csv : 0);
 }
 
 static const struct report_output diff_outputs[] = {

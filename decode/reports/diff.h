@@ -76,7 +76,8 @@ size_t diff__nr_rows(const struct diff *d);
 const struct diff_row *diff__row(const struct diff *d, size_t i);
 
 /* write DIR/diff.csv atomically; 0, -ENOMEM or -errno */
-int diff__write(const struct diff *d, const char *dir);
+/* diff.csv into dir; raw_csv: text cells verbatim (util/csv.h) */
+int diff__write(const struct diff *d, const char *dir, int raw_csv);
 
 /* the diff.csv spelling of a value in 1/10000 (percentages, ratio): "-1.2345" */
 void diff__format(char *buf, size_t size, int64_t v);

@@ -53,6 +53,7 @@ struct filestat {
 	uint64_t first_time, last_time;
 	int have_time;
 	const char *profile;		/* filestat__set_profile: borrowed */
+	int raw_csv;			/* filestat__set_raw_csv */
 	uint64_t lost_total;		/* the lost fields of the LOST records */
 	struct group group;		/* read-group samples (group.h) */
 };
@@ -236,6 +237,7 @@ int filestat__write_stat(const struct filestat *fs, const char *dir)
 	if (err)
 		return err;
 	csv__prefix(&c, "profile", fs->profile);
+	csv__set_raw_text(&c, fs->raw_csv);
 	report__header(&c, stat_cols);
 	for (i = 0; i < NR_TYPES; i++)
 		if (fs->types[i].count)
@@ -253,6 +255,11 @@ int filestat__write_stat(const struct filestat *fs, const char *dir)
 void filestat__set_profile(struct filestat *fs, const char *profile)
 {
 	fs->profile = profile;
+}
+
+void filestat__set_raw_csv(struct filestat *fs, int raw)
+{
+	fs->raw_csv = raw;
 }
 
 uint64_t filestat__duration(const struct filestat *fs)
@@ -307,6 +314,7 @@ int filestat__write_events(const struct filestat *fs, const char *dir)
 	if (err)
 		return err;
 	csv__prefix(&c, "profile", fs->profile);
+	csv__set_raw_text(&c, fs->raw_csv);
 	report__header(&c, events_cols);
 	for (i = 0; i < el->nr; i++) {
 		const struct perf_evattr *a = &el->attrs[i];
@@ -349,6 +357,7 @@ int filestat__write_header(const struct filestat *fs, const char *dir)
 	if (err)
 		return err;
 	csv__prefix(&c, "profile", fs->profile);
+	csv__set_raw_text(&c, fs->raw_csv);
 	report__header(&c, header_cols);
 	for (i = 0; i < ft->facts.len; i++) {
 		const struct perf_fact *fact = &ARRAY_AT(&ft->facts, struct perf_fact, i);

@@ -20,6 +20,8 @@ int filestat__add(struct filestat *fs, const struct perf_record *rec);
 
 /* batch mode: a leading "profile" column with this value (borrowed) in every report */
 void filestat__set_profile(struct filestat *fs, const char *profile);
+/* --raw-csv: text cells verbatim (util/csv.h) */
+void filestat__set_raw_csv(struct filestat *fs, int raw);
 /* last minus first sample time of the records read, in ns; 0 without times */
 uint64_t filestat__duration(const struct filestat *fs);
 /* samples of every event, as events.csv counts them */

@@ -220,7 +220,8 @@ struct flame {
 	unsigned height;
 	unsigned min_cpx;
 	int offcpu;		/* blocked time: blue, "off-CPU N ns" */
-	struct strbuf esc;	/* scratch */
+	int measure;		/* a pass that only finds depth, drawing nothing */
+	size_t depth;		/* the deepest frame drawn (the root "all" is 0) */
 };
 
 /* x of a sample position, in 1/100 px */
@@ -234,82 +235,6 @@ static uint64_t fg_x(const struct flame *fl, uint64_t t)
 static void put_cpx(struct csv *c, uint64_t v)
 {
 	csv__printf(c, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
-}
-
-/* length of a valid UTF-8 sequence at s (n bytes left), 0 when invalid */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong, surrogate or past U+10FFFF */
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
-/*
- * name as XML character data in fl->esc, at most max_chars characters (cut
- * with ".." when longer); bytes that are not UTF-8 or not XML become '?'
- */
-static int xml_text(struct flame *fl, const char *name, size_t n, size_t max_chars)
-{
-	struct strbuf *sb = &fl->esc;
-	size_t i = 0, chars = 0, total = 0, len;
-	int err = 0;
-
-	for (i = 0; i < n; i += len, total++) {
-		len = utf8_len((const unsigned char *)name + i, n - i);
-		if (!len)
-			len = 1;
-	}
-	strbuf__reset(sb);
-	for (i = 0; i < n && !err; i += len, chars++) {
-		const unsigned char *c = (const unsigned char *)name + i;
-
-		if (total > max_chars && chars + 2 == max_chars) {
-			err = strbuf__addstr(sb, "..");
-			break;
-		}
-		len = utf8_len(c, n - i);
-		if (!len || *c < 0x20) {
-			len = len ? len : 1;
-			err = strbuf__addch(sb, '?');
-		} else if (*c == '&') {
-			err = strbuf__addstr(sb, "&amp;");
-		} else if (*c == '<') {
-			err = strbuf__addstr(sb, "&lt;");
-		} else if (*c == '>') {
-			err = strbuf__addstr(sb, "&gt;");
-		} else if (*c == '"') {
-			err = strbuf__addstr(sb, "&quot;");
-		} else {
-			err = strbuf__add(sb, c, len);
-		}
-	}
-	return err ? -ENOMEM : 0;
 }
 
 static int has_suffix(const char *s, size_t n, const char *sfx)
@@ -350,38 +275,46 @@ static void fg_colour(const char *name, size_t n, int offcpu, unsigned rgb[3])
 	}
 }
 
-static int fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
-		    uint64_t start, uint64_t end)
+/*
+ * A frame, when at least min_cpx wide: its title (the name and the weight),
+ * rectangle and label (what fits: the script redraws it when zoomed); the
+ * measuring pass only notes its depth
+ */
+static void fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
+		     uint64_t start, uint64_t end)
 {
 	uint64_t x1 = fg_x(fl, start), x2 = fg_x(fl, end), samples = end - start;
-	unsigned y = fl->height - FG_BOTTOM - (unsigned)(depth + 1) * FG_FRAME;
 	/* share in 1/100 %, rounded half up */
 	uint64_t pct = (uint64_t)(((unsigned __int128)samples * 20000 + fl->total) /
 				  ((unsigned __int128)fl->total * 2));
 	size_t fit = (size_t)((x2 - x1) / FG_CHAR_CPX);
-	unsigned rgb[3];
+	unsigned rgb[3], y;
 
 	if (x2 - x1 < fl->min_cpx || x2 == x1)
-		return 0;
+		return;
+	if (fl->measure) {
+		if (depth > fl->depth)
+			fl->depth = depth;
+		return;
+	}
+	y = fl->height - FG_BOTTOM - (unsigned)(depth + 1) * FG_FRAME;
 	fg_colour(name, n, fl->offcpu, rgb);
-	if (xml_text(fl, name, n, SIZE_MAX))
-		return -ENOMEM;
-	csv__printf(fl->c, "<g>\n<title>%s (%s %" PRIu64 "%s, %" PRIu64 ".%02" PRIu64 "%%)</title>\n",
-		fl->esc.buf, fl->offcpu ? "off-CPU" : "period", samples, fl->offcpu ? " ns" : "",
-		pct / 100, pct % 100);
+	csv__puts(fl->c, "<g>\n<title>");
+	csv__xml(fl->c, name, n, SIZE_MAX);
+	csv__printf(fl->c, " (%s %" PRIu64 "%s, %" PRIu64 ".%02" PRIu64 "%%)</title>\n",
+		fl->offcpu ? "off-CPU" : "period", samples, fl->offcpu ? " ns" : "", pct / 100, pct % 100);
 	csv__puts(fl->c, "<rect x=\"");
 	put_cpx(fl->c, x1);
 	csv__printf(fl->c, "\" y=\"%u\" width=\"", y);
 	put_cpx(fl->c, x2 - x1);
 	csv__printf(fl->c, "\" height=\"%u\" fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>\n",
 		FG_FRAME - 1, rgb[0], rgb[1], rgb[2]);
-	/* the label: what fits (the script redraws it when zoomed) */
-	if (xml_text(fl, name, n, fit >= 3 ? fit : 0))
-		return -ENOMEM;
 	csv__puts(fl->c, "<text x=\"");
 	put_cpx(fl->c, x1 + 300);
-	csv__printf(fl->c, "\" y=\"%u\">%s</text>\n</g>\n", y + FG_FRAME - 5, fit >= 3 ? fl->esc.buf : "");
-	return 0;
+	csv__printf(fl->c, "\" y=\"%u\">", y + FG_FRAME - 5);
+	if (fit >= 3)
+		csv__xml(fl->c, name, n, fit);
+	csv__puts(fl->c, "</text>\n</g>\n");
 }
 
 /* the open frames of the flow: one per depth */
@@ -404,7 +337,7 @@ static size_t part_len(const char *s, size_t n)
  * with the previous one stay open, the others close at the current
  * position (and are drawn) or open there
  */
-static int fg_flow(struct flame *fl, const struct folded *fd, struct fg_open *open)
+static void fg_flow(struct flame *fl, const struct folded *fd, struct fg_open *open)
 {
 	size_t nopen = 0, i;
 	uint64_t x = 0;
@@ -427,8 +360,7 @@ static int fg_flow(struct flame *fl, const struct folded *fd, struct fg_open *op
 		keep = depth;
 		while (nopen > keep) {
 			nopen--;
-			if (fg_frame(fl, open[nopen].name, open[nopen].len, nopen + 1, open[nopen].start, x))
-				return -ENOMEM;
+			fg_frame(fl, open[nopen].name, open[nopen].len, nopen + 1, open[nopen].start, x);
 		}
 		if (i == fd->nr)
 			break;
@@ -441,7 +373,7 @@ static int fg_flow(struct flame *fl, const struct folded *fd, struct fg_open *op
 		}
 		x += fd->v[i].samples;
 	}
-	return fg_frame(fl, "all", 3, 0, 0, fl->total);
+	fg_frame(fl, "all", 3, 0, 0, fl->total);
 }
 
 /*
@@ -579,8 +511,18 @@ int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned 
 	fl.total = fd.total;
 	fl.min_cpx = min_cpx;
 	fl.offcpu = offcpu;
-	fl.height = FG_TOP + (unsigned)(depth + 1) * FG_FRAME + FG_BOTTOM;
-	strbuf__init(&fl.esc);
+	/*
+	 * as tall as the frames drawn, as flamegraph.pl (its depthmax after
+	 * --minwidth): a narrow deep stack must not leave the page blank above
+	 * the graph; an empty graph keeps its one row
+	 */
+	fl.depth = fd.event ? 0 : 1;
+	if (fd.event) {
+		fl.measure = 1;
+		fg_flow(&fl, &fd, open);
+		fl.measure = 0;
+	}
+	fl.height = FG_TOP + (unsigned)(fl.depth + 1) * FG_FRAME + FG_BOTTOM;
 	csv__printf(&c,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" onload=\"fg_init()\">\n"
@@ -615,24 +557,20 @@ int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned 
 		csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s</text>\n<g id=\"frames\">\n",
 			FG_WIDTH / 2, offcpu ? "no time off the CPU (no context-switch data)" : "no samples");
 	} else {
-		err = xml_text(&fl, fd.event, strlen(fd.event), SIZE_MAX);
-		if (!err && offcpu)
-			csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">time off the CPU: %" PRIu64
-				" interval%s, %" PRIu64 " ns</text>\n<g id=\"frames\">\n", FG_WIDTH / 2, fd.nr_samples,
+		csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">", FG_WIDTH / 2);
+		if (offcpu) {
+			csv__printf(&c, "time off the CPU: %" PRIu64 " interval%s, %" PRIu64 " ns", fd.nr_samples,
 				fd.nr_samples == 1 ? "" : "s", fd.total);
-		else if (!err)
-			csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s: %" PRIu64 " sample%s, period %" PRIu64
-				"</text>\n<g id=\"frames\">\n", FG_WIDTH / 2, fl.esc.buf, fd.nr_samples,
+		} else {
+			csv__xml(&c, fd.event, strlen(fd.event), SIZE_MAX);
+			csv__printf(&c, ": %" PRIu64 " sample%s, period %" PRIu64, fd.nr_samples,
 				fd.nr_samples == 1 ? "" : "s", fd.total);
-		if (!err)
-			err = fg_flow(&fl, &fd, open);
+		}
+		csv__puts(&c, "</text>\n<g id=\"frames\">\n");
+		fg_flow(&fl, &fd, open);
 	}
 	csv__puts(&c, "</g>\n</svg>\n");
-	strbuf__release(&fl.esc);
-	if (err)
-		csv__abort(&c);
-	else
-		err = csv__commit(&c);
+	err = csv__commit(&c);
 out:
 	free(open);
 	folded__release(&fd);

@@ -63,11 +63,13 @@ static int overview_begin(void *state, struct analysis *a)
 		err = csv__open(&o->ov, opts->out_dir, "overview.csv");
 		if (err)
 			return err;
+		csv__set_raw_text(&o->ov, opts->raw_csv);
 	} else {
 		o->tmp = tmpfile();
 		if (!o->tmp)
 			return -errno;
 		csv__open_fd(&o->ov, fileno(o->tmp));
+		csv__set_raw_text(&o->ov, opts->raw_csv);
 	}
 	csv__prefix(&o->ov, "profile", o->profile);
 	for (i = 0; overview_cols[i].name; i++)
@@ -160,18 +162,18 @@ static const struct ov_text *sample_text(struct overview *o, const struct func_s
 	le = strlen(event);
 	ld = strlen(f->dso);
 	lf = strlen(f->function);
-	n = 2 * (le + ld + lf) + 9;	/* three fields quoted, three commas */
+	n = 2 * (le + ld + lf) + 12;	/* three fields quoted with a leading ', three commas */
 	if (n > UINT32_MAX)
 		return NULL;
 	t = pool__alloc(&o->pool, n);
 	if (!t)
 		return NULL;
-	tx->event_len = (uint32_t)csv__escape(t, event, le);
+	tx->event_len = (uint32_t)csv__escape(&o->ov, t, event, le);
 	n = tx->event_len;
 	t[n++] = ',';
-	n += csv__escape(t + n, f->dso, ld);
+	n += csv__escape(&o->ov, t + n, f->dso, ld);
 	t[n++] = ',';
-	n += csv__escape(t + n, f->function, lf);
+	n += csv__escape(&o->ov, t + n, f->function, lf);
 	t[n++] = ',';		/* info: empty */
 	tx->len = (uint32_t)n;
 	tx->text = t;
@@ -304,11 +306,12 @@ static int copy_tmp(struct overview *o, const char *dir)
 	struct csv c;
 	char buf[1 << 16];
 	ssize_t n;
-	int fd = o->ov.fd, err;
+	int fd = o->ov.fd, raw = o->ov.raw_text, err;
 
 	/* what the writer still buffers goes to the file */
 	err = csv__commit(&o->ov);
 	csv__open_fd(&o->ov, fd);
+	csv__set_raw_text(&o->ov, raw);
 	csv__prefix(&o->ov, NULL, o->profile);
 	if (err)
 		return err;

@@ -160,26 +160,10 @@ static void speedscope_release(void *state)
 	pool__release(&ss->pool);
 }
 
-/* a JSON string: quotes, backslashes and control characters escaped; bytes >= 0x80 as they are */
+/* a name as a JSON string (util/escape.h: invalid UTF-8 as U+FFFD) */
 static void json_str(struct csv *c, const char *s)
 {
-	const char *run = s;
-
-	csv__puts(c, "\"");
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch != '"' && ch != '\\' && ch >= 0x20)
-			continue;
-		csv__raw(c, run, (size_t)(s - run));
-		run = s + 1;
-		if (ch == '"' || ch == '\\')
-			csv__printf(c, "\\%c", ch);
-		else
-			csv__printf(c, "\\u%04x", ch);
-	}
-	csv__raw(c, run, (size_t)(s - run));
-	csv__puts(c, "\"");
+	csv__json(c, s, strlen(s));
 }
 
 static int profile_cmp(const void *pa, const void *pb)

@@ -334,29 +334,10 @@ static const char *const tl_colours[] = {
 	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
 };
 
-/* XML character data of s, at most max characters (cut with "..") */
+/* a name as XML text, at most max characters (cut with "..") */
 static void xml_put(struct csv *c, const char *s, size_t max)
 {
-	size_t n = 0;
-
-	for (; *s; s++, n++) {
-		if (n + 2 == max && strlen(s) > 2) {
-			csv__puts(c, "..");
-			return;
-		}
-		if (*s == '&')
-			csv__puts(c, "&amp;");
-		else if (*s == '<')
-			csv__puts(c, "&lt;");
-		else if (*s == '>')
-			csv__puts(c, "&gt;");
-		else if (*s == '"')
-			csv__puts(c, "&quot;");
-		else if ((unsigned char)*s < 0x20)
-			csv__puts(c, "?");
-		else
-			csv__raw(c, s, 1);
-	}
+	csv__xml(c, s, strlen(s), max);
 }
 
 /* hundredths of a pixel as "x.yy" */

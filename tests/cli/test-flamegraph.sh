@@ -6,7 +6,8 @@
 #   it, Ctrl-F highlights and its "Matched" share is results.csv's
 #   children_percent of the function (regress-after.data: compute_b);
 # - kernel frames (_[k]) in their own colour family (systemwide-g.data);
-# - --minwidth leaves out narrower frames;
+# - --minwidth leaves out narrower frames, and the picture is as tall as the
+#   frames it draws (gen-perf --deep: a 128-frame stack of 1 sample in 2,001);
 # - --inline (inl.data, testdata/src/inl.c: outer -> middle -> inner_math,
 #   both always_inline): each sample's inline chain is addr2line -i's for its
 #   address; callers.csv gains the inlined edges; results.csv is unchanged.
@@ -87,3 +88,22 @@ check "--inline: inlined frames in the yellow family${bad:+: $bad}" \
 	test -z "$bad" -a "$(grep -c '_\[i\]' "$tmp/in1.colours")" -eq 2
 "$PROG" -q -o "$tmp/in2" "${S[@]}" --inline --folded "$tmp/in2.folded" --flamegraph "$tmp/in2.svg" "$td/inl.data"
 check "--inline: byte-identical across runs" cmp -s "$tmp/in1.svg" "$tmp/in2.svg"
+
+# --- the height comes from the frames drawn (flamegraph.pl: depthmax of the frames it keeps).
+# deep.data folds to "deep;[unknown];[unknown]" 2000 times and deep + 128 frames once: at
+# --minwidth 1 the single sample (1180 px / 2001 = 0.59 px) is left out past the third
+# level, so 4 rows (all, deep, two [unknown]) stay: 60 (title) + 4 * 16 + 34 (bottom) = 158 px;
+# at --minwidth 0 every one of the 130 rows: 60 + 130 * 16 + 34 = 2174 px.  The deepest
+# drawn frame is at the top (y = 60) both ways.
+if [ -x "$GEN" ]; then
+	"$GEN" --deep "$tmp/deep.data"
+	for mw in 1:158 0:2174; do
+		"$PROG" -q -o "$tmp/deep" --reports none --minwidth "${mw%:*}" --flamegraph "$tmp/deep.svg" "$tmp/deep.data"
+		h=$(sed -n 's/^<svg .* height="\([0-9]*\)" viewBox.*/\1/p' "$tmp/deep.svg")
+		top=$(grep '^<rect x=.*rx=' "$tmp/deep.svg" | sed 's/.* y="\([0-9]*\)".*/\1/' | sort -n | head -1)
+		check "--minwidth ${mw%:*}: a 1-sample 128-frame stack: height ${mw#*:} px (got $h), the top frame at y 60 (got $top)" \
+			test "$h" = "${mw#*:}" -a "$top" = 60
+	done
+else
+	echo "skip - flame graph height: gen-perf not built"
+fi

@@ -50,7 +50,8 @@ for name in "${names[@]}"; do
 		kopt=(--kallsyms "$td/kallsyms")
 	fi
 	o=$tmp/$name
-	$to "$PROG" -q -o "$o" --symfs "$td/symfs" "${kopt[@]}" "$td/$name.data" 2> "$tmp/stderr"
+	# --raw-csv: names as perf prints them (perf's @plt, not the spreadsheet-safe '@plt)
+	$to "$PROG" -q -o "$o" --raw-csv --symfs "$td/symfs" "${kopt[@]}" "$td/$name.data" 2> "$tmp/stderr"
 	compare_run "$name" $? "$o" "$exp"
 done
 exit $fail

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # A bounded libFuzzer run of one target (build/fuzz/fuzz-*): seeds from
 # testdata/ (recordings, or for fuzz-elf the small test binaries) and the
-# generator's files, FUZZ_SECONDS (default 120) of fuzzing, a crash saved
+# generator's files, for fuzz-text hostile names (inputs up to 4 KiB), FUZZ_SECONDS (default 120) of fuzzing, a crash saved
 # under build/fuzz/crashes/ and the exit status non-zero.
 set -eu
 bin=$1
@@ -10,7 +10,18 @@ name=$(basename "$bin")
 cd "$(dirname "$0")/../.."
 corpus=build/fuzz/corpus-$name
 mkdir -p "$corpus" build/fuzz/crashes
-if [ "$name" = fuzz-elf ]; then
+max_len=262144
+if [ "$name" = fuzz-text ]; then
+	# the cut and --raw-csv bytes, then a name: controls, an OSC title, a formula, invalid UTF-8,
+	# U+FFFE, an encoded surrogate, past U+10FFFF, entities
+	max_len=4096
+	i=0
+	for s in 'main' '\x1b]0;t\x07\r\nreadperf: x' '=HYPERLINK("x")' '\xff\xc0\x80\xe2\x82' \
+		'\xef\xbf\xbe\xef\xbf\xbf\xed\xa0\x80\xf4\x90\x80\x80' 'a&b<c>"d\\' '\xc3\xa9\xc2\x9b\xf0\x9f\x94\xa5'; do
+		printf "\\$(printf '%03o' $((i * 37 % 256)))\\00$((i % 2))$s" > "$corpus/seed-$i"
+		i=$((i + 1))
+	done
+elif [ "$name" = fuzz-elf ]; then
 	for f in testdata/symfs/readperf-testdata/bin/*; do
 		[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 262144 ] && cp "$f" "$corpus/seed-$(basename "$f")"
 	done
@@ -25,7 +36,7 @@ else
 	fi
 fi
 rc=0
-"$bin" -max_total_time="${FUZZ_SECONDS:-120}" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
+"$bin" -max_total_time="${FUZZ_SECONDS:-120}" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix=build/fuzz/crashes/ "$corpus" > "build/fuzz/$name.log" 2>&1 || rc=$?
 rm -rf /tmp/readperf-fuzz-*
 tail -n 1 "build/fuzz/$name.log"

@@ -1175,6 +1175,12 @@ static void make_corrupt(const struct gen_out *go, const char *name, enum corrup
  *   --pipe-attrs OUT N         pipe mode: N HEADER_ATTRs (one id each), a round
  *   --pipe-aux OUT PAYLOAD     pipe mode: a COMM, an AUXTRACE saying PAYLOAD bytes follow
  *                              (zeros, written when under 1 GiB), a COMM, a round
+ *   --names OUT MAP PID        hostile names (gen_names): every byte 0x01-0xFF, U+FFFE,
+ *                              U+FFFF, encoded surrogates, > U+10FFFF, terminal escapes,
+ *                              spreadsheet formulas, XML/JSON metacharacters in the
+ *                              comms, mmap file names, event name, hostname, cmdline
+ *                              and, written to MAP as /tmp/perf-PID.map, JIT symbols
+ *   --deep OUT                 2,000 samples with a 2-frame stack and one with 128 frames
  * OUT "-" is stdout.
  */
 
@@ -1409,6 +1415,187 @@ static void gen_pipe_aux(const char *out, uint64_t payload)
 	perfemit__release(&d);
 }
 
+/* IP, TID, TIME, PERIOD, CALLCHAIN: a sample with its stack */
+#define NM_ST (BIG_ST | PERF_SAMPLE_CALLCHAIN)
+
+/*
+ * The hostile names: the bytes 0x01-0xFF in 16 names of 16 (the last 15),
+ * then code points XML forbids or UTF-8 cannot hold, a terminal's escape
+ * sequences (a title, a screen clear, a forged line), formulas, XML and JSON
+ * metacharacters.  Each is a C string: a name in a perf.data file ends at
+ * its NUL.
+ */
+#define NR_NAMES 28
+
+static void hostile_names(char names[NR_NAMES][64])
+{
+	static const char *const special[NR_NAMES - 16] = {
+		"nonchar \xef\xbf\xbe \xef\xbf\xbf end",
+		"surrogates \xed\xa0\x80\xed\xbf\xbf end",
+		"past 10FFFF \xf4\x90\x80\x80 \xf7\xbf\xbf\xbf \xf8\x88\x80\x80\x80 end",
+		"\x1b]0;pwned title\x07\x1b[2J\x1b[1;1H",
+		"x\r\nreadperf: warning: forged line\n",
+		"=HYPERLINK(\"http://x.invalid\",\"y\")",
+		"+cmd|' /C calc'!A0",
+		"@SUM(1+1)",
+		"\tTAB first",
+		"\rCR first",
+		"-bash",
+		"a&b<c>d\"e'f]]><!--\\u0000\\",
+	};
+	int i, b;
+
+	for (i = 0; i < 16; i++) {
+		for (b = 0; b < 16 && i * 16 + b + 1 < 256; b++)
+			names[i][b] = (char)(i * 16 + b + 1);
+		names[i][b] = '\0';
+	}
+	for (i = 16; i < NR_NAMES; i++)
+		snprintf(names[i], sizeof(names[i]), "%s", special[i - 16]);
+}
+
+static void nm_sample(struct perfemit *o, uint32_t pid, uint32_t tid, uint64_t time,
+		      const uint64_t *chain, size_t nr)
+{
+	size_t s = perfemit__rec_begin(o, PERF_RECORD_SAMPLE, BIG_MISC_USER), k;
+
+	perfemit__u64(o, chain[0]);
+	perfemit__u32x2(o, pid, tid);
+	perfemit__u64(o, time);
+	perfemit__u64(o, 1000);
+	perfemit__u64(o, nr + 1);
+	perfemit__u64(o, PERF_CONTEXT_USER);
+	for (k = 0; k < nr; k++)
+		perfemit__u64(o, chain[k]);
+	perfemit__rec_end(o, s, 1);
+}
+
+static void nm_mmap(struct perfemit *o, uint32_t pid, uint64_t start, uint64_t len, const char *file,
+		    uint64_t time)
+{
+	size_t s = perfemit__rec_begin(o, PERF_RECORD_MMAP, BIG_MISC_USER);
+
+	perfemit__u32x2(o, pid, pid);
+	perfemit__u64(o, start);
+	perfemit__u64(o, len);
+	perfemit__u64(o, 0);
+	perfemit__str(o, file, 8);
+	big_end(o, s, pid, pid, time);
+}
+
+/* one attr of NM_ST named event, with hostname and cmdline sections when host is set */
+static void nm_write(const char *out, const struct perfemit *data, const char *event, const char *host)
+{
+	struct perf_event_attr attr;
+	const struct perfemit_attr pa = { .attr = &attr };
+	struct perfemit_file file = { .attr_size = 128, .attrs = &pa, .nr_attrs = 1, .data = data };
+	struct perfemit f, desc, hostname, cmdline;
+
+	perfemit__sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK, 1000, NM_ST);
+	perfemit__init(&desc, 0);
+	perfemit__u32(&desc, 1);
+	perfemit__u32(&desc, 128);
+	perfemit__attr(&desc, &attr, 128);
+	perfemit__u32(&desc, 0);
+	perfemit__feat_string(&desc, event);
+	perfemit__init(&hostname, 0);
+	perfemit__init(&cmdline, 0);
+	file.feat[12] = &desc;		/* EVENT_DESC */
+	if (host) {
+		perfemit__feat_string(&hostname, host);
+		perfemit__u32(&cmdline, 2);
+		perfemit__feat_string(&cmdline, "/usr/bin/perf");
+		perfemit__feat_string(&cmdline, host);
+		file.feat[3] = &hostname;	/* HOSTNAME */
+		file.feat[11] = &cmdline;	/* CMDLINE */
+	}
+	perfemit__init(&f, 0);
+	perfemit__file(&f, &file, NULL);
+	write_path(out, f.p, f.len);
+	perfemit__release(&f);
+	perfemit__release(&desc);
+	perfemit__release(&hostname);
+	perfemit__release(&cmdline);
+}
+
+/*
+ * Process pid: thread pid + 1 + i is named names[i] and maps the file
+ * "/names[i]" at 0x20000000 + i * 64 KiB; JIT code at 0x10000000 (//anon)
+ * holds function names[i] (less its LFs: a map line ends at one) at
+ * 0x10000000 + i * 256, in map.  Thread i's 3 samples run function i,
+ * called from its file, called from function i + 1.
+ */
+static void gen_names(const char *out, const char *map, uint32_t pid)
+{
+	char names[NR_NAMES][64], event[5 * 64 + 3];
+	struct perfemit d;
+	FILE *fp = open_out(map);
+	uint64_t t = 1000;
+	int i, k;
+
+	hostile_names(names);
+	perfemit__init(&d, 0);
+	big_comm(&d, pid, names[16 + 3], t++);
+	nm_mmap(&d, pid, 0x10000000, 0x10000, "//anon", t++);
+	for (i = 0; i < NR_NAMES; i++) {
+		char file[80], fn[64];
+		size_t n = 0;
+		const char *p;
+
+		for (p = names[i]; *p; p++)
+			if (*p != '\n')
+				fn[n++] = *p;
+		fn[n] = '\0';
+		fprintf(fp, "%x 100 %s\n", 0x10000000 + i * 256, fn);
+		snprintf(file, sizeof(file), "/%.63s", names[i]);
+		nm_mmap(&d, pid, 0x20000000 + (uint64_t)i * 0x10000, 0x10000, file, t++);
+	}
+	close_out(fp, map);
+	for (i = 0; i < NR_NAMES; i++) {
+		uint32_t tid = pid + 1 + (uint32_t)i;
+		size_t s = perfemit__rec_begin(&d, PERF_RECORD_COMM, 0);
+
+		perfemit__u32x2(&d, pid, tid);
+		perfemit__str(&d, names[i], 8);
+		big_end(&d, s, pid, tid, t++);
+		for (k = 0; k < 3; k++) {
+			const uint64_t chain[3] = { 0x10000010 + (uint64_t)i * 256,
+						    0x20000010 + (uint64_t)i * 0x10000,
+						    0x10000010 + (uint64_t)((i + 1) % NR_NAMES) * 256 };
+
+			nm_sample(&d, pid, tid, t, chain, 3);
+			t += 1000000;
+		}
+	}
+	big_round(&d);
+	/* the event: the names that reach a title, with every kind of fault */
+	snprintf(event, sizeof(event), "%.63s%.63s%.63s%.63s%.63s\x01\xff", names[16 + 3], names[16], names[16 + 1],
+		 names[16 + 2], names[16 + 11]);
+	nm_write(out, &d, event, names[16 + 4]);
+	perfemit__release(&d);
+}
+
+/* one 128-frame stack among 2,000 of 2 frames (the flame graph's height: --minwidth) */
+static void gen_deep(const char *out)
+{
+	uint64_t chain[128];
+	struct perfemit d;
+	int i;
+
+	perfemit__init(&d, 0);
+	big_comm(&d, 7, "deep", 100);
+	chain[0] = 0x400010;
+	chain[1] = 0x400020;
+	for (i = 0; i < 2000; i++)
+		nm_sample(&d, 7, 7, 1000 + (uint64_t)i, chain, 2);
+	for (i = 0; i < 128; i++)
+		chain[i] = 0x500000 + (uint64_t)i * 16;
+	nm_sample(&d, 7, 7, 5000, chain, 128);
+	big_round(&d);
+	nm_write(out, &d, "cpu-clock", NULL);
+	perfemit__release(&d);
+}
+
 /* the --NAME commands above; returns -1 when argv is none of them */
 static int big_command(int argc, char **argv)
 {
@@ -1428,6 +1615,10 @@ static int big_command(int argc, char **argv)
 		gen_pipe_attrs(argv[2], strtol(argv[3], NULL, 0));
 	else if (argc == 4 && !strcmp(cmd, "--pipe-aux"))
 		gen_pipe_aux(argv[2], strtoull(argv[3], NULL, 0));
+	else if (argc == 5 && !strcmp(cmd, "--names"))
+		gen_names(argv[2], argv[3], (uint32_t)strtoul(argv[4], NULL, 0));
+	else if (argc == 3 && !strcmp(cmd, "--deep"))
+		gen_deep(argv[2]);
 	else
 		return -1;
 	return 0;
@@ -1561,7 +1752,7 @@ int main(int argc, char **argv)
 		return 0;
 	if (argc != 2 || argv[1][0] == '-') {	/* "--help" is no OUTDIR */
 		fprintf(stderr, "usage: gen-perf OUTDIR\n       gen-perf --mutate SEED N IN OUTDIR\n"
-			"       gen-perf --procs|--forks|--noround|--compressed-empty|--pipe-attrs|--pipe-aux OUT ...\n");
+			"       gen-perf --procs|--forks|--noround|--compressed-empty|--pipe-attrs|--pipe-aux|--names|--deep OUT ...\n");
 		return 1;
 	}
 	go.dir = argv[1];

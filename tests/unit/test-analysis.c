@@ -500,7 +500,7 @@ static void expect_diff(struct diff *d, const char *dir, const char *want)
 {
 	char *s;
 
-	assert_int_equal(diff__write(d, dir), 0);
+	assert_int_equal(diff__write(d, dir, 0), 0);
 	diff__delete(d);
 	s = report(dir, "diff.csv");
 	assert_non_null(s);

@@ -371,8 +371,8 @@ static void test_csv_digits_text_raw(void **state)
 		csv__end_row(c);
 		strbuf__addf(&want, "%" PRIu64 ",%" PRId64 ",0x%" PRIx64 "\n", v, (int64_t)v, v);
 	}
-	n = csv__escape(esc, "x", 1);
-	n += csv__escape(esc + n, "a\"b,c", 5);
+	n = csv__escape(c, esc, "x", 1);
+	n += csv__escape(c, esc + n, "a\"b,c", 5);
 	csv__text(c, esc, n);
 	csv__text(c, "t", 1);
 	csv__end_row(c);

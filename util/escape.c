@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Names as XML, JSON and terminal text (the rules are in escape.h).  The
+ * UTF-8 decoder follows the Unicode standard's table 3-7 of well-formed
+ * byte sequences: lead bytes C2-DF, E0-EF (E0 needs A0-BF next, ED 80-9F),
+ * F0-F4 (F0 needs 90-BF, F4 80-8F); anything else is an invalid byte.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/escape.h"
+
+size_t utf8__decode(const char *str, size_t n, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len, i;
+	uint32_t c;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		c = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		c = s[0] & 0x07;
+	} else {
+		goto invalid;
+	}
+	if (len > n)
+		goto invalid;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			goto invalid;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* overlong, an encoded surrogate, past U+10FFFF */
+	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		goto invalid;
+	*cp = c;
+	return len;
+invalid:
+	*cp = UTF8_INVALID;
+	return 1;
+}
+
+/*
+ * The walk the three kinds share: s[i] to s[n] character by character,
+ * subst() says what a character is written as (NULL: itself); runs of
+ * characters written as themselves are copied at once.
+ */
+typedef const char *subst_fn(uint32_t c, char tmp[16], const char *at, size_t len);
+
+static int put_escaped(struct strbuf *sb, const char *s, size_t n, size_t max_chars,
+		       subst_fn *subst)
+{
+	char tmp[16];
+	size_t i = 0, run = 0, len, chars;
+	int err = 0;
+
+	for (chars = 0; i < n && chars < max_chars && !err; i += len, chars++) {
+		const char *sub;
+		uint32_t c;
+
+		len = utf8__decode(s + i, n - i, &c);
+		sub = subst(c, tmp, s + i, len);
+		if (!sub)
+			continue;
+		err = strbuf__add(sb, s + run, i - run);
+		if (!err)
+			err = strbuf__addstr(sb, sub);
+		run = i + len;
+	}
+	if (!err)
+		err = strbuf__add(sb, s + run, i - run);
+	return err ? -ENOMEM : 0;
+}
+
+static const char *xml_subst(uint32_t c, char tmp[16], const char *at, size_t len)
+{
+	(void)tmp, (void)at, (void)len;
+	switch (c) {
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '"':
+		return "&quot;";
+	}
+	if (c < 0x20 || c == 0xfffe || c == 0xffff || c == UTF8_INVALID)
+		return UTF8_REPLACEMENT;
+	return NULL;
+}
+
+/* characters in s, counted up to limit */
+static size_t count_chars(const char *s, size_t n, size_t limit)
+{
+	size_t i, chars = 0;
+	uint32_t c;
+
+	for (i = 0; i < n && chars < limit; chars++)
+		i += utf8__decode(s + i, n - i, &c);
+	return chars;
+}
+
+int escape__xml(struct strbuf *sb, const char *s, size_t n, size_t max)
+{
+	int err;
+
+	if (max == SIZE_MAX || count_chars(s, n, max + 1) <= max)
+		return put_escaped(sb, s, n, SIZE_MAX, xml_subst);
+	if (max < 2)
+		return 0;
+	err = put_escaped(sb, s, n, max - 2, xml_subst);
+	return err ? err : strbuf__add(sb, "..", 2);
+}
+
+static const char *json_subst(uint32_t c, char tmp[16], const char *at, size_t len)
+{
+	(void)at, (void)len;
+	if (c == '"')
+		return "\\\"";
+	if (c == '\\')
+		return "\\\\";
+	if (c < 0x20) {
+		snprintf(tmp, 16, "\\u%04x", (unsigned)c);
+		return tmp;
+	}
+	return c == UTF8_INVALID ? UTF8_REPLACEMENT : NULL;
+}
+
+int escape__json(struct strbuf *sb, const char *s, size_t n)
+{
+	int err = strbuf__addch(sb, '"');
+
+	if (!err)
+		err = put_escaped(sb, s, n, SIZE_MAX, json_subst);
+	return err ? err : strbuf__addch(sb, '"');
+}
+
+/* a C0 or C1 control, DEL or an invalid byte: its bytes as \xNN each */
+static const char *term_subst(uint32_t c, char tmp[16], const char *at, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	if (c >= 0x20 && c != 0x7f && (c < 0x80 || c > 0x9f) && c != UTF8_INVALID)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)at[i];
+
+		tmp[4 * i] = '\\';
+		tmp[4 * i + 1] = 'x';
+		tmp[4 * i + 2] = hex[b >> 4];
+		tmp[4 * i + 3] = hex[b & 0xf];
+	}
+	tmp[4 * len] = '\0';
+	return tmp;
+}
+
+int escape__term(struct strbuf *sb, const char *s, size_t n)
+{
+	return put_escaped(sb, s, n, SIZE_MAX, term_subst);
+}
+
+const char *escape__term_str(struct strbuf *sb, const char *s)
+{
+	strbuf__reset(sb);
+	if (!s)
+		return "";
+	return escape__term(sb, s, strlen(s)) ? "?" : sb->buf;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Names from a perf.data file -- comms, mmap file names, event names, ELF
+ * symbols, header strings -- are bytes its author chose.  Every output shows
+ * them through one function per kind, so a writer cannot forget a case:
+ *
+ * A name is read as UTF-8.  A byte that does not begin a well-formed
+ * sequence (a stray continuation or bad lead byte, a truncated or overlong
+ * sequence, an encoded surrogate U+D800-U+DFFF, a code point above U+10FFFF)
+ * is one *invalid byte*; the next character starts at the byte after it.
+ *
+ *  - XML (SVG character data and double-quoted attribute values):
+ *    escape__xml.  Invalid bytes, the C0 controls U+0000-U+001F (TAB, LF and
+ *    CR too: a label is one line) and U+FFFE, U+FFFF (not XML characters)
+ *    become U+FFFD; & < > " become &amp; &lt; &gt; &quot;.
+ *  - JSON strings: escape__json.  Invalid bytes become U+FFFD; " and \ are
+ *    backslash-escaped, the C0 controls written as \u00xx.
+ *  - Terminal text (stdout, stderr): escape__term.  Invalid bytes, the C0
+ *    controls (ESC, CR, LF, ...), DEL and the C1 controls U+0080-U+009F are
+ *    shown as \xNN, one per byte, so nothing a name holds moves the cursor,
+ *    sets a title or starts a line.
+ *  - CSV cells: util/csv.h (quoting, and the leading ' of a text cell that
+ *    a spreadsheet would run as a formula).
+ *
+ * The functions append to a strbuf (git's: always NUL-terminated) and return
+ * 0 or -ENOMEM, leaving what they had appended in place on failure.
+ */
+#ifndef UTIL_ESCAPE_H
+#define UTIL_ESCAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/strbuf.h"
+
+/* U+FFFD REPLACEMENT CHARACTER in UTF-8 */
+#define UTF8_REPLACEMENT "\xef\xbf\xbd"
+/* utf8__decode's code point for an invalid byte */
+#define UTF8_INVALID UINT32_MAX
+
+/*
+ * The character at s (n > 0 bytes left): its code point in *cp and its
+ * length, or UTF8_INVALID and 1 for an invalid byte.
+ */
+size_t utf8__decode(const char *s, size_t n, uint32_t *cp);
+
+/*
+ * s (n bytes) as XML character data or attribute text.  At most max
+ * characters of s are shown: a longer name shows its first max - 2 and
+ * "..", nothing when max < 2 (SIZE_MAX: no limit).  An escaped or replaced
+ * character counts as one.
+ */
+int escape__xml(struct strbuf *sb, const char *s, size_t n, size_t max);
+/* s (n bytes) as a JSON string literal, with its quotes */
+int escape__json(struct strbuf *sb, const char *s, size_t n);
+/* s (n bytes) as terminal text */
+int escape__term(struct strbuf *sb, const char *s, size_t n);
+/*
+ * The string s as terminal text in sb, replacing what sb held, for a
+ * printf argument: sb->buf, or "?" when memory ran out (NULL s: "")
+ */
+const char *escape__term_str(struct strbuf *sb, const char *s);
+
+#endif
