@@ -585,7 +585,8 @@ static int start_file(struct perf_writer *w)
 		}
 	}
 	w->data_offset = off + w->nr_attrs * (sizeof(struct perf_event_attr) + 16);
-	return err;
+	/* the header and attrs on disk at once: a capture killed before any record leaves a file perf reads */
+	return err ? err : flush(w);
 }
 
 int perf_writer__start(struct perf_writer *w)
@@ -620,6 +621,15 @@ int perf_writer__write(struct perf_writer *w, const void *rec, size_t size)
 		return err;
 	w->data_size += size;
 	return 0;
+}
+
+int perf_writer__flush(struct perf_writer *w)
+{
+	int err = check_usable(w);
+
+	if (err)
+		return err;
+	return w->started ? flush(w) : -EINVAL;
 }
 
 uint64_t perf_writer__data_size(const struct perf_writer *w)

@@ -90,6 +90,13 @@ int perf_writer__start(struct perf_writer *w);
  */
 int perf_writer__write(struct perf_writer *w, const void *rec, size_t size);
 
+/*
+ * Write out what is buffered; in file mode the header then says how much
+ * of the data is whole records on disk.  For a capture that must stay
+ * readable when killed.  0 or -errno.
+ */
+int perf_writer__flush(struct perf_writer *w);
+
 /* bytes of records written so far (data section size once flushed) */
 uint64_t perf_writer__data_size(const struct perf_writer *w);
 

@@ -22,6 +22,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perffile/capture/capture.h"
@@ -213,9 +214,14 @@ static int parse_u64(const char *s, uint64_t *val)
 	return 0;
 }
 
-/* modifiers u k h G H p D I after ':'; perf's rule: any of u/k/h given excludes the others */
-static int apply_modifiers(struct perf_event_attr *attr, const char *mods)
+/*
+ * Modifiers after ':' (perf's parse-events.l): u k h G H p P S D I e.  Any
+ * of u/k/h given excludes the levels not given.  P asks for the highest
+ * precise_ip, which perf probes; here it is 3, what the kernel caps at.
+ */
+static int apply_modifiers(struct capture_event *ev, const char *mods)
 {
+	struct perf_event_attr *attr = &ev->attr;
 	int u = 0, k = 0, h = 0;
 
 	for (const char *p = mods; *p; p++) {
@@ -227,6 +233,9 @@ static int apply_modifiers(struct perf_event_attr *attr, const char *mods)
 		case 'H': attr->exclude_guest = 1; break;
 		case 'D': attr->pinned = 1; break;
 		case 'I': attr->exclude_idle = 1; break;
+		case 'e': attr->exclusive = 1; break;
+		case 'S': ev->sample_read = 1; break;
+		case 'P': attr->precise_ip = 3; break;
 		case 'p':
 			if (attr->precise_ip >= 3)
 				return -EINVAL;
@@ -240,178 +249,286 @@ static int apply_modifiers(struct perf_event_attr *attr, const char *mods)
 		attr->exclude_user = !u;
 		attr->exclude_kernel = !k;
 		attr->exclude_hv = !h;
+		ev->terms |= CAPTURE_TERM_PRIV;
 	}
 	return 0;
 }
 
-/* "pmu/config=..,config1=..,period=..,name=../" */
-static int parse_pmu_terms(struct perf_event_attr *attr, char **name, const char *pmu,
-			   const char *terms, const struct log *log)
+/* "cpu-clock", "L1-dcache-load-misses", "r1a8": type and config; -ENOENT when the name is none of them */
+static int lookup_symbol(const char *s, struct perf_event_attr *attr)
+{
+	uint64_t cfg;
+
+	for (size_t i = 0; i < sizeof(event_symbols) / sizeof(event_symbols[0]); i++) {
+		if (strcmp(s, event_symbols[i].name) == 0) {
+			attr->type = event_symbols[i].type;
+			attr->config = event_symbols[i].config;
+			return 0;
+		}
+	}
+	if (capture__parse_cache_event(s, &cfg) == 0) {
+		attr->type = PERF_TYPE_HW_CACHE;
+		attr->config = cfg;
+		return 0;
+	}
+	if (s[0] == 'r' && s[1] && strspn(s + 1, "0123456789abcdefABCDEF") == strlen(s + 1) && strlen(s + 1) <= 16) {
+		attr->type = PERF_TYPE_RAW;
+		attr->config = strtoull(s + 1, NULL, 16);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * SUBSYS:NAME from tracefs (the id file of the event); perf's default
+ * period for tracepoints is 1, every hit.  -ENOENT: no such tracepoint
+ * (or no tracefs); -EINVAL: not a name tracefs can have.
+ */
+static int lookup_tracepoint(const char *sys, const char *name, struct perf_event_attr *attr)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+	char path[256];
+	uint64_t id;
+
+	if (!*sys || !*name || strspn(sys, ok) != strlen(sys) || strspn(name, ok) != strlen(name) ||
+	    strlen(sys) > 64 || strlen(name) > 64)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i], sys, name);
+		if (read_sys_u64(path, &id) == 0) {
+			attr->type = PERF_TYPE_TRACEPOINT;
+			attr->config = id;
+			attr->sample_period = 1;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* a 0/1 term value (time=, inherit=) */
+static int term_bool(const char *v, int *out)
+{
+	if (strcmp(v, "0") && strcmp(v, "1"))
+		return -EINVAL;
+	*out = v[0] == '1';
+	return 0;
+}
+
+/* one term of "NAME/TERM=V,.../": 0, -EINVAL (unknown term or bad value), -ENOMEM */
+static int apply_term(struct capture_event *ev, const char *key, const char *val)
+{
+	struct perf_event_attr *attr = &ev->attr;
+	uint64_t v = 0;
+
+	if (!strcmp(key, "name")) {
+		if (!val || !*val)
+			return -EINVAL;
+		free(ev->name);
+		ev->name = strdup(val);
+		return ev->name ? 0 : -ENOMEM;
+	}
+	if (!strcmp(key, "no-inherit") && !val) {
+		ev->terms |= CAPTURE_TERM_INHERIT;
+		ev->inherit_term = 0;
+		return 0;
+	}
+	if (!val)
+		return -EINVAL;
+	if (!strcmp(key, "time") || !strcmp(key, "inherit")) {
+		int is_time = key[0] == 't';
+
+		ev->terms |= is_time ? CAPTURE_TERM_TIME : CAPTURE_TERM_INHERIT;
+		return term_bool(val, is_time ? &ev->time_term : &ev->inherit_term);
+	}
+	if (parse_u64(val, &v))
+		return -EINVAL;
+	if (!strcmp(key, "config")) {
+		attr->config = v;
+	} else if (!strcmp(key, "config1")) {
+		attr->config1 = v;
+	} else if (!strcmp(key, "config2")) {
+		attr->config2 = v;
+	} else if (!strcmp(key, "period") && v) {
+		attr->sample_period = v;
+		attr->freq = 0;
+		ev->terms = (ev->terms & ~(unsigned)CAPTURE_TERM_FREQ) | CAPTURE_TERM_PERIOD;
+	} else if (!strcmp(key, "freq") && v) {
+		attr->sample_freq = v;
+		attr->freq = 1;
+		ev->terms = (ev->terms & ~(unsigned)CAPTURE_TERM_PERIOD) | CAPTURE_TERM_FREQ;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the terms between the slashes, comma-separated; text is the whole event for messages */
+static int apply_terms(struct capture_event *ev, char *terms, const char *text, const struct log *log)
+{
+	char *save = NULL;
+
+	for (char *t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+		int err;
+
+		if (eq)
+			*eq = '\0';
+		err = apply_term(ev, t, eq ? eq + 1 : NULL);
+		if (err == -EINVAL)
+			log_msg(log, LOG_ERR, "event '%s': cannot read term '%s%s%s' (known: config, config1, config2, "
+				"name, period=N, freq=HZ, time=0|1, inherit=0|1, no-inherit)", text, t, eq ? "=" : "",
+				eq ? eq + 1 : "");
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* the type of PMU pmu from sysfs: "software", "cpu", ... */
+static int lookup_pmu(const char *pmu, struct perf_event_attr *attr)
 {
 	char path[256];
 	uint64_t type;
-	char *copy, *save = NULL;
-	int err = 0;
 
-	if (strlen(pmu) > 64 || strchr(pmu, '.')) {
-		log_msg(log, LOG_ERR, "event '%s/%s/': bad pmu name", pmu, terms);
+	if (!*pmu || strlen(pmu) > 64 || strchr(pmu, '.'))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", pmu);
+	if (read_sys_u64(path, &type))
+		return -EOPNOTSUPP;
+	attr->type = (uint32_t)type;
+	return 0;
+}
+
+/*
+ * "HEAD/TERMS/[:MODS]" in s (modified in place): HEAD an event name or a
+ * PMU.  Sets *mods to the modifiers or NULL; the name is "HEAD/TERMS/"
+ * unless a name= term gave one.
+ */
+static int parse_term_event(struct capture_event *ev, char *s, char *slash, char **mods, const struct log *log)
+{
+	char *end = strchr(slash + 1, '/');
+	char *terms;
+	int err;
+
+	if (!end || (end[1] && end[1] != ':')) {
+		log_msg(log, LOG_ERR, "event '%s': %s", s, end ? "unexpected text after the closing '/'" :
+			"missing closing '/'");
 		return -EINVAL;
 	}
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", pmu);
-	if (read_sys_u64(path, &type)) {
-		log_msg(log, LOG_ERR, "event '%s/%s/' is not supported by this machine: no pmu '%s' in /sys/bus/event_source/devices",
-			pmu, terms, pmu);
-		return -EOPNOTSUPP;
-	}
-	attr->type = (uint32_t)type;
-	copy = strdup(terms);
-	if (!copy)
+	*mods = end[1] == ':' ? end + 2 : NULL;
+	end[1] = '\0';
+	terms = strndup(slash + 1, (size_t)(end - slash - 1));
+	if (!terms)
 		return -ENOMEM;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(t, '=');
-		uint64_t v = 0;
-
-		if (!eq) {
-			err = -EINVAL;
-			break;
-		}
-		*eq++ = '\0';
-		if (strcmp(t, "name") == 0) {
-			free(*name);
-			*name = strdup(eq);
-			if (!*name) {
-				err = -ENOMEM;
-				break;
-			}
-			continue;
-		}
-		if (parse_u64(eq, &v)) {
-			err = -EINVAL;
-			break;
-		}
-		if (strcmp(t, "config") == 0) {
-			attr->config = v;
-		} else if (strcmp(t, "config1") == 0) {
-			attr->config1 = v;
-		} else if (strcmp(t, "config2") == 0) {
-			attr->config2 = v;
-		} else if (strcmp(t, "period") == 0) {
-			attr->sample_period = v;
-			attr->freq = 0;
-		} else if (strcmp(t, "freq") == 0) {
-			attr->sample_freq = v;
-			attr->freq = 1;
-		} else {
-			err = -EINVAL;
-			break;
-		}
-	}
-	if (err == -EINVAL)
-		log_msg(log, LOG_ERR, "event '%s/%s/': bad term (known: config, config1, config2, period, freq, name)",
-			pmu, terms);
-	free(copy);
+	*slash = '\0';
+	err = lookup_symbol(s, &ev->attr);
+	if (err)
+		err = lookup_pmu(s, &ev->attr);
+	if (err)
+		log_msg(log, LOG_ERR, "event '%s/%s/': '%s' is %s", s, terms, s, err == -EINVAL ? "not a pmu name" :
+			"neither an event nor a pmu in /sys/bus/event_source/devices");
+	*slash = '/';
+	if (!err)
+		err = apply_terms(ev, terms, s, log);
+	free(terms);
+	if (!err && !ev->name && !(ev->name = strdup(s)))
+		err = -ENOMEM;
 	return err;
 }
 
-/* one event: text is "name[:mods]" or "pmu/terms/[:mods]"; group_mods from "{...}:mods" */
+/* "NAME[:MODS]" or "SUBSYS:NAME[:MODS]" in s (modified in place); sets *mods */
+static int parse_named_event(struct capture_event *ev, char *s, char **mods, const struct log *log)
+{
+	char *colon = strchr(s, ':');
+	char *tp_end;
+	int err;
+
+	*mods = NULL;
+	if (colon)
+		*colon = '\0';
+	if (lookup_symbol(s, &ev->attr) == 0) {
+		if (colon)
+			*colon = ':';
+		ev->name = strdup(s);	/* perf shows the modifiers: "cpu-clock:u" */
+		*mods = colon ? colon + 1 : NULL;
+		return ev->name ? 0 : -ENOMEM;
+	}
+	if (!colon) {
+		log_msg(log, LOG_ERR, "event '%s' is not known (try cpu-clock, task-clock, page-faults, context-switches, "
+			"cycles, L1-dcache-load-misses, rNNNN, SUBSYS:TRACEPOINT or pmu/config=N/)", s);
+		return -EINVAL;
+	}
+	tp_end = strchr(colon + 1, ':');
+	if (tp_end)
+		*tp_end = '\0';
+	err = lookup_tracepoint(s, colon + 1, &ev->attr);
+	*colon = ':';
+	if (err) {
+		log_msg(log, LOG_ERR, "event '%s' is %s", s, err == -EINVAL ? "not known (not NAME:MODIFIERS nor "
+			"SUBSYS:TRACEPOINT)" : "not known: no such tracepoint in /sys/kernel/tracing/events");
+		return err == -ENOENT ? -EINVAL : err;
+	}
+	ev->name = strdup(s);	/* "sched:sched_switch", without the modifiers */
+	*mods = tp_end ? tp_end + 1 : NULL;
+	return ev->name ? 0 : -ENOMEM;
+}
+
+/*
+ * "NAME:MODS" for a group member that takes the group's modifiers; S is
+ * left out as perf does (its names show the privilege levels, not how the
+ * group is read)
+ */
+static int append_mods(char **name, const char *mods)
+{
+	size_t len = strlen(*name);
+	char *n = malloc(len + strlen(mods) + 2), *w;
+
+	if (!n)
+		return -ENOMEM;
+	memcpy(n, *name, len);
+	w = n + len;
+	*w++ = ':';
+	for (const char *p = mods; *p; p++)
+		if (*p != 'S')
+			*w++ = *p;
+	*(w == n + len + 1 ? w - 1 : w) = '\0';
+	free(*name);
+	*name = n;
+	return 0;
+}
+
+/* one event: text is "name[:mods]", "sys:tracepoint[:mods]" or "head/terms/[:mods]"; group_mods from "{...}:mods" */
 static int parse_one(struct capture_evlist *el, const char *text, size_t len, const char *group_mods,
 		     int leader, const struct log *log)
 {
 	struct capture_event ev;
-	char *s = strndup(text, len);
-	char *mods = NULL, *slash;
 	struct capture_event *grown;
-	int err = 0;
+	char *s = strndup(text, len), *mods, *slash;
+	const char *bad = NULL;
+	int err;
 
 	if (!s)
 		return -ENOMEM;
 	memset(&ev, 0, sizeof(ev));
 	ev.attr.size = sizeof(ev.attr);
 	slash = strchr(s, '/');
-	if (slash) {
-		char *end = strchr(slash + 1, '/');
-
-		if (!end) {
-			log_msg(log, LOG_ERR, "event '%s': missing closing '/'", s);
-			err = -EINVAL;
-			goto out;
-		}
-		*slash = '\0';
-		*end = '\0';
-		if (end[1] == ':')
-			mods = end + 2;
-		else if (end[1]) {
-			*slash = '/';
-			*end = '/';
-			log_msg(log, LOG_ERR, "event '%s': unexpected text after '/'", s);
-			err = -EINVAL;
-			goto out;
-		}
-		err = parse_pmu_terms(&ev.attr, &ev.name, s, slash + 1, log);
-		if (err)
-			goto out;
-		if (!ev.name) {
-			*slash = '/';
-			*end = '/';
-			if (mods)
-				mods[-1] = '\0';
-			ev.name = strdup(s);
-		}
-	} else {
-		char *colon = strchr(s, ':');
-		uint64_t cfg;
-		size_t i;
-
-		if (colon) {
-			*colon = '\0';
-			mods = colon + 1;
-		}
-		for (i = 0; i < sizeof(event_symbols) / sizeof(event_symbols[0]); i++)
-			if (strcmp(s, event_symbols[i].name) == 0)
-				break;
-		if (i < sizeof(event_symbols) / sizeof(event_symbols[0])) {
-			ev.attr.type = event_symbols[i].type;
-			ev.attr.config = event_symbols[i].config;
-		} else if (capture__parse_cache_event(s, &cfg) == 0) {
-			ev.attr.type = PERF_TYPE_HW_CACHE;
-			ev.attr.config = cfg;
-		} else if (s[0] == 'r' && s[1] && strspn(s + 1, "0123456789abcdefABCDEF") == strlen(s + 1) &&
-			   strlen(s + 1) <= 16) {
-			ev.attr.type = PERF_TYPE_RAW;
-			ev.attr.config = strtoull(s + 1, NULL, 16);
-		} else {
-			log_msg(log, LOG_ERR, "event '%s' is not known (try cpu-clock, task-clock, page-faults, context-switches, "
-				"cycles, L1-dcache-load-misses, rNNNN or pmu/config=N/)", s);
-			err = -EINVAL;
-			goto out;
-		}
-		if (colon)
-			*colon = ':';
-		ev.name = strdup(s);
-		if (colon)
-			*colon = '\0';
-	}
-	if (!ev.name) {
-		err = -ENOMEM;
-		goto out;
-	}
-	if ((mods && apply_modifiers(&ev.attr, mods)) || (group_mods && apply_modifiers(&ev.attr, group_mods))) {
-		log_msg(log, LOG_ERR, "event '%s': bad modifier '%s' (known: u k h G H p D I)", ev.name,
-			mods ? mods : group_mods);
+	if (slash)
+		err = parse_term_event(&ev, s, slash, &mods, log);
+	else
+		err = parse_named_event(&ev, s, &mods, log);
+	if (!err && mods && apply_modifiers(&ev, mods))
+		bad = mods;
+	else if (!err && group_mods && apply_modifiers(&ev, group_mods))
+		bad = group_mods;
+	if (bad) {
+		log_msg(log, LOG_ERR, "event '%s': cannot read modifier '%s' (known: u k h G H p P S D I e)", ev.name, bad);
 		err = -EINVAL;
+	}
+	if (!err && group_mods && !mods && *group_mods)
+		err = append_mods(&ev.name, group_mods);
+	if (err)
 		goto out;
-	}
-	if (group_mods && !mods && *group_mods) {
-		char *n = malloc(strlen(ev.name) + strlen(group_mods) + 2);
-
-		if (!n) {
-			err = -ENOMEM;
-			goto out;
-		}
-		sprintf(n, "%s:%s", ev.name, group_mods);
-		free(ev.name);
-		ev.name = n;
-	}
 	ev.leader = leader < 0 ? (int)el->nr : leader;
 	ev.nr_members = 1;
 	grown = realloc(el->events, (el->nr + 1) * sizeof(*grown));
@@ -512,20 +629,126 @@ int capture_evlist__parse(struct capture_evlist *el, const char *spec, const str
 			return -EINVAL;
 		}
 	}
+	/* capture__parse_sample() reads one sample layout: with PERF_SAMPLE_READ on every event or on none */
+	for (size_t i = 1; i < el->nr; i++) {
+		if (el->events[i].sample_read != el->events[0].sample_read) {
+			log_msg(log, LOG_ERR, "event '%s': beside a group with the S modifier every event must have it "
+				"(readperf records one sample layout)", el->events[el->events[i].sample_read ? 0 : i].name);
+			return -EINVAL;
+		}
+	}
 	return 0;
+}
+
+/* the sampling period: a period=/freq= term, else -c, else -F, else a tracepoint's 1, else 4000 Hz */
+static void config_period(struct capture_event *ev, const struct capture_opts *opts)
+{
+	struct perf_event_attr *a = &ev->attr;
+
+	if (ev->terms & (CAPTURE_TERM_PERIOD | CAPTURE_TERM_FREQ))
+		return;
+	if (opts->period) {
+		a->sample_period = opts->period;
+		a->freq = 0;
+	} else if (opts->freq || !a->sample_period || a->freq) {
+		a->sample_freq = opts->freq ? opts->freq : 4000;
+		a->freq = 1;
+	}
+}
+
+/* evsel__config() for sampling: the fields of event i that perf record sets */
+static void config_sampling(struct capture_evlist *el, size_t i, const struct capture_opts *opts, int cpu_bit)
+{
+	struct capture_event *ev = &el->events[i];
+	struct perf_event_attr *a = &ev->attr;
+
+	/* IP|TID|TIME|PERIOD, CPU for cpu-wide (for every event beside a tracepoint: one layout), IDENTIFIER with several */
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if ((ev->terms & CAPTURE_TERM_TIME) && !ev->time_term)
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
+	if (cpu_bit)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		a->sample_type |= PERF_SAMPLE_RAW;
+	if (el->nr > 1)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	if (opts->callchain)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a->read_format = PERF_FORMAT_ID;
+	if (opts->dwarf_stack) {
+		/* evsel__config_callchain() for dwarf: the kernel chain, user registers and stack */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->exclude_callchain_user = 1;
+		a->sample_regs_user = USER_REGS_MASK;
+		a->sample_stack_user = opts->dwarf_stack;
+	}
+	/* -d, and perf record's dwarf mode (sample_address): data addresses, data maps */
+	if (opts->sample_addr || opts->dwarf_stack) {
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		a->mmap_data = i == 0;
+	}
+	if (opts->user_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user |= opts->user_regs;
+	}
+	if (opts->inherit_stat) {
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a->inherit_stat = 1;
+	}
+	if (ev->sample_read) {
+		/* the sample carries the counts; one event alone needs ID to name its count */
+		a->sample_type |= PERF_SAMPLE_READ;
+		if (el->nr == 1)
+			a->sample_type |= PERF_SAMPLE_ID;
+		if (el->events[ev->leader].nr_members > 1) {
+			a->read_format |= PERF_FORMAT_GROUP;
+			a->inherit = 0;		/* the kernel takes no inherited group reads */
+		}
+	}
+	a->sample_id_all = 1;
+	config_period(ev, opts);
+	if (i == 0) {	/* the tracking event */
+		a->mmap = 1;
+		a->mmap2 = 1;
+		a->comm = 1;
+		a->comm_exec = 1;
+		a->task = 1;
+		a->context_switch = opts->switch_events != 0;
+	}
+}
+
+/*
+ * evsel__config_leader_sampling(): a member of a leader-sampled group does
+ * not sample (unless a term says so); its sample_type is the leader's
+ */
+static void config_leader_sampling(struct capture_evlist *el, size_t i)
+{
+	struct capture_event *ev = &el->events[i];
+
+	if (!ev->sample_read || ev->leader == (int)i)
+		return;
+	if (!(ev->terms & (CAPTURE_TERM_PERIOD | CAPTURE_TERM_FREQ))) {
+		ev->attr.freq = 0;
+		ev->attr.sample_period = 0;
+	}
+	ev->attr.sample_type = el->events[ev->leader].attr.sample_type;
 }
 
 void capture_evlist__config(struct capture_evlist *el, const struct capture_opts *opts)
 {
 	int inherit = opts->target == CAPTURE_TARGET_CMD || opts->target == CAPTURE_TARGET_PID;
-	int system = opts->target == CAPTURE_TARGET_SYSTEM || opts->target == CAPTURE_TARGET_CPUS;
+	int cpu_bit = opts->target == CAPTURE_TARGET_SYSTEM || opts->target == CAPTURE_TARGET_CPUS ||
+		      opts->sample_cpu;
 
+	for (size_t i = 0; i < el->nr; i++)
+		cpu_bit |= el->events[i].attr.type == PERF_TYPE_TRACEPOINT;
 	for (size_t i = 0; i < el->nr; i++) {
-		struct perf_event_attr *a = &el->events[i].attr;
-		int is_leader = el->events[i].leader == (int)i;
+		struct capture_event *ev = &el->events[i];
+		struct perf_event_attr *a = &ev->attr;
+		int is_leader = ev->leader == (int)i;
 
 		a->size = sizeof(*a);
-		a->inherit = inherit;
+		a->inherit = (ev->terms & CAPTURE_TERM_INHERIT) ? ev->inherit_term : inherit;
 		a->disabled = is_leader;
 		a->enable_on_exec = is_leader && opts->target == CAPTURE_TARGET_CMD;
 		if (opts->mode == CAPTURE_STAT) {
@@ -535,41 +758,11 @@ void capture_evlist__config(struct capture_evlist *el, const struct capture_opts
 			a->freq = 0;
 			continue;
 		}
-		/* evsel__config(): IP|TID|TIME|PERIOD, CPU for cpu-wide, IDENTIFIER with several events */
-		a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-		if (system)
-			a->sample_type |= PERF_SAMPLE_CPU;
-		if (el->nr > 1)
-			a->sample_type |= PERF_SAMPLE_IDENTIFIER;
-		if (opts->callchain)
-			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		if (opts->dwarf_stack) {
-			/* evsel__config_callchain() for dwarf: the kernel chain, user registers and stack */
-			a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-			/* perf record's dwarf mode also samples addresses and maps data (sample_address) */
-			a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-			a->mmap_data = i == 0;
-			a->exclude_callchain_user = 1;
-			a->sample_regs_user = USER_REGS_MASK;
-			a->sample_stack_user = opts->dwarf_stack;
-		}
-		a->read_format = PERF_FORMAT_ID;
-		a->sample_id_all = 1;
-		if (!a->freq && !a->sample_period) {	/* not set by a period=/freq= term */
-			if (opts->period) {
-				a->sample_period = opts->period;
-				a->freq = 0;
-			} else {
-				a->sample_freq = opts->freq ? opts->freq : 4000;
-				a->freq = 1;
-			}
-		}
-		if (i == 0) {	/* the tracking event */
-			a->mmap = 1;
-			a->mmap2 = 1;
-			a->comm = 1;
-			a->comm_exec = 1;
-			a->task = 1;
+		config_sampling(el, i, opts, cpu_bit);
+		config_leader_sampling(el, i);
+		if (opts->use_clockid) {
+			a->use_clockid = 1;
+			a->clockid = opts->clockid;
 		}
 	}
 }
@@ -955,7 +1148,8 @@ int capture__open(struct capture *c, struct capture_evlist *el, const struct cap
 				f->fd = sys_perf_event_open((struct perf_event_attr *)&e->attr, f->tid, f->cpu,
 							    group_fd, PERF_FLAG_FD_CLOEXEC);
 				if (f->fd < 0 && (errno == EACCES || errno == EPERM) && !opened &&
-				    !e->attr.exclude_kernel && kernel_fallback(c, &el->events[ev]) == 0)
+				    !e->attr.exclude_kernel && !(e->terms & CAPTURE_TERM_PRIV) &&
+				    kernel_fallback(c, &el->events[ev]) == 0)
 					f->fd = sys_perf_event_open((struct perf_event_attr *)&e->attr, f->tid, f->cpu,
 								    group_fd, PERF_FLAG_FD_CLOEXEC);
 				if (f->fd < 0) {
@@ -1155,6 +1349,26 @@ int capture__read_count(const struct capture *c, int ev, struct capture_count *o
 	return 0;
 }
 
+/* step *p over a PERF_SAMPLE_READ block of read_format rf (perf_event_open(2) "read_format") */
+static int skip_read(uint64_t rf, const uint64_t **p, const uint64_t *end)
+{
+	uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	uint64_t times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t left = (uint64_t)(end - *p), need;
+
+	if (!(rf & PERF_FORMAT_GROUP)) {
+		need = per + times;
+	} else {
+		if (left < 1 || (*p)[0] > left / per)
+			return -EINVAL;
+		need = 1 + times + (*p)[0] * per;
+	}
+	if (need > left)
+		return -EINVAL;
+	*p += need;
+	return 0;
+}
+
 int capture__parse_sample(const struct capture_evlist *el, const void *rec, size_t size,
 			  struct capture_sample *s)
 {
@@ -1178,10 +1392,6 @@ int capture__parse_sample(const struct capture_evlist *el, const void *rec, size
 
 		for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
 			need += !!(st & bits[i]);
-		if (st & PERF_SAMPLE_CALLCHAIN)
-			need++;
-		if (st & PERF_SAMPLE_READ)
-			return -EINVAL;	/* never configured by capture */
 		if (need > (uint64_t)(end - p))
 			return -EINVAL;
 	}
@@ -1198,7 +1408,11 @@ int capture__parse_sample(const struct capture_evlist *el, const void *rec, size
 		s->time = *p++;
 	p += !!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
 	     !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_PERIOD);
+	if ((st & PERF_SAMPLE_READ) && skip_read(el->events[0].attr.read_format, &p, end))
+		return -EINVAL;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
+		if (p >= end)
+			return -EINVAL;
 		s->nr_chain = *p++;
 		if (s->nr_chain > (uint64_t)(end - p))
 			return -EINVAL;
@@ -1241,4 +1455,63 @@ uint64_t capture__record_time(const struct capture_evlist *el, const void *rec, 
 		memcpy(&t, (const char *)rec + size - from_end, 8);
 		return t;
 	}
+}
+
+int capture__parse_clockid(const char *s, int *clockid)
+{
+	/* builtin-record.c clockids[]: names with and without CLOCK_, and short aliases */
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "boottime", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
+		{ "mono", CLOCK_MONOTONIC }, { "raw", CLOCK_MONOTONIC_RAW }, { "real", CLOCK_REALTIME },
+		{ "boot", CLOCK_BOOTTIME },
+	};
+	uint64_t v;
+
+	if (!parse_u64(s, &v)) {
+		if (v > INT32_MAX)
+			return -EINVAL;
+		*clockid = (int)v;
+		return 0;
+	}
+	if (!strncasecmp(s, "CLOCK_", 6))
+		s += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!strcasecmp(s, clocks[i].name)) {
+			*clockid = clocks[i].id;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int capture__parse_user_regs(const char *list, uint64_t *mask)
+{
+	/* arch/x86/util/perf_regs.c sample_reg_masks, in PERF_REG_X86_* order (asm/perf_regs.h) */
+	static const char *const regs[] = {
+		"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "ip", "flags", "cs", "ss", "ds", "es", "fs", "gs",
+		"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	};
+	uint64_t m = 0;
+	const char *p = list;
+
+	if (!*list) {
+		*mask = USER_REGS_MASK;
+		return 0;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+			if (strlen(regs[i]) == n && !strncasecmp(p, regs[i], n))
+				break;
+		if (i == sizeof(regs) / sizeof(regs[0]))
+			return -EINVAL;
+		m |= 1ULL << i;
+		p += n;
+		if (*p == ',' && *++p == '\0')
+			return -EINVAL;
+	}
+	*mask = m;
+	return 0;
 }

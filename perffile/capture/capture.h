@@ -37,11 +37,24 @@
 struct ringbuf;
 struct pollfd;
 
+/* what a /term=v/ set on an event, so that capture_evlist__config() keeps it */
+enum capture_term {
+	CAPTURE_TERM_PERIOD = 1 << 0,	/* period= */
+	CAPTURE_TERM_FREQ = 1 << 1,	/* freq= */
+	CAPTURE_TERM_TIME = 1 << 2,	/* time=0|1: PERF_SAMPLE_TIME */
+	CAPTURE_TERM_INHERIT = 1 << 3,	/* inherit=, no-inherit */
+	CAPTURE_TERM_PRIV = 1 << 4,	/* a u/k/h modifier: the user chose the privilege levels */
+};
+
 struct capture_event {
 	struct perf_event_attr attr;
 	char *name;		/* owned: as perf shows it ("cpu-clock", "page-faults:u", name= term) */
 	int leader;		/* index of the group leader; itself for leaders and lone events */
 	int nr_members;		/* for leaders: events in the group, itself included */
+	unsigned terms;		/* enum capture_term bits */
+	int sample_read;	/* 'S' modifier: the leader's samples carry every member's count */
+	int time_term;		/* value of time= when CAPTURE_TERM_TIME is set */
+	int inherit_term;	/* value of inherit= / no-inherit when CAPTURE_TERM_INHERIT is set */
 };
 
 struct capture_evlist {
@@ -53,9 +66,17 @@ void capture_evlist__init(struct capture_evlist *el);
 void capture_evlist__release(struct capture_evlist *el);
 
 /*
- * Append the events of one -e argument ("cpu-clock,{task-clock,faults}:u",
- * "software/config=2,name=pf/", "L1-dcache-load-misses", "r1a8").  -EINVAL
- * with a message naming the bad part; -ENOMEM.
+ * Append the events of one -e argument, in perf's forms: NAME[:MODS]
+ * ("cpu-clock", "page-faults:u", "L1-dcache-load-misses", "r1a8"),
+ * NAME/TERM=V,.../[:MODS] with NAME an event or a PMU
+ * ("context-switches/period=1/", "cpu-clock/freq=1000,name=clk/",
+ * "software/config=2/"), SUBSYS:NAME[:MODS] tracepoints from tracefs
+ * ("sched:sched_switch"), and groups {A,B,...}[:MODS] ("{cpu-clock,
+ * page-faults}:S" samples the leader and reads every member).  Terms:
+ * config, config1, config2, name, period, freq, time, inherit, no-inherit.
+ * Modifiers: u k h G H p P S D I e.  -EINVAL with a one-line message naming
+ * the part that cannot be read; -EOPNOTSUPP for a PMU or tracepoint this
+ * machine lacks; -ENOMEM.
  */
 int capture_evlist__parse(struct capture_evlist *el, const char *spec, const struct log *log);
 
@@ -85,7 +106,21 @@ struct capture_opts {
 	int callchain;		/* -g, --call-graph fp|dwarf */
 	uint32_t dwarf_stack;	/* --call-graph dwarf[,SIZE]: bytes of user stack per sample (0: fp) */
 	unsigned mmap_pages;	/* data pages per ring, a power of two (0: 128 pages as perf for root) */
+	/* record options, as perf record sets them (tools/perf/util/evsel.c evsel__config) */
+	int switch_events;	/* --switch-events: context_switch on the tracking event (SWITCH records) */
+	int use_clockid;	/* -k: use_clockid and clockid on every event */
+	int clockid;
+	int sample_cpu;		/* --sample-cpu: PERF_SAMPLE_CPU also for a command */
+	int sample_addr;	/* -d: PERF_SAMPLE_ADDR|DATA_SRC, mmap_data on the tracking event */
+	uint64_t user_regs;	/* --user-regs: PERF_SAMPLE_REGS_USER with this sample_regs_user mask */
+	int inherit_stat;	/* -s: inherit_stat and read_format TOTAL_TIME_*|ID (READ records at exit) */
 };
+
+/* -k NAME|NUMBER as perf takes it (monotonic, monotonic_raw, realtime, boottime, tai, mono, raw, real, boot) */
+int capture__parse_clockid(const char *s, int *clockid);
+
+/* --user-regs LIST ("ip,sp,bp", or "" for perf's whole user set) into a sample_regs_user mask */
+int capture__parse_user_regs(const char *list, uint64_t *mask);
 
 /* Fill sampling/counting fields of every attr (sample_type, read_format, tracking bits, disabled/enable_on_exec, inherit). */
 void capture_evlist__config(struct capture_evlist *el, const struct capture_opts *opts);

@@ -174,6 +174,7 @@ struct recorder {
 	struct array hits;	/* struct hit */
 	size_t compact_at;	/* compact hits when they reach this many */
 	const char *buildid_dir;	/* record_opts.buildid_dir */
+	int64_t flushed_ns;	/* CLOCK_MONOTONIC of the last flush to disk, 0 before the first */
 };
 
 #define HITS_COMPACT_MIN ((size_t)1 << 20)
@@ -684,6 +685,26 @@ static int recorder__synthesize(struct recorder *r, const struct capture_opts *c
 }
 
 /*
+ * Put the rounds on disk every FLUSH_NS, so that a recording killed
+ * (SIGKILL, a crash) keeps what it had as perf's does: perf writes every
+ * pass, the 256 KiB buffer alone would hold seconds of a -F 999 run.
+ */
+#define FLUSH_NS 500000000LL
+
+static int recorder__flush_often(struct recorder *r)
+{
+	struct timespec now;
+	int64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
+	if (r->flushed_ns && ns - r->flushed_ns < FLUSH_NS)
+		return 0;
+	r->flushed_ns = ns;
+	return perf_writer__flush(r->w);
+}
+
+/*
  * Copy the rings into the file until a stop: a signal, the command's exit
  * (SIGCHLD), or every watched task gone (POLLHUP on all event fds).  After a
  * stop the events are disabled and one last pass drains the rings.
@@ -718,6 +739,8 @@ static int recorder__loop(struct recorder *r, struct capture *cap, const struct 
 		}
 		if (n > 0) {
 			err = write_user_record(r->w, PERF_RECORD_FINISHED_ROUND);
+			if (!err)
+				err = recorder__flush_often(r);
 			if (err)
 				break;
 		}

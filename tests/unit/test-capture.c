@@ -27,6 +27,19 @@
 #include "perffile/capture/ringbuf.h"
 #include "tests/lib/perfemit.h"
 
+/* the last message logged (errors must be one line) */
+struct msgbuf {
+	char text[512];
+};
+
+static void collect_msg(void *ctx, enum log_level level, const char *msg)
+{
+	struct msgbuf *mb = ctx;
+
+	(void)level;
+	snprintf(mb->text, sizeof(mb->text), "%s", msg);
+}
+
 static struct capture_evlist parse_ok(const char *spec)
 {
 	struct capture_evlist el;
@@ -423,6 +436,281 @@ static void test_parse_sample(void **state)
 	capture_evlist__release(&el);
 }
 
+/* record options for a command, nothing else set */
+static struct capture_opts cmd_opts(void)
+{
+	struct capture_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.mode = CAPTURE_RECORD;
+	o.target = CAPTURE_TARGET_CMD;
+	return o;
+}
+
+/* freq flag and sample_freq / sample_period (one union) */
+static void check_rate(const struct perf_event_attr *a, int freq, uint64_t value)
+{
+	assert_int_equal(a->freq, freq);
+	assert_int_equal(a->sample_period, value);
+}
+
+/* the events' names, in order */
+static void check_names(const struct capture_evlist *el, const char *const *names, size_t nr)
+{
+	assert_int_equal(el->nr, nr);
+	for (size_t i = 0; i < nr; i++)
+		assert_string_equal(el->events[i].name, names[i]);
+}
+
+/* perf's NAME/TERMS/ form on an event name (not a PMU): the terms stay through the configuration */
+static void test_parse_event_terms(void **state)
+{
+	struct capture_evlist el;
+	struct capture_opts o;
+	static const char *const names[] = { "context-switches/period=1/", "cpu-clock/freq=1000/", "clk" };
+
+	el = parse_ok("context-switches/period=1/,cpu-clock/freq=1000/,task-clock/name=clk,no-inherit/:u");
+	(void)state;
+	check_names(&el, names, 3);
+	assert_int_equal(el.events[0].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(el.events[0].attr.config, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	assert_int_equal(el.events[2].attr.exclude_kernel, 1);
+	o = cmd_opts();
+	o.freq = 4000;
+	capture_evlist__config(&el, &o);
+	/* as perf record's evlist -v of the same -e: period 1, no freq; freq 1000 */
+	check_rate(&el.events[0].attr, 0, 1);
+	check_rate(&el.events[1].attr, 1, 1000);
+	check_rate(&el.events[2].attr, 1, 4000);
+	assert_int_equal(el.events[0].attr.inherit, 1);
+	assert_int_equal(el.events[2].attr.inherit, 0);
+	capture_evlist__release(&el);
+
+	/* -c overrides no term; a later term wins over an earlier one */
+	el = parse_ok("cpu-clock/freq=10,period=777/");
+	o.freq = 0;
+	o.period = 5;
+	capture_evlist__config(&el, &o);
+	check_rate(&el.events[0].attr, 0, 777);
+	capture_evlist__release(&el);
+}
+
+static void test_parse_tracepoint(void **state)
+{
+	static const char idpath[] = "/sys/kernel/tracing/events/sched/sched_switch/id";
+	static const char *const names[] = { "sched:sched_switch", "cpu-clock:u", "sched:sched_wakeup" };
+	struct capture_evlist el;
+	struct capture_opts o;
+	unsigned long long id = 0;
+	FILE *f = fopen(idpath, "r");
+
+	(void)state;
+	if (!f) {
+		skip();
+		return;
+	}
+	assert_int_equal(fscanf(f, "%llu", &id), 1);
+	fclose(f);
+	el = parse_ok("sched:sched_switch,cpu-clock:u,sched:sched_wakeup:k");
+	check_names(&el, names, 3);
+	assert_int_equal(el.events[0].attr.type, PERF_TYPE_TRACEPOINT);
+	assert_int_equal(el.events[0].attr.config, id);
+	assert_int_equal(el.events[2].attr.exclude_user, 1);
+	o = cmd_opts();
+	capture_evlist__config(&el, &o);
+	/* perf record -e sched:sched_switch: period 1, RAW and CPU */
+	check_rate(&el.events[0].attr, 0, 1);
+	assert_true(el.events[0].attr.sample_type & PERF_SAMPLE_RAW);
+	assert_true(el.events[0].attr.sample_type & PERF_SAMPLE_CPU);
+	/* the cpu-clock beside it: 4000 Hz, no RAW, CPU for one trailer layout */
+	check_rate(&el.events[1].attr, 1, 4000);
+	assert_false(el.events[1].attr.sample_type & PERF_SAMPLE_RAW);
+	assert_true(el.events[1].attr.sample_type & PERF_SAMPLE_CPU);
+	capture_evlist__release(&el);
+}
+
+/* one-line errors name the part that cannot be read */
+static void test_parse_error_messages(void **state)
+{
+	static const struct { const char *spec, *msg; } cases[] = {
+		{ "cpu-clock/bogus=1/", "event 'cpu-clock/bogus=1/': cannot read term 'bogus=1' (known: " },
+		{ "cpu-clock/period=x/", "event 'cpu-clock/period=x/': cannot read term 'period=x' (known: " },
+		{ "cpu-clock/period=0/", "event 'cpu-clock/period=0/': cannot read term 'period=0' (known: " },
+		{ "cpu-clock/freq=9/x", "event 'cpu-clock/freq=9/x': unexpected text after the closing '/'" },
+		{ "cpu-clock/freq=9", "event 'cpu-clock/freq=9': missing closing '/'" },
+		{ "cpu-clock:uq", "event 'cpu-clock:uq': cannot read modifier 'uq' (known: " },
+		{ "{cpu-clock,page-faults}:Sz", "event 'cpu-clock': cannot read modifier 'Sz' (known: " },
+		{ "cpu-clok", "event 'cpu-clok' is not known (try " },
+		{ "sched:no_such_tracepoint", "event 'sched:no_such_tracepoint' is not known: no such tracepoint" },
+		{ "sch$ed:x", "event 'sch$ed:x' is not known (not NAME:MODIFIERS nor SUBSYS:TRACEPOINT)" },
+		{ "{cpu-clock,page-faults}:S,task-clock", "event 'task-clock': beside a group with the S modifier" },
+	};
+	struct capture_evlist el;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct msgbuf mb = { "" };
+		struct log log = { collect_msg, &mb };
+
+		capture_evlist__init(&el);
+		assert_int_equal(capture_evlist__parse(&el, cases[i].spec, &log), -EINVAL);
+		if (strncmp(mb.text, cases[i].msg, strlen(cases[i].msg))) {
+			print_error("%s: got '%s'\n", cases[i].spec, mb.text);
+			fail();
+		}
+		assert_null(strchr(mb.text, '\n'));
+		capture_evlist__release(&el);
+	}
+}
+
+/* '{a,b}:S': the leader samples and reads the group, the member only counts (perf evlist -v of the same) */
+static void test_config_leader_sampling(void **state)
+{
+	struct capture_evlist el = parse_ok("{cpu-clock,page-faults}:S");
+	struct capture_opts o;
+	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |
+		      PERF_SAMPLE_IDENTIFIER;
+
+	(void)state;
+	o = cmd_opts();
+	capture_evlist__config(&el, &o);
+	assert_string_equal(el.events[0].name, "cpu-clock");
+	assert_string_equal(el.events[1].name, "page-faults");
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(el.events[i].attr.sample_type, st);
+		assert_int_equal(el.events[i].attr.read_format, PERF_FORMAT_ID | PERF_FORMAT_GROUP);
+		assert_int_equal(el.events[i].attr.inherit, 0);
+	}
+	check_rate(&el.events[0].attr, 1, 4000);
+	check_rate(&el.events[1].attr, 0, 0);
+	capture_evlist__release(&el);
+
+	/* one event with S: READ of its own count, with ID to name it */
+	el = parse_ok("{cpu-clock}:uS");
+	assert_string_equal(el.events[0].name, "cpu-clock:u");
+	capture_evlist__release(&el);
+	el = parse_ok("cpu-clock:S");
+	capture_evlist__config(&el, &o);
+	assert_int_equal(el.events[0].attr.sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_ID);
+	assert_int_equal(el.events[0].attr.read_format, PERF_FORMAT_ID);
+	capture_evlist__release(&el);
+}
+
+/* the record options, each with the attr fields perf record 6.1 sets for it (perf evlist -v) */
+static void test_config_record_options(void **state)
+{
+	struct capture_evlist el = parse_ok("cpu-clock,page-faults");
+	struct capture_opts o;
+	const struct perf_event_attr *a = &el.events[0].attr, *b = &el.events[1].attr;
+	uint64_t base = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+			PERF_SAMPLE_IDENTIFIER;
+
+	(void)state;
+	o = cmd_opts();
+	o.switch_events = 1;
+	o.use_clockid = 1;
+	o.clockid = 1;
+	o.sample_cpu = 1;
+	o.sample_addr = 1;
+	o.user_regs = 0x3;
+	o.inherit_stat = 1;
+	capture_evlist__config(&el, &o);
+	/* --switch-events: context_switch on the tracking event only; -d: mmap_data likewise */
+	assert_int_equal(a->context_switch, 1);
+	assert_int_equal(b->context_switch, 0);
+	assert_int_equal(a->mmap_data, 1);
+	assert_int_equal(b->mmap_data, 0);
+	for (int i = 0; i < 2; i++) {
+		const struct perf_event_attr *x = i ? b : a;
+
+		/* -k 1 */
+		assert_int_equal(x->use_clockid, 1);
+		assert_int_equal(x->clockid, 1);
+		/* --sample-cpu: CPU; -d: ADDR|DATA_SRC; --user-regs: REGS_USER */
+		assert_int_equal(x->sample_type, base | PERF_SAMPLE_CPU | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC |
+				 PERF_SAMPLE_REGS_USER);
+		assert_int_equal(x->sample_regs_user, 0x3);
+		/* -s: inherit_stat, TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID */
+		assert_int_equal(x->inherit_stat, 1);
+		assert_int_equal(x->read_format, PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+				 PERF_FORMAT_ID);
+	}
+	/* TID TIME CPU IDENTIFIER */
+	assert_int_equal(capture_evlist__id_hdr_size(&el), 32);
+	capture_evlist__release(&el);
+}
+
+static void test_parse_clockid_regs(void **state)
+{
+	int id = -1;
+	uint64_t m = 0;
+
+	(void)state;
+	assert_int_equal(capture__parse_clockid("1", &id), 0);
+	assert_int_equal(id, 1);
+	/* CLOCK_MONOTONIC_RAW is 4, CLOCK_BOOTTIME 7, CLOCK_TAI 11 (clock_gettime(2)) */
+	assert_int_equal(capture__parse_clockid("monotonic_raw", &id), 0);
+	assert_int_equal(id, 4);
+	assert_int_equal(capture__parse_clockid("CLOCK_BOOTTIME", &id), 0);
+	assert_int_equal(id, 7);
+	assert_int_equal(capture__parse_clockid("tai", &id), 0);
+	assert_int_equal(id, 11);
+	assert_int_equal(capture__parse_clockid("mono", &id), 0);
+	assert_int_equal(id, 1);
+	assert_int_equal(capture__parse_clockid("sundial", &id), -EINVAL);
+	assert_int_equal(capture__parse_clockid("", &id), -EINVAL);
+	/* perf's default --user-regs set: 0xff0fff (perf evlist -v of perf record --user-regs) */
+	assert_int_equal(capture__parse_user_regs("", &m), 0);
+	assert_int_equal(m, 0xff0fff);
+	/* ip is bit 8, sp 7, bp 6, r15 23 (asm/perf_regs.h) */
+	assert_int_equal(capture__parse_user_regs("ip,sp,BP,r15", &m), 0);
+	assert_int_equal(m, (1u << 8) | (1u << 7) | (1u << 6) | (1u << 23));
+	assert_int_equal(capture__parse_user_regs("ip,", &m), -EINVAL);
+	assert_int_equal(capture__parse_user_regs("xmm0", &m), -EINVAL);
+}
+
+/* a leader-sampled group's sample: IDENTIFIER IP TID TIME PERIOD READ{nr, (value id) x nr} CALLCHAIN */
+static void test_parse_sample_read(void **state)
+{
+	struct capture_evlist el = parse_ok("{cpu-clock,page-faults}:S");
+	struct capture_opts o;
+	struct capture_sample s;
+	struct perfemit rec;
+
+	(void)state;
+	o = cmd_opts();
+	o.callchain = 1;
+	capture_evlist__config(&el, &o);
+	perfemit__init(&rec, 0);
+	perfemit__rec_begin(&rec, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	perfemit__u64(&rec, 77);		/* IDENTIFIER */
+	perfemit__u64(&rec, 0x401000);
+	perfemit__u32x2(&rec, 42, 43);
+	perfemit__u64(&rec, 5555);
+	perfemit__u64(&rec, 250000);
+	perfemit__u64(&rec, 2);			/* READ: nr */
+	perfemit__u64(&rec, 1000);
+	perfemit__u64(&rec, 77);
+	perfemit__u64(&rec, 12);
+	perfemit__u64(&rec, 78);
+	perfemit__u64(&rec, 1);			/* CALLCHAIN: nr 1 */
+	perfemit__u64(&rec, 0x401000);
+	perfemit__rec_end(&rec, 0, 0);
+	assert_int_equal(capture__parse_sample(&el, rec.p, rec.len, &s), 0);
+	assert_int_equal(s.pid, 42);
+	assert_int_equal(s.time, 5555);
+	assert_int_equal(s.nr_chain, 1);
+	assert_int_equal(s.chain[0], 0x401000);
+	/* a read nr that runs past the record */
+	perfemit__put(&rec, 6 * 8, 3, 8);
+	assert_int_equal(capture__parse_sample(&el, rec.p, rec.len, &s), -EINVAL);
+	perfemit__put(&rec, 6 * 8, UINT64_MAX / 2, 8);
+	assert_int_equal(capture__parse_sample(&el, rec.p, rec.len, &s), -EINVAL);
+	perfemit__release(&rec);
+	capture_evlist__release(&el);
+}
+
 static void test_notes_build_id(void **state)
 {
 	unsigned char notes[128];
@@ -662,6 +950,13 @@ int main(void)
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_ringbuf_wrap),
 		cmocka_unit_test(test_parse_sample),
+		cmocka_unit_test(test_parse_event_terms),
+		cmocka_unit_test(test_parse_tracepoint),
+		cmocka_unit_test(test_parse_error_messages),
+		cmocka_unit_test(test_config_leader_sampling),
+		cmocka_unit_test(test_config_record_options),
+		cmocka_unit_test(test_parse_clockid_regs),
+		cmocka_unit_test(test_parse_sample_read),
 		cmocka_unit_test(test_notes_build_id),
 		cmocka_unit_test(test_synth_self),
 		cmocka_unit_test(test_file_build_id),
