@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <zstd.h>
 
 #include "perffile/writer.h"
 #include "perffile/record.h"
@@ -59,6 +60,13 @@ struct perf_writer {
 	uint64_t data_size;	/* bytes passed to write() */
 	uint8_t *buf;
 	size_t buf_len;
+	/* -z: kernel records wait in zin, then go through zcs into COMPRESSED records */
+	ZSTD_CStream *zcs;
+	struct array zin;	/* uint8_t */
+	size_t zchunk;		/* the most bytes compressed in one piece (the reader's mmap_len) */
+	int zlevel;
+	uint32_t zmmap_len;
+	uint64_t zbytes_in, zbytes_out;
 };
 
 static int fail(struct perf_writer *w, int err, const char *what)
@@ -207,6 +215,20 @@ int perf_writer__new(struct perf_writer **out, int fd, const struct perf_writer_
 	for (i = 0; i < PERF_FEAT_LAST; i++)
 		array__init(&w->feats[i].bytes, 1);
 	array__init(&w->build_ids, 1);
+	array__init(&w->zin, 1);
+	if (opts && opts->zstd_level > 0) {
+		w->zlevel = opts->zstd_level;
+		w->zmmap_len = opts->zstd_mmap_len;
+		w->zchunk = opts->zstd_mmap_len;
+		w->zcs = ZSTD_createCStream();
+		if (w->zchunk < 8192 || !w->zcs ||
+		    ZSTD_isError(ZSTD_CCtx_setParameter(w->zcs, ZSTD_c_compressionLevel, w->zlevel))) {
+			int err = w->zchunk < 8192 ? -EINVAL : -ENOMEM;
+
+			perf_writer__delete(w);
+			return err;
+		}
+	}
 	*out = w;
 	return 0;
 }
@@ -225,6 +247,8 @@ void perf_writer__delete(struct perf_writer *w)
 	for (i = 0; i < PERF_FEAT_LAST; i++)
 		array__release(&w->feats[i].bytes);
 	array__release(&w->build_ids);
+	array__release(&w->zin);
+	ZSTD_freeCStream(w->zcs);
 	free(w->buf);
 	free(w);
 }
@@ -300,6 +324,7 @@ static int put_string(struct array *b, const char *s)
 }
 
 static int send_feature(struct perf_writer *w, unsigned feat);
+static int set_compressed_feature(struct perf_writer *w);
 
 /* the section is now complete: in pipe mode after start, send it */
 static int feature_done(struct perf_writer *w, unsigned feat)
@@ -597,6 +622,10 @@ int perf_writer__start(struct perf_writer *w)
 		return err;
 	if (w->started)
 		return -EINVAL;
+	if (w->zcs)
+		err = set_compressed_feature(w);
+	if (err)
+		return err;
 	if (w->pipe)
 		err = start_pipe(w);
 	else
@@ -604,6 +633,45 @@ int perf_writer__start(struct perf_writer *w)
 	if (err)
 		return fail(w, err, "start");
 	w->started = 1;
+	return 0;
+}
+
+/*
+ * The pending kernel records through the zstd stream, flushed so that
+ * what is out decodes to all of them; each piece of output becomes one
+ * PERF_RECORD_COMPRESSED (header.size is not a multiple of 8 then, as in
+ * perf's files)
+ */
+static int compress_pending(struct perf_writer *w)
+{
+	ZSTD_inBuffer in = { w->zin.data, w->zin.len, 0 };
+	uint8_t rec[65535];
+	size_t left;
+
+	if (!w->zin.len)
+		return 0;
+	do {
+		ZSTD_outBuffer out = { rec + 8, sizeof(rec) - 8, 0 };
+		struct perf_event_header h = { PERF_RECORD_COMPRESSED, 0, 0 };
+		int err;
+
+		left = ZSTD_compressStream2(w->zcs, &out, &in, ZSTD_e_flush);
+		if (ZSTD_isError(left)) {
+			log_msg(w->log, LOG_ERR, "%s: zstd: %s", w->name, ZSTD_getErrorName(left));
+			return fail(w, -EIO, "compress");
+		}
+		if (!out.pos)
+			continue;
+		h.size = (uint16_t)(8 + out.pos);
+		memcpy(rec, &h, sizeof(h));
+		err = emit(w, rec, h.size);
+		if (err)
+			return err;
+		w->data_size += h.size;
+		w->zbytes_out += h.size;
+	} while (left || in.pos < in.size);
+	w->zbytes_in += w->zin.len;
+	w->zin.len = 0;
 	return 0;
 }
 
@@ -616,11 +684,37 @@ int perf_writer__write(struct perf_writer *w, const void *rec, size_t size)
 		return err;
 	if (!w->started || !rec || size < sizeof(*h) || size % 8 || size != h->size)
 		return -EINVAL;
-	err = emit(w, rec, size);
+	if (w->zcs && h->type < PERF_RECORD_USER_TYPE_START) {
+		if (w->zin.len + size > w->zchunk)
+			err = compress_pending(w);
+		return err ? err : array__append(&w->zin, rec, size);
+	}
+	if (w->zcs)
+		err = compress_pending(w);
+	if (!err)
+		err = emit(w, rec, size);
 	if (err)
 		return err;
 	w->data_size += size;
 	return 0;
+}
+
+void perf_writer__zstd_bytes(const struct perf_writer *w, uint64_t *in, uint64_t *out)
+{
+	*in = w->zbytes_in;
+	*out = w->zbytes_out;
+}
+
+/* HEADER_COMPRESSED (header.c write_compressed): version 0, type zstd (1), level, ratio, mmap_len */
+static int set_compressed_feature(struct perf_writer *w)
+{
+	uint32_t v[5] = { 0, 1, (uint32_t)w->zlevel, 0, w->zmmap_len };
+	struct array *b = feature_reset(w, PERF_FEAT_COMPRESSED);
+
+	if (w->zbytes_out)
+		v[3] = (uint32_t)((w->zbytes_in + w->zbytes_out / 2) / w->zbytes_out);
+	w->feats[PERF_FEAT_COMPRESSED].set = 1;
+	return array__append(b, v, sizeof(v));
 }
 
 int perf_writer__flush(struct perf_writer *w)
@@ -629,7 +723,10 @@ int perf_writer__flush(struct perf_writer *w)
 
 	if (err)
 		return err;
-	return w->started ? flush(w) : -EINVAL;
+	if (!w->started)
+		return -EINVAL;
+	err = w->zcs ? compress_pending(w) : 0;
+	return err ? err : flush(w);
 }
 
 uint64_t perf_writer__data_size(const struct perf_writer *w)
@@ -650,6 +747,10 @@ static int finish_file(struct perf_writer *w)
 	int err;
 
 	err = build_event_desc(w);
+	if (!err && w->zcs)
+		err = compress_pending(w);
+	if (!err && w->zcs)
+		err = set_compressed_feature(w);	/* now with the ratio */
 	if (err)
 		return err;
 	err = flush(w);		/* the data, the header following it */
@@ -715,6 +816,8 @@ static int finish_pipe(struct perf_writer *w)
 	unsigned i;
 	int err = 0;
 
+	if (w->zcs)
+		err = compress_pending(w);
 	for (i = 1; !err && i < PERF_FEAT_LAST; i++)
 		if (w->feats[i].set && !w->feats[i].sent)
 			err = send_feature(w, i);

@@ -45,6 +45,20 @@ struct perf_writer_opts {
 	int pipe;		/* write pipe mode (stream) instead of a PERFILE2 file */
 	const struct log *log;	/* borrowed for the writer's lifetime; may be NULL */
 	const char *name;	/* the output's name in messages (default "perf.data"); borrowed likewise */
+	/*
+	 * perf record -z: > 0 sends the kernel's records (types below
+	 * PERF_RECORD_USER_TYPE_START) through one zstd stream at this level
+	 * into PERF_RECORD_COMPRESSED records, as perf does, and sets the
+	 * COMPRESSED feature.  A user record (FINISHED_ROUND, ...) or a flush
+	 * first puts out what is pending, so the order stays.
+	 */
+	int zstd_level;
+	/*
+	 * The reader's bound for what one COMPRESSED record expands to (perf
+	 * allocates this per record: its ring's size, pages + 1); runs of
+	 * records are compressed in pieces no larger.  >= 8192 with zstd_level.
+	 */
+	uint32_t zstd_mmap_len;
 };
 
 /*
@@ -99,6 +113,9 @@ int perf_writer__flush(struct perf_writer *w);
 
 /* bytes of records written so far (data section size once flushed) */
 uint64_t perf_writer__data_size(const struct perf_writer *w);
+
+/* with zstd_level: bytes of records given and bytes of COMPRESSED records made from them */
+void perf_writer__zstd_bytes(const struct perf_writer *w, uint64_t *in, uint64_t *out);
 
 /*
  * File: flush, write the feature sections after the data, then the header

@@ -25,6 +25,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -639,8 +640,13 @@ static void recorder__release(struct recorder *r)
 /* the writer with every attr (and its ids) and the features known at the start; then ID_INDEX */
 static int recorder__start_file(struct recorder *r, const struct capture *cap, const struct record_opts *o)
 {
-	struct perf_writer_opts wopts = { .pipe = o->pipe, .log = r->log, .name = o->out_name };
+	struct perf_writer_opts wopts = { .pipe = o->pipe, .log = r->log, .name = o->out_name,
+					  .zstd_level = o->zstd_level };
+	unsigned pages = o->capture.mmap_pages ? o->capture.mmap_pages : 128;
 	int err;
+
+	/* what perf puts in the COMPRESSED feature: the ring's size with its header page */
+	wopts.zstd_mmap_len = (uint32_t)((pages + 1) * (unsigned)sysconf(_SC_PAGESIZE));
 
 	err = perf_writer__new(&r->w, o->out_fd, &wopts);
 	for (size_t i = 0; !err && i < r->el->nr; i++) {
@@ -910,6 +916,87 @@ static double timespec_diff(const struct timespec *a, const struct timespec *b)
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
+static int wait_command(struct workload *wl, struct rusage *ru)
+{
+	while (wait4(wl->pid, &wl->status, 0, ru) < 0)
+		if (errno != EINTR)
+			return -errno;
+	wl->exited = 1;
+	return 0;
+}
+
+static int64_t ns_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)(now.tv_sec - t0->tv_sec) * 1000000000LL + (now.tv_nsec - t0->tv_nsec);
+}
+
+/* what every event counted since prev (which becomes the current sums); 0 or -errno */
+static int read_interval(const struct capture *cap, size_t nr, struct capture_count *prev,
+			 struct capture_count *delta)
+{
+	for (size_t i = 0; i < nr; i++) {
+		struct capture_count cur;
+		int err = capture__read_count(cap, (int)i, &cur);
+
+		if (err)
+			return err;
+		delta[i].val = cur.val - prev[i].val;
+		delta[i].ena = cur.ena - prev[i].ena;
+		delta[i].run = cur.run - prev[i].run;
+		delta[i].counted = capture__scale(delta[i].val, delta[i].ena, delta[i].run, &delta[i].scaled);
+		prev[i] = cur;
+	}
+	return 0;
+}
+
+/*
+ * perf stat -I: wake at every multiple of the interval from t0 (a pidfd
+ * says when the command exits), read the counts and hand over what each
+ * event counted since the last wake-up; the last interval ends at the exit
+ */
+static int wait_intervals(const struct capture *cap, const struct count_opts *o, struct workload *wl,
+			  struct rusage *ru, const struct timespec *t0)
+{
+	size_t nr = o->events->nr;
+	struct capture_count *prev = calloc(nr, sizeof(*prev)), *delta = calloc(nr, sizeof(*delta));
+	int64_t step = (int64_t)o->interval_ms * 1000000LL, next = step, last = 0;
+	struct pollfd pfd = { (int)syscall(SYS_pidfd_open, wl->pid, 0), POLLIN, 0 };
+	int err = 0, done = 0;
+
+	if (!prev || !delta || pfd.fd < 0)
+		err = !prev || !delta ? -ENOMEM : -errno;
+	while (!err && !done) {
+		int64_t now = ns_since(t0);
+
+		if (now < next && poll(&pfd, 1, (int)((next - now + 999999) / 1000000)) < 0 && errno != EINTR) {
+			err = -errno;
+			break;
+		}
+		if (pfd.revents & POLLIN) {
+			err = wait_command(wl, ru);
+			done = 1;
+		} else if (ns_since(t0) < next) {
+			continue;	/* woken early */
+		}
+		now = ns_since(t0);
+		if (!err)
+			err = read_interval(cap, nr, prev, delta);
+		if (!err)
+			o->interval_fn(o->interval_ctx, (double)now / 1e9, (double)(now - last) / 1e9, delta, nr);
+		last = now;
+		while (next <= now)
+			next += step;
+	}
+	if (pfd.fd >= 0)
+		close(pfd.fd);
+	free(prev);
+	free(delta);
+	return err;
+}
+
 int counter__run(const struct count_opts *o, const struct log *log, struct count_result *res)
 {
 	struct capture_opts co = o->capture;
@@ -946,14 +1033,11 @@ int counter__run(const struct count_opts *o, const struct log *log, struct count
 	err = start_events(&cap, &co, o->argv, &wl, log);
 	if (err)
 		goto out_workload;
-	while (wait4(wl.pid, &wl.status, 0, &ru) < 0) {
-		if (errno != EINTR) {
-			err = -errno;
-			log_msg(log, LOG_ERR, "waiting for '%s': %s", o->argv[0], strerror(errno));
-			goto out_workload;
-		}
+	err = o->interval_ms ? wait_intervals(&cap, o, &wl, &ru, &t0) : wait_command(&wl, &ru);
+	if (err) {
+		log_msg(log, LOG_ERR, "waiting for '%s': %s", o->argv[0], strerror(-err));
+		goto out_workload;
 	}
-	wl.exited = 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (co.target != CAPTURE_TARGET_CMD)
 		capture__disable(&cap);

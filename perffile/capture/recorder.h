@@ -12,7 +12,8 @@
  * signalfd in the same poll, so no global flag is needed.
  *
  * counter__run(): start the command, count the events while it runs and
- * read the sums when it exits.  SIGINT and SIGQUIT are blocked for the run,
+ * read the sums when it exits; with an interval, also what each interval
+ * counted (perf stat -I), the last one ending at the exit.  SIGINT and SIGQUIT are blocked for the run,
  * so Ctrl-C reaches only the command (as with perf stat).
  *
  * Follows tools/perf/builtin-record.c (record__mmap_read_all,
@@ -57,6 +58,8 @@ struct record_opts {
 	 * -> ../../PATH/BUILDID), or NULL for none.  A failure is a warning.
 	 */
 	const char *buildid_dir;
+	/* -z: zstd level of PERF_RECORD_COMPRESSED records (perf's default is 1), 0: none */
+	int zstd_level;
 };
 
 struct record_result {
@@ -82,10 +85,21 @@ int recorder__run(const struct record_opts *o, const struct log *log, struct rec
 /* what perf's -F max means: /proc/sys/kernel/perf_event_max_sample_rate, 1000 when unreadable */
 uint64_t recorder__max_freq(void);
 
+/*
+ * One -I interval: t is the seconds from the start of counting to now,
+ * span the seconds the interval lasted (the last one ends early when the
+ * command exits), counts[i] what event i counted in it (scaled).
+ */
+typedef void (*count_interval_fn)(void *ctx, double t, double span, const struct capture_count *counts,
+				  size_t nr);
+
 struct count_opts {
 	struct capture_evlist *events;	/* borrowed; configured for counting by counter__run() */
 	struct capture_opts capture;	/* target (CMD: the command itself), pid, cpu_list; mode ignored */
 	char *const *argv;		/* NULL-terminated command (borrowed); required */
+	unsigned interval_ms;		/* -I: interval_fn every interval_ms while the command runs (0: none) */
+	count_interval_fn interval_fn;
+	void *interval_ctx;
 };
 
 struct count_result {

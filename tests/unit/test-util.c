@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include "util/hashmap.h"
 #include "util/heap.h"
 #include "util/log.h"
+#include "util/stats.h"
 #include "util/strbuf.h"
 
 static void test_array_push_and_grow(void **state)
@@ -429,6 +431,30 @@ static void test_log_callback(void **state)
 	strbuf__release(&sb);
 }
 
+/*
+ * perf stat -r's figures by hand: 1 2 3 4 5 have mean 3, M2 = 4+1+0+1+4 =
+ * 10, variance 10/4 = 2.5, of the mean 2.5/5 = 0.5, sd sqrt(0.5) =
+ * 0.70711, 23.570 % of the mean
+ */
+static void test_stats(void **state)
+{
+	struct stats s;
+
+	(void)state;
+	stats__init(&s);
+	assert_true(stats__stddev_mean(&s) == 0);
+	stats__update(&s, 4);
+	assert_true(s.mean == 4);
+	assert_true(stats__stddev_mean(&s) == 0);	/* one value: no spread */
+	stats__init(&s);
+	for (int v = 1; v <= 5; v++)
+		stats__update(&s, v);
+	assert_true(fabs(s.mean - 3) < 1e-12);
+	assert_true(fabs(stats__stddev_mean(&s) - 0.70710678) < 1e-8);
+	assert_true(fabs(stats__rel_pct(stats__stddev_mean(&s), s.mean) - 23.5702260) < 1e-6);
+	assert_true(stats__rel_pct(1, 0) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_csv_abort_leaves_nothing),
 		cmocka_unit_test(test_csv_digits_text_raw),
 		cmocka_unit_test(test_log_callback),
+		cmocka_unit_test(test_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -399,6 +399,69 @@ static void test_unfinished(void **state)
 	tmpf_close(&t);
 }
 
+/*
+ * -z: 2000 samples (48 bytes each) and a FINISHED_ROUND after every 100, in
+ * pieces of at most 8192 bytes: read back in order, every sample from a
+ * COMPRESSED record, the rounds plain, the COMPRESSED feature as perf
+ * writes it
+ */
+static void test_zstd(void **state)
+{
+	struct perf_writer_opts opts = { .zstd_level = 1, .zstd_mmap_len = 8192 };
+	struct perf_writer *w;
+	struct perf_event_attr a;
+	struct perf_file *f = NULL;
+	struct perf_record rec;
+	struct perfemit o = { 0 };
+	struct tmpf t;
+	const struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, 8 };
+	uint64_t in, out;
+	int n = 0, rounds = 0;
+
+	(void)state;
+	assert_true(tmpf_open(&t) >= 0);
+	opts.zstd_mmap_len = 4096;
+	assert_int_equal(perf_writer__new(&w, t.fd, &opts), -EINVAL);	/* below two pages */
+	opts.zstd_mmap_len = 8192;
+	assert_int_equal(perf_writer__new(&w, t.fd, &opts), 0);
+	make_attr(&a, PERF_COUNT_SW_CPU_CLOCK);
+	assert_int_equal(perf_writer__add_attr(w, &a, ids_a, 2, NULL), 0);
+	assert_int_equal(perf_writer__start(w), 0);
+	for (int i = 0; i < 2000; i++) {
+		size_t len = rec_sample(&o, i % 2);
+
+		perfemit__put(&o, 32, 1000000 + (uint64_t)i, 8);	/* TIME */
+		assert_int_equal(write_rec(w, &o, len), 0);
+		if (i % 100 == 99)
+			assert_int_equal(perf_writer__write(w, &round, sizeof(round)), 0);
+	}
+	perfemit__release(&o);
+	assert_int_equal(perf_writer__finish(w), 0);
+	perf_writer__zstd_bytes(w, &in, &out);
+	assert_int_equal(in, 2000 * 48);
+	assert_true(out > 0 && out < in / 2);
+	perf_writer__delete(w);
+	assert_int_equal(perf_file__open(&f, t.path, NULL), 0);
+	while (perf_file__next(f, &rec) == 1) {
+		if (rec.type == PERF_RECORD_FINISHED_ROUND) {
+			assert_false(rec.compressed);
+			assert_int_equal(n, 100 * ++rounds);
+		} else if (rec.type == PERF_RECORD_SAMPLE) {
+			assert_true(rec.compressed);
+			assert_int_equal(rec.sample.time, 1000000 + n);
+			n++;
+		}
+	}
+	assert_int_equal(n, 2000);
+	assert_int_equal(rounds, 20);
+	assert_int_equal(perf_file__features(f)->comp_type, 1);
+	assert_int_equal(perf_file__features(f)->comp_level, 1);
+	assert_int_equal(perf_file__features(f)->comp_mmap_len, 8192);
+	assert_int_equal(perf_file__features(f)->comp_ratio, (in + out / 2) / out);
+	perf_file__delete(f);
+	tmpf_close(&t);
+}
+
 static void test_misuse(void **state)
 {
 	struct perf_writer_opts opts = { 0 };
@@ -560,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_file_roundtrip),
 		cmocka_unit_test(test_pipe_roundtrip),
 		cmocka_unit_test(test_unfinished),
+		cmocka_unit_test(test_zstd),
 		cmocka_unit_test(test_misuse),
 		cmocka_unit_test(test_perf_reads_file),
 		cmocka_unit_test(test_perf_reads_pipe),
