@@ -284,26 +284,36 @@ static int lookup_symbol(const char *s, struct perf_event_attr *attr)
  * period for tracepoints is 1, every hit.  -ENOENT: no such tracepoint
  * (or no tracefs); -EINVAL: not a name tracefs can have.
  */
-static int lookup_tracepoint(const char *sys, const char *name, struct perf_event_attr *attr)
+const char *capture__tracefs(void)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[64];
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events/header_page", roots[i]);
+		if (access(path, R_OK) == 0)
+			return roots[i];
+	}
+	return NULL;
+}
+
+static int lookup_tracepoint(const char *sys, const char *name, struct perf_event_attr *attr)
+{
 	static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+	const char *root = capture__tracefs();
 	char path[256];
 	uint64_t id;
 
 	if (!*sys || !*name || strspn(sys, ok) != strlen(sys) || strspn(name, ok) != strlen(name) ||
 	    strlen(sys) > 64 || strlen(name) > 64)
 		return -EINVAL;
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
-		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i], sys, name);
-		if (read_sys_u64(path, &id) == 0) {
-			attr->type = PERF_TYPE_TRACEPOINT;
-			attr->config = id;
-			attr->sample_period = 1;
-			return 0;
-		}
-	}
-	return -ENOENT;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", root ? root : "/sys/kernel/tracing", sys, name);
+	if (read_sys_u64(path, &id))
+		return -ENOENT;
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->config = id;
+	attr->sample_period = 1;
+	return 0;
 }
 
 /* a 0/1 term value (time=, inherit=) */

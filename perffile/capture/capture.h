@@ -80,6 +80,9 @@ void capture_evlist__release(struct capture_evlist *el);
  */
 int capture_evlist__parse(struct capture_evlist *el, const char *spec, const struct log *log);
 
+/* where tracefs is mounted (/sys/kernel/tracing, else /sys/kernel/debug/tracing), or NULL */
+const char *capture__tracefs(void);
+
 /* PERF_COUNT_HW_CACHE_* config of a generalized cache event name; -EINVAL if it is none */
 int capture__parse_cache_event(const char *name, uint64_t *config);
 

@@ -637,6 +637,33 @@ static void recorder__release(struct recorder *r)
 	array__release(&r->hits);
 }
 
+/* the tracepoints' formats (the TRACING_DATA section), without which perf reads no tracepoint sample */
+static int set_tracing_data(struct perf_writer *w, const struct capture_evlist *el, const struct record_opts *o,
+			    const struct log *log)
+{
+	struct array data;
+	size_t i;
+	int err;
+
+	for (i = 0; i < el->nr && el->events[i].attr.type != PERF_TYPE_TRACEPOINT; i++)
+		;
+	if (i == el->nr)
+		return 0;
+	if (o->pipe) {
+		log_msg(log, LOG_ERR, "event '%s': tracepoints are recorded into a file only, not with -o -",
+			el->events[i].name);
+		return -EINVAL;
+	}
+	array__init(&data, 1);
+	err = synth__tracing_data(el, &data);
+	if (err)
+		log_msg(log, LOG_ERR, "the formats of the tracepoints (tracefs): %s", strerror(-err));
+	else
+		err = perf_writer__set_feature_raw(w, PERF_FEAT_TRACING_DATA, data.data, data.len);
+	array__release(&data);
+	return err;
+}
+
 /* the writer with every attr (and its ids) and the features known at the start; then ID_INDEX */
 static int recorder__start_file(struct recorder *r, const struct capture *cap, const struct record_opts *o)
 {
@@ -661,6 +688,8 @@ static int recorder__start_file(struct recorder *r, const struct capture *cap, c
 	}
 	if (!err)
 		err = set_features(r->w, o);
+	if (!err)
+		err = set_tracing_data(r->w, r->el, o, r->log);
 	if (!err)
 		err = perf_writer__start(r->w);
 	if (!err)

@@ -24,6 +24,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "util/array.h"
+#include "util/fs.h"
 #include "perffile/buildid.h"
 #include "perffile/elf.h"
 #include "perffile/capture/capture.h"
@@ -440,4 +442,133 @@ uint64_t synth__total_mem_kb(void)
 	if (read_small("/proc/meminfo", buf, sizeof(buf)) <= 0 || status_field(buf, "MemTotal", val, sizeof(val)))
 		return 0;
 	return strtoull(val, NULL, 10);
+}
+
+/* a tracefs file (or NULL: none) appended as an 8- or 4-byte host-order length and its bytes */
+static int put_tracefs_file(struct array *out, const char *root, const char *rel, unsigned len_size)
+{
+	char path[512];
+	char *data = NULL;
+	size_t len = 0;
+	int err = 0;
+
+	if (rel) {
+		int fd;
+
+		if (snprintf(path, sizeof(path), "%s/%s", root, rel) >= (int)sizeof(path))
+			return -ENAMETOOLONG;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		err = fs__read_fd(fd, 1u << 20, &data, &len);
+		close(fd);
+		if (err)
+			return err;
+	}
+	if (len_size == 8) {
+		uint64_t n = len;
+
+		err = array__append(out, &n, 8);
+	} else {
+		uint32_t n = (uint32_t)len;
+
+		err = array__append(out, &n, 4);
+	}
+	if (!err && len)
+		err = array__append(out, data, len);
+	free(data);
+	return err;
+}
+
+static int put_bytes(struct array *out, const void *p, size_t n)
+{
+	return array__append(out, p, n);
+}
+
+/* the format files of the events of el in system sys (each once), with their count first */
+static int put_system(struct array *out, const char *root, const struct capture_evlist *el, const char *sys,
+		      size_t syslen)
+{
+	uint32_t n = 0;
+	size_t count_at = out->len;
+	int err = put_bytes(out, &n, 4);
+
+	for (size_t i = 0; !err && i < el->nr; i++) {
+		const char *name = el->events[i].name, *colon = strchr(name, ':');
+		char rel[300];
+		size_t j;
+
+		if (el->events[i].attr.type != PERF_TYPE_TRACEPOINT || (size_t)(colon - name) != syslen ||
+		    strncmp(name, sys, syslen))
+			continue;
+		for (j = 0; j < i; j++)	/* the same tracepoint twice: one format */
+			if (el->events[j].attr.type == PERF_TYPE_TRACEPOINT && !strcmp(el->events[j].name, name))
+				break;
+		if (j < i)
+			continue;
+		snprintf(rel, sizeof(rel), "events/%.*s/%s/format", (int)syslen, sys, colon + 1);
+		err = put_tracefs_file(out, root, rel, 8);
+		n++;
+	}
+	if (!err)
+		memcpy((char *)out->data + count_at, &n, 4);
+	return err;
+}
+
+int synth__tracing_data(const struct capture_evlist *el, struct array *out)
+{
+	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	const char *root = capture__tracefs();
+	const uint8_t host[2] = { __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, (uint8_t)sizeof(long) };
+	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE), nsys = 0, zero = 0;
+	size_t nsys_at;
+	int err;
+
+	if (!root)
+		return -ENOENT;
+	err = put_bytes(out, magic, sizeof(magic));
+	if (!err)
+		err = put_bytes(out, "0.6", 4);
+	if (!err)
+		err = put_bytes(out, host, 2);
+	if (!err)
+		err = put_bytes(out, &page, 4);
+	if (!err)
+		err = put_bytes(out, "header_page", 12);
+	if (!err)
+		err = put_tracefs_file(out, root, "events/header_page", 8);
+	if (!err)
+		err = put_bytes(out, "header_event", 13);
+	if (!err)
+		err = put_tracefs_file(out, root, "events/header_event", 8);
+	if (!err)	/* no ftrace-internal formats */
+		err = put_bytes(out, &zero, 4);
+	nsys_at = out->len;
+	if (!err)
+		err = put_bytes(out, &nsys, 4);
+	for (size_t i = 0; !err && i < el->nr; i++) {
+		const char *name = el->events[i].name, *colon = strchr(name, ':');
+		size_t j;
+
+		if (el->events[i].attr.type != PERF_TYPE_TRACEPOINT || !colon)
+			continue;
+		for (j = 0; j < i; j++)	/* systems in order of first use */
+			if (el->events[j].attr.type == PERF_TYPE_TRACEPOINT &&
+			    !strncmp(el->events[j].name, name, (size_t)(colon - name) + 1))
+				break;
+		if (j < i)
+			continue;
+		err = put_bytes(out, name, (size_t)(colon - name));
+		if (!err)
+			err = put_bytes(out, "", 1);
+		if (!err)
+			err = put_system(out, root, el, name, (size_t)(colon - name));
+		nsys++;
+	}
+	if (!err)
+		memcpy((char *)out->data + nsys_at, &nsys, 4);
+	/* kallsyms and printk formats empty (4-byte sizes), saved cmdlines empty (8) */
+	for (int k = 0; !err && k < 3; k++)
+		err = put_tracefs_file(out, root, NULL, k < 2 ? 4 : 8);
+	return err;
 }

@@ -34,6 +34,16 @@ int synth__file_build_id(const char *path, uint8_t id[20], size_t *size);
 int synth__kernel_build_id(uint8_t id[20], size_t *size);
 int synth__vdso_build_id(uint8_t id[20], size_t *size);
 
+/*
+ * The TRACING_DATA section perf writes for tracepoint events
+ * (trace-event-info.c tracing_data_get, version 0.6): the header_page and
+ * header_event texts and the format file of each tracepoint of el (named
+ * "SUBSYS:NAME"), grouped by subsystem; kallsyms, printk formats and saved
+ * command lines left empty.  Appended to out (bytes).  -ENOENT without
+ * tracefs, -errno of a format that cannot be read, -ENOMEM.
+ */
+int synth__tracing_data(const struct capture_evlist *el, struct array *out);
+
 /* facts for the feature sections; each returns a malloc'd string or NULL */
 char *synth__cpudesc(void);	/* "AMD EPYC" */
 char *synth__cpuid(void);	/* perf's x86 form "AuthenticAMD,25,17,1" */
