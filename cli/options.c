@@ -59,7 +59,7 @@ static const struct cli_option *find_row(const struct cli_command *cmd, int id, 
  */
 struct getopt_args {
 	struct option longopts[CLI_MAX_ROWS + 1];
-	char shortopts[2 * CLI_MAX_ROWS + 3];	/* "+:" and "c:" per row */
+	char shortopts[3 * CLI_MAX_ROWS + 3];	/* "+:" and "c:" (or "c::") per row */
 };
 
 static int build_getopt(const struct cli_command *cmd, struct getopt_args *ga)
@@ -77,12 +77,15 @@ static int build_getopt(const struct cli_command *cmd, struct getopt_args *ga)
 	for (g = cmd->groups; g->rows; g++) {
 		for (o = g->rows; o->short_name || o->long_name; o++) {
 			if (o->long_name)
-				ga->longopts[k++] = (struct option){ o->long_name,
-								     o->arg ? required_argument : no_argument, NULL, o->id };
+				ga->longopts[k++] = (struct option){ o->long_name, !o->arg ? no_argument :
+								     o->arg[0] == '[' ? optional_argument : required_argument,
+								     NULL, o->id };
 			if (o->short_name) {
 				*p++ = (char)o->short_name;
 				if (o->arg)
 					*p++ = ':';
+				if (o->arg && o->arg[0] == '[')
+					*p++ = ':';	/* "z::": the value only attached (-z3) */
 			}
 		}
 	}
@@ -145,7 +148,7 @@ static int row_usage(struct strbuf *sb, const struct cli_option *o, int col)
 	if (o->short_name)
 		snprintf(sh, sizeof(sh), "-%c%s", o->short_name, o->long_name ? ", " : "");
 	w = snprintf(left, sizeof(left), "  %s%s%s%s%s", sh, o->long_name ? "--" : "",
-		     o->long_name ? o->long_name : "", o->arg ? " " : "", o->arg ? o->arg : "");
+		     o->long_name ? o->long_name : "", o->arg && o->arg[0] != '[' ? " " : "", o->arg ? o->arg : "");
 	if (!err)
 		err = strbuf__addf(sb, "%s%*s", left, w < col ? col - w : 2, "");
 	for (p = help.buf; !err; p = nl + 1) {

@@ -30,7 +30,11 @@ struct strbuf;
 struct cli_option {
 	int short_name;		/* 'o', or 0: none */
 	const char *long_name;	/* "output", or NULL: none */
-	const char *arg;	/* the argument's name in the usage ("DIR"), NULL: takes none */
+	/*
+	 * the argument's name in the usage ("DIR"), NULL: takes none; "[=N]":
+	 * optional, given as --name=N or -xN (the handler gets NULL without it)
+	 */
+	const char *arg;
 	/* the usage text, lines separated by '\n'; NULL: an alias, not listed */
 	const char *help;
 	int id;			/* what the subcommand's handler receives: the letter, or >= CLI_OPT_LONG_ONLY */

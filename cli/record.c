@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +21,9 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "perffile/capture/recorder.h"
+#include "util/stats.h"
 
-enum { OPT_CALL_GRAPH = CLI_OPT_LONG_ONLY, OPT_BUILDID_DIR };
+enum { OPT_CALL_GRAPH = CLI_OPT_LONG_ONLY, OPT_BUILDID_DIR, OPT_SWITCH_EVENTS, OPT_SAMPLE_CPU, OPT_USER_REGS };
 
 static const struct cli_option record_options[] = {
 	{ 'e', "event", "EVENT,...", "events to sample (default cpu-clock): cpu-clock, task-clock,\n"
@@ -41,6 +43,17 @@ static const struct cli_option record_options[] = {
 	{ 'N', "no-buildid-cache", NULL, "do not save the binaries with samples into the build-id cache", 'N', NULL },
 	{ 0, "buildid-dir", "DIR", "the build-id cache (default $PERF_BUILDID_DIR, else ~/.debug), where\n"
 	  "the binaries with samples are kept so a rebuilt one still resolves", OPT_BUILDID_DIR, NULL },
+	{ 0, "switch-events", NULL, "a SWITCH record at every context switch (off-CPU time; with\n"
+	  "-e context-switches/period=1/ also the blocking stacks)", OPT_SWITCH_EVENTS, NULL },
+	{ 'k', "clockid", "CLOCK", "timestamps from this clock: monotonic, monotonic_raw, realtime,\n"
+	  "boottime, tai or a number (-k 1 for jitdump)", 'k', NULL },
+	{ 'z', "compression-level", "[=N]", "zstd-compressed records (COMPRESSED), level N (default 1)", 'z', NULL },
+	{ 0, "sample-cpu", NULL, "the CPU of each sample", OPT_SAMPLE_CPU, NULL },
+	{ 'd', "data", NULL, "the data address of each sample (and data mmaps)", 'd', NULL },
+	{ 0, "user-regs", "[=REGS]", "the user registers of each sample (ip,sp,bp,...; default all)", OPT_USER_REGS,
+	  NULL },
+	{ 's', "stat", NULL, "per-thread counts (READ records as each thread exits)", 's', NULL },
+	{ 'T', "timestamp", NULL, "the time of each sample (always recorded)", 'T', NULL },
 	{ 'q', "quiet", NULL, "no messages but errors", 'q', NULL },
 	{ 'h', "help", NULL, "this text", 'h', NULL },
 	CLI_OPT_END,
@@ -54,6 +67,8 @@ static const struct cli_option stat_options[] = {
 	{ 'p', "pid", "PID", "an existing process (with CMD as the duration)", 'p', NULL },
 	{ 't', "tid", "TID", "an existing thread", 't', NULL },
 	{ 'x', "field-separator", "SEP", "CSV-like output with SEP between the fields, as perf stat -x", 'x', NULL },
+	{ 'r', "repeat", "N", "run CMD N times: the means and their spread (+- %)", 'r', NULL },
+	{ 'I', "interval-print", "MS", "the counts of every MS milliseconds (at least 10) while CMD runs", 'I', NULL },
 	{ 'q', "quiet", NULL, "no messages but errors", 'q', NULL },
 	{ 'h', "help", NULL, "this text", 'h', NULL },
 	CLI_OPT_END,
@@ -74,7 +89,9 @@ static const struct cli_command record_cmd = {
 	.usage_head = "usage: readperf record [OPTIONS] [--] [CMD ARGS...]\n"
 		"record samples of CMD (or of -a, -C, -p, -t) into a perf.data file perf and readperf read\n"
 		"\n",
-	.usage_tail = "the command's exit status is readperf record's when the command fails, as perf does\n",
+	.usage_tail = "events: NAME[:MODS] (u k h ...), NAME/TERM=V,.../ (period, freq, name, time, inherit),\n"
+		"SUBSYS:TRACEPOINT (with * and ?), {A,B,...}[:MODS] groups ({A,B}:S: A samples and reads the group)\n"
+		"the command's exit status is readperf record's when the command fails, as perf does\n",
 	.groups = record_groups,
 	.help_col = 25,
 	.stop_at_command = 1,
@@ -97,6 +114,9 @@ struct capture_args {
 	const char *sep;		/* stat -x */
 	const char *buildid_dir;	/* record --buildid-dir */
 	int no_buildid_cache;		/* record -N, --no-buildid-cache */
+	int zstd_level;			/* record -z */
+	unsigned repeat;		/* stat -r (0: once) */
+	unsigned interval_ms;		/* stat -I */
 	int quiet;
 	char **cmd;			/* NULL-terminated (the tail of main's argv), or NULL */
 	int cmd_argc;
@@ -135,12 +155,86 @@ static int parse_call_graph(struct capture_args *a, const char *val, const struc
 	return 0;
 }
 
-/* one capture option (getopt_long's c) into a; 0, or -EINVAL after a message */
-static int capture_opt(struct capture_args *a, int c, const char *val, int *targets, const struct log *log)
+/* an option of perf record's that only sets attr fields (record_opts in capture.h); 1 when c is none */
+static int record_attr_opt(struct capture_args *a, int c, const char *val, const struct log *log)
 {
 	uint64_t v;
 
 	switch (c) {
+	case OPT_SWITCH_EVENTS:
+		a->opts.switch_events = 1;
+		return 0;
+	case OPT_SAMPLE_CPU:
+		a->opts.sample_cpu = 1;
+		return 0;
+	case 'd':
+		a->opts.sample_addr = 1;
+		return 0;
+	case 's':
+		a->opts.inherit_stat = 1;
+		return 0;
+	case 'T':	/* samples always carry their time */
+		return 0;
+	case 'k':
+		if (capture__parse_clockid(val, &a->opts.clockid)) {
+			log_msg(log, LOG_ERR, "-k needs a clock: monotonic, monotonic_raw, realtime, boottime, tai or a "
+				"number, not '%s'", val);
+			return -EINVAL;
+		}
+		a->opts.use_clockid = 1;
+		return 0;
+	case OPT_USER_REGS:
+		if (capture__parse_user_regs(val ? val : "", &a->opts.user_regs)) {
+			log_msg(log, LOG_ERR, "--user-regs wants registers from ax bx cx dx si di bp sp ip flags cs ss "
+				"ds es fs gs r8-r15, separated by commas, not '%s'", val);
+			return -EINVAL;
+		}
+		return 0;
+	case 'z':
+		if (!val) {
+			v = 1;
+		} else if (parse_num(val, 22, &v) || v == 0) {
+			log_msg(log, LOG_ERR, "-z takes a zstd level from 1 to 22, not '%s'", val);
+			return -EINVAL;
+		}
+		a->zstd_level = (int)v;
+		return 0;
+	}
+	return 1;
+}
+
+/* stat -r N, -I MS */
+static int stat_opt(struct capture_args *a, int c, const char *val, const struct log *log)
+{
+	uint64_t v;
+
+	if (c == 'r' && (parse_num(val, 100000, &v) || v == 0)) {
+		log_msg(log, LOG_ERR, "-r needs a number of runs from 1 to 100000, not '%s'", val);
+		return -EINVAL;
+	}
+	if (c == 'I' && (parse_num(val, 86400000, &v) || v < 10)) {
+		log_msg(log, LOG_ERR, "-I needs an interval of at least 10 ms, not '%s'", val);
+		return -EINVAL;
+	}
+	if (c == 'r')
+		a->repeat = (unsigned)v;
+	else
+		a->interval_ms = (unsigned)v;
+	return 0;
+}
+
+/* one capture option (its row's id) into a; 0, or -EINVAL after a message */
+static int capture_opt(struct capture_args *a, int c, const char *val, int *targets, const struct log *log)
+{
+	uint64_t v;
+	int r = record_attr_opt(a, c, val, log);
+
+	if (r <= 0)
+		return r;
+	switch (c) {
+	case 'r':
+	case 'I':
+		return stat_opt(a, c, val, log);
 	case 'e':
 		return capture_evlist__parse(&a->el, val, log) ? -EINVAL : 0;
 	case 'g':
@@ -252,6 +346,10 @@ static int capture_check(struct capture_args *a, int targets, int is_stat, const
 	}
 	if (a->opts.period && a->opts.freq) {
 		log_msg(log, LOG_ERR, "-c and -F exclude each other");
+		return -EINVAL;
+	}
+	if (a->repeat > 1 && a->interval_ms) {
+		log_msg(log, LOG_ERR, "-r and -I exclude each other");
 		return -EINVAL;
 	}
 	if (!a->el.nr) {
@@ -400,6 +498,7 @@ int cmd_record(int argc, char **argv, struct cli *cli)
 	ro.cmdline = cmdline;
 	if (!a.no_buildid_cache)
 		ro.buildid_dir = a.buildid_dir ? a.buildid_dir : default_buildid_dir(bdir, sizeof(bdir));
+	ro.zstd_level = a.zstd_level;
 	err = recorder__run(&ro, log, &res);
 	free(cmdline);
 	if (err)
@@ -427,80 +526,172 @@ static int is_clock_event(const struct capture_event *e)
 	       (e->attr.config == PERF_COUNT_SW_TASK_CLOCK || e->attr.config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
-/* perf stat's layout on stderr, or with -x its CSV: value,unit,event,run time,percent running,metric,metric unit */
-static void print_stat(const struct capture_args *a, const struct count_result *res)
-{
-	FILE *out = stderr;
-	double task_ms = 0;
-	int have_task = 0;
+/*
+ * What one stat printout shows: one run, the means of -r runs (noise set:
+ * per event, and wall for the elapsed time), or one -I interval (prefix).
+ */
+struct stat_view {
+	const struct capture_count *counts;
+	size_t nr;
+	double elapsed;			/* seconds the counts took (the mean for -r; the interval for -I) */
+	const struct stats *noise;	/* -r: each event's runs; NULL otherwise */
+	const char *prefix;		/* -I: the time column, NULL otherwise */
+};
 
-	for (size_t i = 0; i < res->nr; i++) {
+/* the metric perf prints after '#': CPUs utilized for task-clock, a rate per second for counts */
+static void stat_metric(const struct capture_event *e, const struct capture_count *c, double task_ms, double elapsed,
+			char *metric, size_t msize, const char **munit)
+{
+	double rate;
+
+	*metric = '\0';
+	*munit = "";
+	if (!c->counted)
+		return;
+	if (is_clock_event(e)) {
+		if (e->attr.config == PERF_COUNT_SW_TASK_CLOCK && elapsed > 0) {
+			snprintf(metric, msize, "%.3f", c->scaled / 1e9 / elapsed);
+			*munit = "CPUs utilized";
+		}
+		return;
+	}
+	if (task_ms <= 0)
+		return;
+	rate = c->scaled / (task_ms / 1e3);
+	*munit = "/sec";
+	if (rate >= 1e9) {
+		rate /= 1e9;
+		*munit = "G/sec";
+	} else if (rate >= 1e6) {
+		rate /= 1e6;
+		*munit = "M/sec";
+	} else if (rate >= 1e3) {
+		rate /= 1e3;
+		*munit = "K/sec";
+	}
+	snprintf(metric, msize, "%.3f", rate);
+}
+
+/* one event's line, perf stat's layout (stat-display.c) or with -x its CSV */
+static void stat_line(FILE *out, const struct capture_args *a, const struct stat_view *v, size_t i, double task_ms)
+{
+	const struct capture_event *e = &a->el.events[i];
+	const struct capture_count *c = &v->counts[i];
+	const char *unit = is_clock_event(e) ? "msec" : "", *munit;
+	double pct = c->ena ? 100.0 * (double)c->run / (double)c->ena : 100.0;
+	double noise = v->noise ? stats__rel_pct(stats__stddev_mean(&v->noise[i]), v->noise[i].mean) : 0;
+	char val[64], metric[64];
+
+	if (!c->counted)
+		snprintf(val, sizeof(val), "<not counted>");
+	else
+		snprintf(val, sizeof(val), is_clock_event(e) ? "%.2f" : "%.0f", is_clock_event(e) ? c->scaled / 1e6 : c->scaled);
+	stat_metric(e, c, task_ms, v->elapsed, metric, sizeof(metric), &munit);
+	if (v->prefix)
+		fprintf(out, "%s%s", v->prefix, a->sep ? a->sep : " ");
+	if (a->sep) {
+		fprintf(out, "%s%s%s%s%s", val, a->sep, unit, a->sep, e->name);
+		if (v->noise)
+			fprintf(out, "%s%.2f%%", a->sep, noise);
+		fprintf(out, "%s%" PRIu64 "%s%.2f%s%s%s%s\n", a->sep, c->run, a->sep, pct, a->sep, metric, a->sep, munit);
+		return;
+	}
+	fprintf(out, "%18s %-4s %-32s", val, unit, e->name);
+	if (*metric)
+		fprintf(out, " # %8s %-23s", metric, munit);
+	else
+		fprintf(out, "%35s", "");
+	if (noise)
+		fprintf(out, "  ( +-%6.2f%% )", noise);
+	if (c->counted && c->run < c->ena)
+		fprintf(out, "  (%.2f%%)", pct);
+	fprintf(out, "\n");
+}
+
+static void stat_lines(FILE *out, const struct capture_args *a, const struct stat_view *v)
+{
+	double task_ms = 0;
+
+	for (size_t i = 0; i < v->nr; i++) {
 		const struct capture_event *e = &a->el.events[i];
 
 		if (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_TASK_CLOCK &&
-		    res->counts[i].counted) {
-			task_ms = res->counts[i].scaled / 1e6;
-			have_task = 1;
-		}
+		    v->counts[i].counted)
+			task_ms = v->counts[i].scaled / 1e6;
 	}
+	for (size_t i = 0; i < v->nr; i++)
+		stat_line(out, a, v, i, task_ms);
+}
+
+/* perf's get_precision(): the elapsed time of -r shows 2 digits beyond the first of its spread */
+static int stat_precision(double sd)
+{
+	if (sd > 1 || sd <= 0)
+		return 0;
+	return (int)lround(ceil(-log10(sd))) + 2;
+}
+
+/* perf stat's summary on stderr; runs > 1: the means with wall, the elapsed times' stats */
+static void print_stat(const struct capture_args *a, const struct stat_view *v, const struct count_result *last,
+		       unsigned runs, const struct stats *wall)
+{
+	FILE *out = stderr;
+
 	if (!a->sep) {
 		fprintf(out, "\n Performance counter stats for '");
 		for (int i = 0; i < a->cmd_argc; i++)
 			fprintf(out, "%s%s", i ? " " : "", a->cmd[i]);
-		fprintf(out, "':\n\n");
+		if (runs > 1)
+			fprintf(out, "' (%u runs):\n\n", runs);
+		else
+			fprintf(out, "':\n\n");
 	}
-	for (size_t i = 0; i < res->nr; i++) {
-		const struct capture_event *e = &a->el.events[i];
-		const struct capture_count *c = &res->counts[i];
-		char val[64], metric[64] = "", munit[32] = "";
-		const char *unit = "";
-		double pct = c->ena ? 100.0 * (double)c->run / (double)c->ena : 0;
+	stat_lines(out, a, v);
+	if (a->sep)
+		return;
+	if (runs > 1) {
+		double sd = stats__stddev_mean(wall);
+		int prec = stat_precision(sd);
 
-		if (!c->counted) {
-			snprintf(val, sizeof(val), "<not counted>");
-		} else if (is_clock_event(e)) {
-			snprintf(val, sizeof(val), "%.2f", c->scaled / 1e6);
-			unit = "msec";
-			if (e->attr.config == PERF_COUNT_SW_TASK_CLOCK && res->elapsed > 0) {
-				snprintf(metric, sizeof(metric), "%.3f", c->scaled / 1e9 / res->elapsed);
-				snprintf(munit, sizeof(munit), "CPUs utilized");
-			}
-		} else {
-			snprintf(val, sizeof(val), "%.0f", c->scaled);
-			if (have_task && task_ms > 0) {
-				double rate = c->scaled / (task_ms / 1e3);
-				const char *u = "/sec";
-
-				if (rate >= 1e9) {
-					rate /= 1e9;
-					u = "G/sec";
-				} else if (rate >= 1e6) {
-					rate /= 1e6;
-					u = "M/sec";
-				} else if (rate >= 1e3) {
-					rate /= 1e3;
-					u = "K/sec";
-				}
-				snprintf(metric, sizeof(metric), "%.3f", rate);
-				snprintf(munit, sizeof(munit), "%s", u);
-			}
-		}
-		if (a->sep) {
-			fprintf(out, "%s%s%s%s%s%s%" PRIu64 "%s%.2f%s%s%s%s\n", val, a->sep, unit, a->sep, e->name, a->sep,
-				c->run, a->sep, pct, a->sep, metric, a->sep, munit);
-			continue;
-		}
-		fprintf(out, "%18s %-4s %-32s", val, unit, e->name);
-		if (*metric)
-			fprintf(out, " # %8s %-20s", metric, munit);
-		if (c->counted && c->run < c->ena)
-			fprintf(out, "  (%.2f%%)", pct);
-		fprintf(out, "\n");
+		fprintf(out, "\n %17.*f +- %.*f seconds time elapsed", prec, wall->mean, prec, sd);
+		if (stats__rel_pct(sd, wall->mean))
+			fprintf(out, "  ( +-%6.2f%% )", stats__rel_pct(sd, wall->mean));
+		fprintf(out, "\n\n");
+		return;
 	}
-	if (!a->sep) {
-		fprintf(out, "\n %16.9f seconds time elapsed\n\n", res->elapsed);
-		fprintf(out, " %16.9f seconds user\n", (double)res->utime.tv_sec + (double)res->utime.tv_usec / 1e6);
-		fprintf(out, " %16.9f seconds sys\n\n", (double)res->stime.tv_sec + (double)res->stime.tv_usec / 1e6);
+	fprintf(out, "\n %17.9f seconds time elapsed\n\n", v->elapsed);
+	fprintf(out, " %17.9f seconds user\n", (double)last->utime.tv_sec + (double)last->utime.tv_usec / 1e6);
+	fprintf(out, " %17.9f seconds sys\n\n", (double)last->stime.tv_sec + (double)last->stime.tv_usec / 1e6);
+}
+
+/* -I: perf stat's interval lines, the time since the start first; the column header once */
+struct interval_printer {
+	const struct capture_args *a;
+	int lines;
+};
+
+static void print_interval(void *ctx, double t, double span, const struct capture_count *counts, size_t nr)
+{
+	struct interval_printer *ip = ctx;
+	char prefix[32];
+	struct stat_view v = { counts, nr, span, NULL, prefix };
+
+	snprintf(prefix, sizeof(prefix), "%6lu.%09lu", (unsigned long)t, (unsigned long)((t - floor(t)) * 1e9));
+	if (!ip->a->sep && !ip->lines++)
+		fprintf(stderr, "#           time             counts unit events\n");
+	stat_lines(stderr, ip->a, &v);
+}
+
+/* the means of runs into mean (scaled and the raw sums), for print_stat */
+static void stat_means(const struct stats *noise, const struct capture_count *sums, unsigned runs, size_t nr,
+		       struct capture_count *mean)
+{
+	for (size_t i = 0; i < nr; i++) {
+		mean[i].scaled = noise[i].mean;
+		mean[i].val = sums[i].val / runs;
+		mean[i].ena = sums[i].ena / runs;
+		mean[i].run = sums[i].run / runs;
+		mean[i].counted = sums[i].counted == (int)runs;
 	}
 }
 
@@ -509,28 +700,66 @@ int cmd_stat(int argc, char **argv, struct cli *cli)
 	const struct log *log = &cli->log;
 	struct capture_args a;
 	struct count_opts co;
-	struct count_result res;
+	struct count_result res = { 0 };
+	struct interval_printer ip;
+	struct capture_count *sums = NULL, *mean = NULL;
+	struct stats *noise = NULL, wall;
+	unsigned runs, r;
 	int err, code = EXIT_OK;
 
 	err = parse_capture_args(&a, argc, argv, 1, log);
 	if (err >= 0)
 		return err;
+	runs = a.repeat ? a.repeat : 1;
 	memset(&co, 0, sizeof(co));
 	co.events = &a.el;
 	co.capture = a.opts;
 	co.argv = a.cmd;
-	err = counter__run(&co, log, &res);
-	if (!err) {
-		print_stat(&a, &res);
-		if (WIFSIGNALED(res.status) && WTERMSIG(res.status) != SIGINT)
-			log_msg(log, LOG_WARN, "'%s' was killed by signal %d", a.cmd[0], WTERMSIG(res.status));
-	} else if (err == -ENOMEM) {
-		log_msg(log, LOG_ERR, "out of memory");
+	ip.a = &a;
+	ip.lines = 0;
+	co.interval_ms = a.interval_ms;
+	co.interval_fn = print_interval;
+	co.interval_ctx = &ip;
+	sums = calloc(a.el.nr, sizeof(*sums));
+	mean = calloc(a.el.nr, sizeof(*mean));
+	noise = calloc(a.el.nr, sizeof(*noise));
+	err = !sums || !mean || !noise ? -ENOMEM : 0;
+	for (size_t i = 0; !err && i < a.el.nr; i++)
+		stats__init(&noise[i]);
+	stats__init(&wall);
+	for (r = 0; !err && r < runs; r++) {
+		count_result__release(&res);
+		err = counter__run(&co, log, &res);
+		for (size_t i = 0; !err && i < res.nr; i++) {
+			stats__update(&noise[i], res.counts[i].scaled);
+			sums[i].val += res.counts[i].val;
+			sums[i].ena += res.counts[i].ena;
+			sums[i].run += res.counts[i].run;
+			sums[i].counted += res.counts[i].counted;
+		}
+		if (!err)
+			stats__update(&wall, res.elapsed);
+		if (!err && WIFSIGNALED(res.status) && WTERMSIG(res.status) == SIGINT)
+			runs = r + 1;	/* Ctrl-C ends the repeats, as in perf */
 	}
+	if (!err && !a.interval_ms) {
+		struct stat_view v = { mean, a.el.nr, wall.mean, runs > 1 ? noise : NULL, NULL };
+
+		stat_means(noise, sums, runs, a.el.nr, mean);
+		if (runs == 1)
+			v.counts = res.counts;
+		print_stat(&a, &v, &res, runs, &wall);
+	}
+	if (!err && WIFSIGNALED(res.status) && WTERMSIG(res.status) != SIGINT)
+		log_msg(log, LOG_WARN, "'%s' was killed by signal %d", a.cmd[0], WTERMSIG(res.status));
+	if (err == -ENOMEM)
+		log_msg(log, LOG_ERR, "out of memory");
 	if (!err)
 		code = command_status(res.status, a.cmd ? a.cmd[0] : NULL, log);
 	count_result__release(&res);
 	capture_evlist__release(&a.el);
+	free(sums);
+	free(mean);
+	free(noise);
 	return err ? EXIT_SYSTEM : code;
 }
-
