@@ -531,6 +531,31 @@ static int write_user_record(struct perf_writer *w, uint32_t type)
 	return perf_writer__write(w, &h, sizeof(h));
 }
 
+/*
+ * -k: CLOCKID (the clock's resolution in ns) and CLOCK_DATA (version 1,
+ * the clock, a wall-clock time and the clock's time read together), as
+ * perf record writes them (header.c write_clockid, write_clock_data), so
+ * sample times convert to the time of day
+ */
+static int set_clock_features(struct perf_writer *w, int clockid)
+{
+	struct timespec res, tod, clk;
+	uint64_t res_ns, data[3];
+	uint32_t head[2] = { 1, (uint32_t)clockid };
+	int err;
+
+	if (clock_getres(clockid, &res) || clock_gettime(CLOCK_REALTIME, &tod) || clock_gettime(clockid, &clk))
+		return 0;	/* a clock the kernel took but libc cannot read: the times stay, the reference not */
+	res_ns = (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec;
+	err = perf_writer__set_feature_raw(w, PERF_FEAT_CLOCKID, &res_ns, sizeof(res_ns));
+	memcpy(data, head, sizeof(head));
+	data[1] = (uint64_t)tod.tv_sec * 1000000000ULL + (uint64_t)tod.tv_nsec;
+	data[2] = (uint64_t)clk.tv_sec * 1000000000ULL + (uint64_t)clk.tv_nsec;
+	if (!err)
+		err = perf_writer__set_feature_raw(w, PERF_FEAT_CLOCK_DATA, data, sizeof(data));
+	return err;
+}
+
 static int set_features(struct perf_writer *w, const struct record_opts *o)
 {
 	struct utsname u;
@@ -564,6 +589,8 @@ static int set_features(struct perf_writer *w, const struct record_opts *o)
 		err = perf_writer__set_total_mem(w, synth__total_mem_kb());
 	if (!err && o->cmdline_argc > 0 && o->cmdline)
 		err = perf_writer__set_cmdline(w, o->cmdline_argc, o->cmdline);
+	if (!err && o->capture.use_clockid)
+		err = set_clock_features(w, o->capture.clockid);
 	return err;
 }
 

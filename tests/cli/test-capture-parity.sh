@@ -140,7 +140,7 @@ first_in() {	# HEADER_CSV A B: the first sample's time between A and B
 # the options that only set attr fields, in one recording (perf's start-up is 0.5-1.5 s here), each
 # field checked against perf's, each effect in both files' analyses:
 #   --switch-events: context_switch on the tracking event; SWITCH records
-#   -k monotonic_raw: use_clockid, clockid 4 (the effect: -k realtime below)
+#   -k monotonic_raw: use_clockid, clockid 4; the CLOCKID and CLOCK_DATA features (the times: -k realtime below)
 #   --sample-cpu: CPU in sample_type; a cpu in every sample row
 #   -d: ADDR, DATA_SRC, mmap_data; page-fault samples with the address that faulted
 #   --user-regs=ip,sp: REGS_USER, sample_regs_user 0x180 (bits 7, 8); those registers in the samples
@@ -151,6 +151,12 @@ same opts 0 context_switch
 both opts "SWITCH records (stat.csv)" count_in FILE.out/stat.csv SWITCH 2
 same opts 0 use_clockid
 same opts 0 clockid
+clockfacts() { grep -E '^(clockid,res_ns|clock_data,(version|clockid)),' "$1" | tr '\n' ' '; }
+if [ -n "$have_perf" ]; then
+	check "opts: the CLOCKID and CLOCK_DATA features as perf's ($(clockfacts "$tmp/opts.rp.out/header.csv"))" \
+		test -n "$(clockfacts "$tmp/opts.rp.out/header.csv")" -a \
+		"$(clockfacts "$tmp/opts.rp.out/header.csv")" = "$(clockfacts "$tmp/opts.pf.out/header.csv")"
+fi
 same opts 0 sample_type CPU
 both opts "every SAMPLE row of overview.csv has a cpu" \
 	awk -F, '$3 == "SAMPLE" { n++; if ($6 == "" || $6 < 0) bad++ } END { exit !(n > 0 && !bad) }' FILE.out/overview.csv
@@ -235,8 +241,9 @@ if grep -q '^#define ROUNDS 2$' "$tmp/phases.c" && cc -g -O2 -fno-omit-frame-poi
 	slept=$(sed -n 's/^phases: slept \([0-9]*\) ns.*/\1/p' "$tmp/phases.measured")
 	row=$(csv2tsv "$tmp/phases.out/offcpu.csv" | awk -F'\t' '$1 != $2 && $5 ~ /nanosleep/' | head -1)
 	off=$(echo "$row" | cut -f7)
-	check "phases: offcpu.csv has the thread's sleeps on $(echo "$row" | cut -f5) ($(echo "$row" | cut -f6) of 2)" \
-		test "$(echo "$row" | cut -f6)" = 2
+	# (a preemption inside the call, on a loaded machine, adds an interval to the 2)
+	check "phases: offcpu.csv has the thread's sleeps on $(echo "$row" | cut -f5) ($(echo "$row" | cut -f6) intervals, 2 sleeps)" \
+		test "$(echo "$row" | cut -f6)" -ge 2
 	check "phases: their off-CPU time $off ns within 0.5% of the $slept ns the program measured" \
 		awk -v a="${off:-0}" -v b="${slept:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * 0.005) }'
 else
@@ -254,7 +261,7 @@ check "stat -r 5: 'M +- SD seconds time elapsed  ( +- x.xx% )'" \
 check "stat -r 5: no user and sys lines (perf prints none with -r)" test "$(grep -c 'seconds user' "$tmp/r5.err")" -eq 0
 if [ -n "$have_perf" ]; then
 	perf stat -r 5 -e task-clock,context-switches,cpu-migrations,page-faults -- true 2> "$tmp/pr5.err" > /dev/null
-	shape() { sed -E -e 's/[0-9]+(\.[0-9]+)?/N/g' -e 's/ +/ /g' -e 's/ ?\( \+- ?N% \)//' "$1" | grep -v '^ *$'; }
+	shape() { sed -E -e 's/[0-9]+(\.[0-9]+)?/N/g' -e 's/ +/ /g' -e 's/ ?\( \+- ?N% \)//' -e 's/ +$//' "$1" | grep -v '^ *$'; }
 	check "stat -r 5: the same lines as perf stat -r 5's, numbers aside" diff <(shape "$tmp/r5.err") <(shape "$tmp/pr5.err")
 	pf() { awk '/ page-faults / { print $1 }' "$1"; }
 	check "stat -r 5: page-faults mean $(pf "$tmp/r5.err") within 10% of perf's $(pf "$tmp/pr5.err")" \
