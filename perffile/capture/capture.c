@@ -214,6 +214,8 @@ static int parse_u64(const char *s, uint64_t *val)
 	return 0;
 }
 
+#define MODIFIER_CHARS "ukhGHpPSDIe"
+
 /*
  * Modifiers after ':' (perf's parse-events.l): u k h G H p P S D I e.  Any
  * of u/k/h given excludes the levels not given.  P asks for the highest
@@ -421,13 +423,16 @@ static int parse_term_event(struct capture_event *ev, char *s, char *slash, char
 	char *terms;
 	int err;
 
-	if (!end || (end[1] && end[1] != ':')) {
+	size_t name_len;
+
+	/* modifiers after ':' or right after the slash ("cpu/mem-loads,ldlat=30/P", perf-mem(1)) */
+	if (!end || (end[1] && end[1] != ':' && strspn(end + 1, MODIFIER_CHARS) != strlen(end + 1))) {
 		log_msg(log, LOG_ERR, "event '%s': %s", s, end ? "unexpected text after the closing '/'" :
 			"missing closing '/'");
 		return -EINVAL;
 	}
-	*mods = end[1] == ':' ? end + 2 : NULL;
-	end[1] = '\0';
+	*mods = end[1] == ':' ? end + 2 : end[1] ? end + 1 : NULL;
+	name_len = (size_t)(end + 1 - s);
 	terms = strndup(slash + 1, (size_t)(end - slash - 1));
 	if (!terms)
 		return -ENOMEM;
@@ -442,7 +447,7 @@ static int parse_term_event(struct capture_event *ev, char *s, char *slash, char
 	if (!err)
 		err = apply_terms(ev, terms, s, log);
 	free(terms);
-	if (!err && !ev->name && !(ev->name = strdup(s)))
+	if (!err && !ev->name && !(ev->name = strndup(s, name_len)))
 		err = -ENOMEM;
 	return err;
 }

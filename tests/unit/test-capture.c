@@ -486,6 +486,13 @@ static void test_parse_event_terms(void **state)
 	assert_int_equal(el.events[2].attr.inherit, 0);
 	capture_evlist__release(&el);
 
+	/* modifiers right after the closing slash, as perf takes them */
+	el = parse_ok("cpu-clock/freq=99/uS");
+	assert_string_equal(el.events[0].name, "cpu-clock/freq=99/");
+	assert_int_equal(el.events[0].attr.exclude_kernel, 1);
+	assert_int_equal(el.events[0].sample_read, 1);
+	capture_evlist__release(&el);
+
 	/* -c overrides no term; a later term wins over an earlier one */
 	el = parse_ok("cpu-clock/freq=10,period=777/");
 	o.freq = 0;
