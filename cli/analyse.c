@@ -503,6 +503,9 @@ static void print_summary(const struct analyse_opts *o, const struct filestat *f
 			st.unresolved, st.samples, 100.0 * (double)st.unresolved / (double)(st.samples ? st.samples : 1));
 	if (lost)
 		fprintf(fp, "note: %" PRIu64 " samples were lost while recording (events.csv lost)\n", lost);
+	/* a recording of nothing (an event that never fired, a capture refused part-way) says so */
+	if (fs && !filestat__samples(fs))
+		fprintf(fp, "note: %s holds no samples: no function rows\n", o->input);
 }
 
 /* perf's warnings about lost data (perf_session__warn_about_errors) */

@@ -309,6 +309,10 @@ wait "$p" 2> /dev/null
 "$PROG" -q -o "$tmp/killed" --reports stat "$tmp/killed.data" 2> /dev/null
 check "record SIGKILLed 1.2 s after it started at -F 999: a readable file with its samples ($(stat -c %s "$tmp/killed.data") bytes)" \
 	count_in "$tmp/killed/stat.csv" SAMPLE 50
+# a recording without samples (major-faults of true: none) says so when analysed
+"$PROG" record -q -N -e major-faults -o "$tmp/none.data" -- true > /dev/null 2>&1
+"$PROG" -o "$tmp/none" "$tmp/none.data" > "$tmp/none.out" 2>&1
+check "a file with no samples: a note says so" grep -q "^note: .*none.data holds no samples: no function rows$" "$tmp/none.out"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2> /dev/null || echo 0)
 if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null && [ "$paranoid" -ge 2 ]; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$PROG" record -q -N -e cpu-clock:k -o /dev/null -- true \
