@@ -508,6 +508,34 @@ static int build_event_desc(struct perf_writer *w)
 }
 
 /* pipe mode: PERF_RECORD_HEADER_FEATURE { header; u64 feat_id; data } (unpadded, as perf) */
+/*
+ * Pipe mode's tracepoint formats: PERF_RECORD_HEADER_TRACING_DATA { header,
+ * u32 size, u32 pad } and the section's bytes after the record, padded to 8,
+ * as perf_event__synthesize_tracing_data() sends them (perf reads no
+ * TRACING_DATA from a HEADER_FEATURE record)
+ */
+static int send_tracing_data(struct perf_writer *w, struct writer_feat *f)
+{
+	static const uint8_t zeros[8];
+	struct perf_event_header h = { PERF_RECORD_HEADER_TRACING_DATA, 0, 16 };
+	size_t aligned = (f->bytes.len + 7) & ~(size_t)7;
+	uint32_t sz[2] = { (uint32_t)aligned, 0 };
+	int err;
+
+	if (aligned > UINT32_MAX)
+		return fail(w, -E2BIG, "tracing data too large");
+	err = emit(w, &h, sizeof(h));
+	if (!err)
+		err = emit(w, sz, sizeof(sz));
+	if (!err)
+		err = emit(w, f->bytes.data, f->bytes.len);
+	if (!err)
+		err = emit(w, zeros, aligned - f->bytes.len);
+	if (!err)
+		f->sent = 1;
+	return err;
+}
+
 static int send_feature(struct perf_writer *w, unsigned feat)
 {
 	struct writer_feat *f = &w->feats[feat];
@@ -515,6 +543,8 @@ static int send_feature(struct perf_writer *w, unsigned feat)
 	uint64_t id = feat;
 	int err;
 
+	if (feat == PERF_FEAT_TRACING_DATA)
+		return send_tracing_data(w, f);
 	if (16 + f->bytes.len > UINT16_MAX)
 		return fail(w, -E2BIG, "feature section too large for a pipe record");
 	h.type = PERF_RECORD_HEADER_FEATURE;
@@ -558,7 +588,7 @@ static int start_pipe(struct perf_writer *w)
 	if (!err)
 		err = build_event_desc(w);
 	for (i = 0; !err && i < PERF_FEAT_LAST; i++)
-		if (w->feats[i].set && !w->feats[i].sent)
+		if (w->feats[i].set && !w->feats[i].sent && i != PERF_FEAT_TRACING_DATA)
 			err = send_feature(w, (unsigned)i);
 	if (err)
 		return err;
@@ -569,6 +599,8 @@ static int start_pipe(struct perf_writer *w)
 	err = emit(w, &h, sizeof(h));
 	if (!err)
 		err = emit(w, &last, sizeof(last));
+	if (!err && w->feats[PERF_FEAT_TRACING_DATA].set)
+		err = send_feature(w, PERF_FEAT_TRACING_DATA);
 	if (!err && w->build_ids.len) {
 		err = emit(w, w->build_ids.data, w->build_ids.len);
 		w->build_ids_sent = w->build_ids.len;

@@ -665,8 +665,7 @@ static void recorder__release(struct recorder *r)
 }
 
 /* the tracepoints' formats (the TRACING_DATA section), without which perf reads no tracepoint sample */
-static int set_tracing_data(struct perf_writer *w, const struct capture_evlist *el, const struct record_opts *o,
-			    const struct log *log)
+static int set_tracing_data(struct perf_writer *w, const struct capture_evlist *el, const struct log *log)
 {
 	struct array data;
 	size_t i;
@@ -676,11 +675,6 @@ static int set_tracing_data(struct perf_writer *w, const struct capture_evlist *
 		;
 	if (i == el->nr)
 		return 0;
-	if (o->pipe) {
-		log_msg(log, LOG_ERR, "event '%s': tracepoints are recorded into a file only, not with -o -",
-			el->events[i].name);
-		return -EINVAL;
-	}
 	array__init(&data, 1);
 	err = synth__tracing_data(el, &data);
 	if (err)
@@ -716,7 +710,7 @@ static int recorder__start_file(struct recorder *r, const struct capture *cap, c
 	if (!err)
 		err = set_features(r->w, o);
 	if (!err)
-		err = set_tracing_data(r->w, r->el, o, r->log);
+		err = set_tracing_data(r->w, r->el, r->log);
 	if (!err)
 		err = perf_writer__start(r->w);
 	if (!err)

@@ -226,6 +226,9 @@ if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
 	if [ -n "$have_perf" ]; then
 		check "tp: perf script decodes readperf's sched_switch fields" \
 			test "$(perf script -i "$tmp/tp.rp" 2> /dev/null | grep -c 'prev_comm=.*next_pid=')" -ge 1
+		"$PROG" record -q -N -e sched:sched_switch -o - -- "$tmp/prog" 2> /dev/null > "$tmp/tp.pipe"
+		check "tp: pipe mode (-o -, HEADER_TRACING_DATA): perf script decodes it too" \
+			test "$(perf script -i - < "$tmp/tp.pipe" 2> /dev/null | grep -c 'prev_comm=.*next_pid=')" -ge 1
 	fi
 else
 	echo "skip - tracepoints: no tracefs at /sys/kernel/tracing"
