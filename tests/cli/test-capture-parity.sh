@@ -298,6 +298,21 @@ sched:no_such_tp|event 'sched:no_such_tp' is not known: no such tracepoint
 {cpu-clock,page-faults:S|event group '{cpu-clock,page-faults:S': missing '}'
 EOF
 
+# ---- bad option values: exit 1, one line naming the value
+while IFS='|' read -r sub opt msg; do
+	# shellcheck disable=SC2086
+	"$PROG" $sub -q $opt -- true 2> "$tmp/opt.err" > /dev/null
+	rc=$?
+	check "$sub $opt: exit 1, one line: $msg" \
+		test $rc -eq 1 -a "$(wc -l < "$tmp/opt.err")" -eq 1 -a "$(grep -cF "readperf: $msg" "$tmp/opt.err")" -eq 1
+done << 'EOF'
+record|-N -o /dev/null -k bogus|-k needs a clock: monotonic, monotonic_raw, realtime, boottime, tai or a number, not 'bogus'
+record|-N -o /dev/null --compression-level=23|-z takes a zstd level from 1 to 22, not '23'
+record|-N -o /dev/null --user-regs=ip,xmm0|--user-regs wants registers from ax bx cx dx si di bp sp ip flags cs ss ds es fs gs r8-r15, separated by commas, not 'ip,xmm0'
+stat|-r 0|-r needs a number of runs from 1 to 100000, not '0'
+stat|-I 9|-I needs an interval of at least 10 ms, not '9'
+EOF
+
 # ---- issue 28: killed, and :k where the kernel may not be profiled
 "$PROG" record -q -N -F 999 -o "$tmp/killed.data" -- sh -c 'while :; do :; done' > /dev/null 2>&1 &
 p=$!
@@ -308,7 +323,7 @@ done
 sleep 1.2
 c=$(pgrep -P "$p")	# the loop: it outlives its recorder
 kill -9 "$p" $c
-wait "$p" 2> /dev/null
+{ wait "$p"; } 2> /dev/null	# (no "Killed" line from the shell)
 "$PROG" -q -o "$tmp/killed" --reports stat "$tmp/killed.data" 2> /dev/null
 check "record SIGKILLed 1.2 s after it started at -F 999: a readable file with its samples ($(stat -c %s "$tmp/killed.data") bytes)" \
 	count_in "$tmp/killed/stat.csv" SAMPLE 50
