@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
@@ -513,6 +514,76 @@ static int append_mods(char **name, const char *mods)
 	return 0;
 }
 
+static int parse_one(struct capture_evlist *el, const char *text, size_t len, const char *group_mods,
+		     int leader, const struct log *log);
+
+/* names of the subdirectories of dir that match pattern, in the directory's order (perf's); -errno */
+static int glob_dirs(const char *dir, const char *pattern, struct dirent ***out, int *nr)
+{
+	struct dirent **list;
+	int n = scandir(dir, &list, NULL, NULL), w = 0;
+
+	if (n < 0)
+		return -errno;
+	for (int i = 0; i < n; i++) {
+		if (list[i]->d_name[0] != '.' && list[i]->d_type == DT_DIR && !fnmatch(pattern, list[i]->d_name, 0))
+			list[w++] = list[i];
+		else
+			free(list[i]);
+	}
+	*out = list;
+	*nr = w;
+	return 0;
+}
+
+/*
+ * "SYS:NAME[:MODS]" with * or ? in SYS or NAME ("sched:sched_*"), as perf
+ * takes it: every tracepoint of tracefs that matches, in the order tracefs
+ * lists them (as perf 6.1's readdir), each an event; at most 4096.  -EINVAL when none matches.
+ */
+static int parse_tracepoint_glob(struct capture_evlist *el, const char *text, const char *group_mods, int leader,
+				 const struct log *log)
+{
+	const char *root = capture__tracefs(), *colon = strchr(text, ':'), *mods = strchr(colon + 1, ':');
+	char sys[128], name[128], path[512], one[300];
+	struct dirent **systems = NULL, **events;
+	int nsys = 0, nev, found = 0, err;
+
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - text), text);
+	snprintf(name, sizeof(name), "%.*s", mods ? (int)(mods - colon - 1) : (int)strlen(colon + 1), colon + 1);
+	snprintf(path, sizeof(path), "%s/events", root ? root : "/sys/kernel/tracing");
+	err = glob_dirs(path, sys, &systems, &nsys);
+	for (int i = 0; !err && i < nsys; i++) {
+		snprintf(path, sizeof(path), "%s/events/%s", root, systems[i]->d_name);
+		if (glob_dirs(path, name, &events, &nev))
+			continue;
+		for (int j = 0; j < nev; j++) {
+			int n = snprintf(one, sizeof(one), "%s:%s%s", systems[i]->d_name, events[j]->d_name, mods ? mods : "");
+
+			if (!err && ++found > 4096)
+				err = -E2BIG;
+			if (!err && n > 0 && (size_t)n < sizeof(one)) {
+				size_t at = el->nr;
+
+				err = parse_one(el, one, (size_t)n, group_mods, leader, log);
+				if (!err && group_mods && leader < 0)	/* in a group: the first one leads */
+					leader = (int)at;
+			}
+			free(events[j]);
+		}
+		free(events);
+	}
+	for (int i = 0; i < nsys; i++)
+		free(systems[i]);
+	free(systems);
+	if (!err && !found)
+		err = -ENOENT;
+	if (err == -ENOENT || err == -E2BIG || (err && err != -ENOMEM && err != -EINVAL))
+		log_msg(log, LOG_ERR, "event '%s': %s", text, err == -E2BIG ? "more than 4096 tracepoints match" :
+			"no tracepoint in /sys/kernel/tracing/events matches");
+	return err && err != -ENOMEM ? -EINVAL : err;
+}
+
 /* one event: text is "name[:mods]", "sys:tracepoint[:mods]" or "head/terms/[:mods]"; group_mods from "{...}:mods" */
 static int parse_one(struct capture_evlist *el, const char *text, size_t len, const char *group_mods,
 		     int leader, const struct log *log)
@@ -525,6 +596,11 @@ static int parse_one(struct capture_evlist *el, const char *text, size_t len, co
 
 	if (!s)
 		return -ENOMEM;
+	if (!strchr(s, '/') && strchr(s, ':') && strpbrk(s, "*?")) {
+		err = parse_tracepoint_glob(el, s, group_mods, leader, log);
+		free(s);
+		return err;
+	}
 	memset(&ev, 0, sizeof(ev));
 	ev.attr.size = sizeof(ev.attr);
 	slash = strchr(s, '/');

@@ -71,7 +71,8 @@ void capture_evlist__release(struct capture_evlist *el);
  * NAME/TERM=V,.../[:MODS] with NAME an event or a PMU
  * ("context-switches/period=1/", "cpu-clock/freq=1000,name=clk/",
  * "software/config=2/"), SUBSYS:NAME[:MODS] tracepoints from tracefs
- * ("sched:sched_switch"), and groups {A,B,...}[:MODS] ("{cpu-clock,
+ * ("sched:sched_switch"; with * and ? every match in tracefs' order:
+ * "sched:sched_wak*"), and groups {A,B,...}[:MODS] ("{cpu-clock,
  * page-faults}:S" samples the leader and reads every member).  Terms:
  * config, config1, config2, name, period, freq, time, inherit, no-inherit.
  * Modifiers: u k h G H p P S D I e.  -EINVAL with a one-line message naming

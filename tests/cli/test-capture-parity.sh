@@ -226,6 +226,11 @@ if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
 	if [ -n "$have_perf" ]; then
 		check "tp: perf script decodes readperf's sched_switch fields" \
 			test "$(perf script -i "$tmp/tp.rp" 2> /dev/null | grep -c 'prev_comm=.*next_pid=')" -ge 1
+		# a glob: the same tracepoints in the same order as perf's
+		"$PROG" record -q -N -e 'sched:sched_wak*' -o "$tmp/glob.rp" -- "$tmp/prog" > /dev/null 2>&1
+		perf record -q -N -B --no-bpf-event -e 'sched:sched_wak*' -o "$tmp/glob.pf" -- "$tmp/prog" > /dev/null 2>&1
+		check "tp: -e 'sched:sched_wak*' opens perf's tracepoints ($(attrs "$tmp/glob.rp" | cut -f1 | tr '\n' ' '))" \
+			test -n "$(attrs "$tmp/glob.rp")" -a "$(attrs "$tmp/glob.rp" | cut -f1)" = "$(attrs "$tmp/glob.pf" | cut -f1)"
 		"$PROG" record -q -N -e sched:sched_switch -o - -- "$tmp/prog" 2> /dev/null > "$tmp/tp.pipe"
 		check "tp: pipe mode (-o -, HEADER_TRACING_DATA): perf script decodes it too" \
 			test "$(perf script -i - < "$tmp/tp.pipe" 2> /dev/null | grep -c 'prev_comm=.*next_pid=')" -ge 1
@@ -314,16 +319,20 @@ stat|-I 9|-I needs an interval of at least 10 ms, not '9'
 EOF
 
 # ---- issue 28: killed, and :k where the kernel may not be profiled
-"$PROG" record -q -N -F 999 -o "$tmp/killed.data" -- sh -c 'while :; do :; done' > /dev/null 2>&1 &
-p=$!
-for ((i = 0; i < 100; i++)); do	# until the header is on disk (a loaded machine may take seconds)
-	[ -s "$tmp/killed.data" ] && break
-	sleep 0.1
-done
-sleep 1.2
-c=$(pgrep -P "$p")	# the loop: it outlives its recorder
-kill -9 "$p" $c
-{ wait "$p"; } 2> /dev/null	# (no "Killed" line from the shell)
+killed_run() {	# (its stderr to /dev/null: the shell's "Killed" line)
+	local p c i
+	"$PROG" record -q -N -F 999 -o "$tmp/killed.data" -- sh -c 'while :; do :; done' > /dev/null 2>&1 &
+	p=$!
+	for ((i = 0; i < 100; i++)); do	# until the header is on disk (a loaded machine may take seconds)
+		[ -s "$tmp/killed.data" ] && break
+		sleep 0.1
+	done
+	sleep 1.2
+	c=$(pgrep -P "$p")	# the loop: it outlives its recorder
+	kill -9 "$p" $c
+	wait "$p"
+}
+killed_run 2> /dev/null
 "$PROG" -q -o "$tmp/killed" --reports stat "$tmp/killed.data" 2> /dev/null
 check "record SIGKILLed 1.2 s after it started at -F 999: a readable file with its samples ($(stat -c %s "$tmp/killed.data") bytes)" \
 	count_in "$tmp/killed/stat.csv" SAMPLE 50

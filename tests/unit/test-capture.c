@@ -534,6 +534,19 @@ static void test_parse_tracepoint(void **state)
 	assert_false(el.events[1].attr.sample_type & PERF_SAMPLE_RAW);
 	assert_true(el.events[1].attr.sample_type & PERF_SAMPLE_CPU);
 	capture_evlist__release(&el);
+
+	/* a glob: every match (sched_wakeup, sched_waking, ...) in tracefs' order; in a group the first leads */
+	el = parse_ok("{sched:sched_w*,sched:sched_switch}:k");
+	assert_true(el.nr >= 3);
+	assert_string_equal(el.events[el.nr - 1].name, "sched:sched_switch:k");
+	for (size_t i = 0; i < el.nr; i++) {
+		assert_int_equal(strncmp(el.events[i].name, i + 1 < el.nr ? "sched:sched_w" : "sched:sched_s", 13), 0);
+		assert_int_equal(el.events[i].leader, 0);
+		assert_int_equal(el.events[i].attr.type, PERF_TYPE_TRACEPOINT);
+		assert_int_equal(el.events[i].attr.exclude_user, 1);
+	}
+	assert_int_equal(el.events[0].nr_members, (int)el.nr);
+	capture_evlist__release(&el);
 }
 
 /* one-line errors name the part that cannot be read */
@@ -549,6 +562,7 @@ static void test_parse_error_messages(void **state)
 		{ "{cpu-clock,page-faults}:Sz", "event 'cpu-clock': cannot read modifier 'Sz' (known: " },
 		{ "cpu-clok", "event 'cpu-clok' is not known (try " },
 		{ "sched:no_such_tracepoint", "event 'sched:no_such_tracepoint' is not known: no such tracepoint" },
+		{ "sched:nomatch*", "event 'sched:nomatch*': no tracepoint in /sys/kernel/tracing/events matches" },
 		{ "sch$ed:x", "event 'sch$ed:x' is not known (not NAME:MODIFIERS nor SUBSYS:TRACEPOINT)" },
 		{ "{cpu-clock,page-faults}:S,task-clock", "event 'task-clock': beside a group with the S modifier" },
 	};
