@@ -98,6 +98,8 @@ void capture_evlist__init(struct capture_evlist *el)
 {
 	el->events = NULL;
 	el->nr = 0;
+	el->ids = NULL;
+	el->nr_ids = 0;
 }
 
 void capture_evlist__release(struct capture_evlist *el)
@@ -105,6 +107,7 @@ void capture_evlist__release(struct capture_evlist *el)
 	for (size_t i = 0; i < el->nr; i++)
 		free(el->events[i].name);
 	free(el->events);
+	free(el->ids);
 	capture_evlist__init(el);
 }
 
@@ -720,14 +723,6 @@ int capture_evlist__parse(struct capture_evlist *el, const char *spec, const str
 			return -EINVAL;
 		}
 	}
-	/* capture__parse_sample() reads one sample layout: with PERF_SAMPLE_READ on every event or on none */
-	for (size_t i = 1; i < el->nr; i++) {
-		if (el->events[i].sample_read != el->events[0].sample_read) {
-			log_msg(log, LOG_ERR, "event '%s': beside a group with the S modifier every event must have it "
-				"(readperf records one sample layout)", el->events[el->events[i].sample_read ? 0 : i].name);
-			return -EINVAL;
-		}
-	}
 	return 0;
 }
 
@@ -1191,6 +1186,34 @@ static int setup_targets(struct capture *c)
 	return 0;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	const struct capture_id *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* every open fd's id with its event, sorted, into el (which event made a sample: capture__parse_sample) */
+static int index_ids(const struct capture *c, struct capture_evlist *el)
+{
+	struct capture_id *ids = calloc(c->nr_fds ? c->nr_fds : 1, sizeof(*ids));
+	size_t n = 0;
+
+	if (!ids)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->nr_fds; i++) {
+		if (c->fds[i].fd < 0)
+			continue;
+		ids[n].id = c->fds[i].id;
+		ids[n++].ev = c->fds[i].ev;
+	}
+	qsort(ids, n, sizeof(*ids), cmp_id);
+	free(el->ids);
+	el->ids = ids;
+	el->nr_ids = n;
+	return 0;
+}
+
 int capture__open(struct capture *c, struct capture_evlist *el, const struct capture_opts *opts,
 		  const struct log *log)
 {
@@ -1265,7 +1288,9 @@ int capture__open(struct capture *c, struct capture_evlist *el, const struct cap
 			goto out_close;
 		}
 	}
-	return 0;
+	err = index_ids(c, el);
+	if (!err)
+		return 0;
 out_close:
 	capture__close(c);
 	return err;
@@ -1460,6 +1485,31 @@ static int skip_read(uint64_t rf, const uint64_t **p, const uint64_t *end)
 	return 0;
 }
 
+/*
+ * The attr a sample was made by: by its IDENTIFIER (the first u64 when the
+ * events are several) in the ids capture__open() noted, else the first
+ * event's (every event has the layout up to PERF_SAMPLE_READ in common)
+ */
+static const struct perf_event_attr *sample_attr(const struct capture_evlist *el, const uint64_t *p,
+						 const uint64_t *end)
+{
+	size_t lo = 0, hi = el->nr_ids;
+
+	if (!(el->events[0].attr.sample_type & PERF_SAMPLE_IDENTIFIER) || p >= end)
+		return &el->events[0].attr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (el->ids[mid].id < *p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < el->nr_ids && el->ids[lo].id == *p)
+		return &el->events[el->ids[lo].ev].attr;
+	return &el->events[0].attr;
+}
+
 int capture__parse_sample(const struct capture_evlist *el, const void *rec, size_t size,
 			  struct capture_sample *s)
 {
@@ -1468,10 +1518,13 @@ int capture__parse_sample(const struct capture_evlist *el, const void *rec, size
 	const uint64_t *end;
 	uint64_t st;
 
+	const struct perf_event_attr *attr;
+
 	if (!el->nr || size < sizeof(*h) || size % 8)
 		return -EINVAL;
 	end = (const uint64_t *)((const char *)rec + size);
-	st = el->events[0].attr.sample_type;
+	attr = sample_attr(el, p, end);
+	st = attr->sample_type;
 	memset(s, 0, sizeof(*s));
 	s->cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	/* fixed fields before the callchain: one u64 each */
@@ -1499,7 +1552,7 @@ int capture__parse_sample(const struct capture_evlist *el, const void *rec, size
 		s->time = *p++;
 	p += !!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
 	     !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_PERIOD);
-	if ((st & PERF_SAMPLE_READ) && skip_read(el->events[0].attr.read_format, &p, end))
+	if ((st & PERF_SAMPLE_READ) && skip_read(attr->read_format, &p, end))
 		return -EINVAL;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		if (p >= end)

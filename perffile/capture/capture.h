@@ -57,9 +57,17 @@ struct capture_event {
 	int inherit_term;	/* value of inherit= / no-inherit when CAPTURE_TERM_INHERIT is set */
 };
 
+struct capture_id {
+	uint64_t id;		/* PERF_EVENT_IOC_ID of one fd */
+	int ev;			/* its event */
+};
+
 struct capture_evlist {
 	struct capture_event *events;	/* owned */
 	size_t nr;
+	/* owned: set by capture__open(), sorted by id, for capture__parse_sample() */
+	struct capture_id *ids;
+	size_t nr_ids;
 };
 
 void capture_evlist__init(struct capture_evlist *el);

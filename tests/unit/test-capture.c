@@ -564,7 +564,6 @@ static void test_parse_error_messages(void **state)
 		{ "sched:no_such_tracepoint", "event 'sched:no_such_tracepoint' is not known: no such tracepoint" },
 		{ "sched:nomatch*", "event 'sched:nomatch*': no tracepoint in /sys/kernel/tracing/events matches" },
 		{ "sch$ed:x", "event 'sch$ed:x' is not known (not NAME:MODIFIERS nor SUBSYS:TRACEPOINT)" },
-		{ "{cpu-clock,page-faults}:S,task-clock", "event 'task-clock': beside a group with the S modifier" },
 	};
 	struct capture_evlist el;
 
@@ -727,6 +726,38 @@ static void test_parse_sample_read(void **state)
 	perfemit__put(&rec, 6 * 8, 3, 8);
 	assert_int_equal(capture__parse_sample(&el, rec.p, rec.len, &s), -EINVAL);
 	perfemit__put(&rec, 6 * 8, UINT64_MAX / 2, 8);
+	assert_int_equal(capture__parse_sample(&el, rec.p, rec.len, &s), -EINVAL);
+	perfemit__release(&rec);
+	capture_evlist__release(&el);
+
+	/*
+	 * beside the group an event without READ: its samples are read by their
+	 * IDENTIFIER (20: task-clock), the group's with the read block (10)
+	 */
+	el = parse_ok("{cpu-clock,page-faults}:S,task-clock");
+	capture_evlist__config(&el, &o);
+	assert_int_equal(el.events[2].attr.sample_type & PERF_SAMPLE_READ, 0);
+	el.ids = calloc(3, sizeof(*el.ids));
+	assert_non_null(el.ids);
+	el.ids[0] = (struct capture_id){ 10, 0 };
+	el.ids[1] = (struct capture_id){ 11, 1 };
+	el.ids[2] = (struct capture_id){ 20, 2 };
+	el.nr_ids = 3;
+	perfemit__init(&rec, 0);
+	perfemit__rec_begin(&rec, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	perfemit__u64(&rec, 20);		/* IDENTIFIER */
+	perfemit__u64(&rec, 0x401000);
+	perfemit__u32x2(&rec, 42, 43);
+	perfemit__u64(&rec, 5555);
+	perfemit__u64(&rec, 250000);
+	perfemit__u64(&rec, 2);			/* CALLCHAIN: nr 2 */
+	perfemit__u64(&rec, 0x401000);
+	perfemit__u64(&rec, 0x402000);
+	perfemit__rec_end(&rec, 0, 0);
+	assert_int_equal(capture__parse_sample(&el, rec.p, rec.len, &s), 0);
+	assert_int_equal(s.nr_chain, 2);
+	assert_int_equal(s.chain[1], 0x402000);
+	perfemit__put(&rec, 8, 10, 8);		/* the leader's id: a read block expected, nr 2 past the end */
 	assert_int_equal(capture__parse_sample(&el, rec.p, rec.len, &s), -EINVAL);
 	perfemit__release(&rec);
 	capture_evlist__release(&el);
