@@ -690,6 +690,18 @@ static void test_parse_clockid_regs(void **state)
 	assert_int_equal(capture__parse_user_regs("xmm0", &m), -EINVAL);
 }
 
+/* a sample record begun in rec: IDENTIFIER id, IP 0x401000, pid 42 tid 43, TIME 5555, PERIOD 250000 */
+static void sample_head(struct perfemit *rec, uint64_t id)
+{
+	perfemit__init(rec, 0);
+	perfemit__rec_begin(rec, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	perfemit__u64(rec, id);
+	perfemit__u64(rec, 0x401000);
+	perfemit__u32x2(rec, 42, 43);
+	perfemit__u64(rec, 5555);
+	perfemit__u64(rec, 250000);
+}
+
 /* a leader-sampled group's sample: IDENTIFIER IP TID TIME PERIOD READ{nr, (value id) x nr} CALLCHAIN */
 static void test_parse_sample_read(void **state)
 {
@@ -702,13 +714,7 @@ static void test_parse_sample_read(void **state)
 	o = cmd_opts();
 	o.callchain = 1;
 	capture_evlist__config(&el, &o);
-	perfemit__init(&rec, 0);
-	perfemit__rec_begin(&rec, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-	perfemit__u64(&rec, 77);		/* IDENTIFIER */
-	perfemit__u64(&rec, 0x401000);
-	perfemit__u32x2(&rec, 42, 43);
-	perfemit__u64(&rec, 5555);
-	perfemit__u64(&rec, 250000);
+	sample_head(&rec, 77);
 	perfemit__u64(&rec, 2);			/* READ: nr */
 	perfemit__u64(&rec, 1000);
 	perfemit__u64(&rec, 77);
@@ -743,13 +749,7 @@ static void test_parse_sample_read(void **state)
 	el.ids[1] = (struct capture_id){ 11, 1 };
 	el.ids[2] = (struct capture_id){ 20, 2 };
 	el.nr_ids = 3;
-	perfemit__init(&rec, 0);
-	perfemit__rec_begin(&rec, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-	perfemit__u64(&rec, 20);		/* IDENTIFIER */
-	perfemit__u64(&rec, 0x401000);
-	perfemit__u32x2(&rec, 42, 43);
-	perfemit__u64(&rec, 5555);
-	perfemit__u64(&rec, 250000);
+	sample_head(&rec, 20);
 	perfemit__u64(&rec, 2);			/* CALLCHAIN: nr 2 */
 	perfemit__u64(&rec, 0x401000);
 	perfemit__u64(&rec, 0x402000);
