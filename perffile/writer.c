@@ -749,15 +749,20 @@ static int set_compressed_feature(struct perf_writer *w)
 	return array__append(b, v, sizeof(v));
 }
 
-int perf_writer__flush(struct perf_writer *w)
+/* usable and started: 0, the sticky error, or -EINVAL */
+static int check_started(struct perf_writer *w)
 {
 	int err = check_usable(w);
 
-	if (err)
-		return err;
-	if (!w->started)
-		return -EINVAL;
-	err = w->zcs ? compress_pending(w) : 0;
+	return err ? err : w->started ? 0 : -EINVAL;
+}
+
+int perf_writer__flush(struct perf_writer *w)
+{
+	int err = check_started(w);
+
+	if (!err && w->zcs)
+		err = compress_pending(w);
 	return err ? err : flush(w);
 }
 
@@ -865,12 +870,10 @@ static int finish_pipe(struct perf_writer *w)
 
 int perf_writer__finish(struct perf_writer *w)
 {
-	int err = check_usable(w);
+	int err = check_started(w);
 
 	if (err)
 		return err;
-	if (!w->started)
-		return -EINVAL;
 	err = w->pipe ? finish_pipe(w) : finish_file(w);
 	if (err)
 		return w->error ? w->error : err;
