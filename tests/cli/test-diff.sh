@@ -34,8 +34,8 @@ check "diff self: one summary line and nothing else" \
 	test "$(grep -c '^readperf:' "$tmp/self.err")" -eq 1 -a "$(grep -c '^readperf: diff: cpu-clock: ' "$tmp/self.err")" -eq 1
 "$PROG" -q -o "$tmp/fp" --reports results "${sym[@]}" "$td/callgraph-fp.data"
 check "diff self: header row" \
-	test "$(head -1 "$tmp/self/diff.csv")" = "event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent,delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent"
-bad=$(csv2tsv "$tmp/self/diff.csv" | awk -F'\t' 'NR > 1 && ($4 != $5 || $6 != $7 || $8 != $9 || $10 != "0.0000" || $12 != $13 || $14 != "0.0000" || ($6 > 0 && $11 != "1.0000") || ($6 == 0 && $11 != "-1.0000"))' | head -3)
+	test "$(head -1 "$tmp/self/diff.csv")" = "event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent,delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent,ratio_low,ratio_high,children_ratio,children_ratio_low,children_ratio_high,old_dso,old_function"
+bad=$(csv2tsv "$tmp/self/diff.csv" | awk -F'\t' 'NR > 1 && ($4 != $5 || $6 != $7 || $8 != $9 || $10 != "0.0000" || $12 != $13 || $14 != "0.0000" || ($6 > 0 && $11 != "1.0000") || ($6 == 0 && $11 != "1.0000"))' | head -3)
 check "diff self: equal samples, periods and percentages, every delta 0.0000, ratio 1.0000${bad:+: $bad}" test -z "$bad"
 csv2tsv "$tmp/self/diff.csv" | awk -F'\t' 'NR > 1 && $4 > 0 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $8 }' | sort > "$tmp/self.rows"
 self_rows "$tmp/fp/results.csv" > "$tmp/fp.rows"
