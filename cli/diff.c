@@ -16,6 +16,7 @@
 
 #include "cli/analyse.h"
 #include "decode/reports/diff.h"
+#include "decode/reports/flame.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
 #include "util/fs.h"
@@ -34,6 +35,10 @@ const struct cli_option diff_options[] = {
 	  "ratio is beyond it (default 0.99; 0: the point estimate)", OPT_FAIL_CONF, NULL },
 	{ 0, "gate", "WHAT", "self, children (inclusive time) or both: what the gates look at\n"
 	  "(default both when both profiles have callchains, else self)", OPT_GATE, NULL },
+	{ 0, "flamegraph", "FILE", "a differential flame graph SVG into FILE: NEW's stacks, red grew,\n"
+	  "blue shrank against OLD (difffolded.pl + flamegraph.pl)", OPT_DIFF_FLAME, NULL },
+	{ 0, "folded", "FILE", "the stacks as \"STACK OLD NEW\" lines (difffolded.pl, inferno) into FILE",
+	  OPT_DIFF_FOLDED, NULL },
 	{ 0, "pair", "BY", "dso (dso and function, default) or function (the name alone,\n"
 	  "as perf diff -s sym)", OPT_PAIR, NULL },
 	CLI_OPT_END,
@@ -70,6 +75,7 @@ struct diff_opts {
 	int64_t fail_min;		/* --fail-min-percent in 1/10000 % (default 1%) */
 	struct diff_config cfg;		/* --sort, --pair, --fail-confidence */
 	int gate;			/* --gate: bit 0 self, bit 1 children; 0: the default */
+	const char *flamegraph, *folded;	/* --flamegraph, --folded, or NULL */
 };
 
 /* a word of words[0..n) into *out; else a usage message */
@@ -123,6 +129,10 @@ static int diff_opt(void *ctx, int id, const char *arg)
 	}
 	if (id == OPT_FAIL_CONF)
 		return confidence_opt(d, arg);
+	if (id == OPT_DIFF_FLAME || id == OPT_DIFF_FOLDED) {
+		*(id == OPT_DIFF_FLAME ? &d->flamegraph : &d->folded) = arg;
+		return -1;
+	}
 	if (id < OPT_SORT || id > OPT_FAIL_MIN)
 		return analyse_opts__shared(&d->o, d->cli, id, arg);
 	if (id == OPT_SORT) {
@@ -153,7 +163,7 @@ struct diff_side {
 };
 
 /* open and replay path; 0 or a negative errno (-EINVAL: a fault, the records before it count) */
-static int diff_load(struct diff_side *d, const char *path, const struct analyse_opts *o,
+static int diff_load(struct diff_side *d, const char *path, const struct analyse_opts *o, uint64_t outputs,
 		     const struct log *log)
 {
 	struct ordered_queue *q = NULL;
@@ -172,7 +182,7 @@ static int diff_load(struct diff_side *d, const char *path, const struct analyse
 	d->sym.log = log;
 	d->opts.symbols = &d->sym;
 	d->opts.log = log;
-	d->opts.outputs = 0;		/* the aggregates only */
+	d->opts.outputs = outputs;	/* the aggregates, and the stacks for --flamegraph/--folded */
 	d->opts.out_dir = NULL;
 	err = analysis__new(&d->an, d->f, &d->opts);
 	if (!err)
@@ -352,14 +362,15 @@ static int split_sides(int argc, char **argv, int next, int dashes, char **files
 
 /* load every file of both sides; 0, a negative errno, or -EINVAL (*fault) for a damaged file read up to its fault */
 static int load_sides(struct diff_side *side[2], char **files[2], const size_t nr[2], struct analysis **an[2],
-		      const struct analyse_opts *o, const struct log *log)
+		      const struct diff_opts *o, const struct log *log)
 {
 	size_t k;
 	int s, err = 0, fault = 0;
 
 	for (s = 0; s < 2 && !err; s++) {
 		for (k = 0; k < nr[s] && !err; k++) {
-			err = diff_load(&side[s][k], files[s][k], o, log);
+			err = diff_load(&side[s][k], files[s][k], &o->o, o->flamegraph || o->folded ?
+					1ull << report_outputs__find("folded", 1) : 0, log);
 			/* a damaged file still compares by what was read before the fault */
 			if (err == -EINVAL && side[s][k].an) {
 				fault = err;
@@ -371,6 +382,25 @@ static int load_sides(struct diff_side *side[2], char **files[2], const size_t n
 	return err ? err : fault;
 }
 
+/* --folded and --flamegraph: the differential stacks; 0 or a negative errno (said, but -ENOMEM) */
+static int diff_stacks(const struct diff *d, const struct diff_opts *o, const struct log *log)
+{
+	const char *path[2] = { o->folded, o->flamegraph };
+	struct folded fd;
+	int err = 0, i;
+
+	for (i = 0; i < 2 && !err; i++) {
+		if (!path[i])
+			continue;
+		err = diff__folded(d, &fd);
+		if (!err)
+			err = i ? flame__write_svg(&fd, path[i], FLAME_DIFF, FLAME_MIN_CPX) : folded__write(&fd, path[i]);
+		if (err && err != -ENOMEM)
+			log_msg(log, LOG_ERR, "%s: cannot write: %s", path[i], strerror(-err));
+	}
+	return err;
+}
+
 static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files[2], const size_t nr[2],
 		    const struct log *log)
 {
@@ -379,7 +409,7 @@ static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files
 	size_t k;
 	int err, fault = 0, code, s;
 
-	err = an[0] && an[1] ? load_sides(side, files, nr, an, &o->o, log) : -ENOMEM;
+	err = an[0] && an[1] ? load_sides(side, files, nr, an, o, log) : -ENOMEM;
 	if (err == -EINVAL) {
 		fault = err;
 		err = 0;
@@ -401,6 +431,8 @@ static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files
 		err = diff__write(d, o->o.outdir, o->o.an.raw_csv);
 		if (err)
 			log_msg(log, LOG_ERR, "%s/diff.csv: cannot write: %s", o->o.outdir, strerror(-err));
+		else
+			err = diff_stacks(d, o, log);
 	}
 	if (err == -ENOMEM)
 		log_msg(log, LOG_ERR, "out of memory");
@@ -414,6 +446,17 @@ static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files
 	free(an[0]);
 	free(an[1]);
 	return code;
+}
+
+/* diff's own --folded and --flamegraph out of the analysis' path rows it refuses */
+static void diff_own_paths(struct cli_option *rows)
+{
+	size_t i, n = 0;
+
+	for (i = 0; rows[i].long_name; i++)
+		if (strcmp(rows[i].long_name, "folded") && strcmp(rows[i].long_name, "flamegraph"))
+			rows[n++] = rows[i];
+	rows[n] = rows[i];
 }
 
 int cmd_diff(int argc, char **argv, struct cli *cli)
@@ -436,6 +479,7 @@ int cmd_diff(int argc, char **argv, struct cli *cli)
 			dashes = i;
 	analyse_opts__init(&o.o);
 	analyse_path_options(paths);
+	diff_own_paths(paths);
 	groups[3].rows = paths;
 	cmd.groups = groups;
 	code = cli_command__parse(&cmd, dashes < 0 ? argc : dashes, argv, diff_opt, &o, &next);

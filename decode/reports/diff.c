@@ -14,6 +14,7 @@
 
 #include "decode/reports/diff.h"
 #include "decode/report.h"
+#include "decode/reports/stacks.h"
 #include "perffile/attr.h"
 #include "util/array.h"
 #include "util/csv.h"
@@ -164,10 +165,11 @@ static int pair_events(struct diff *d)
 
 /* ---------------------------------------------------------------- names */
 
-size_t diff__clone_base_len(const char *name)
+/* the length of name[0..len) without its clone suffixes */
+static size_t clone_base(const char *name, size_t len)
 {
 	static const char *const clones[] = { ".constprop.", ".isra.", ".part.", ".lto_priv.", ".llvm.", ".cold." };
-	size_t len = strlen(name), d, i, cl;
+	size_t d, i, cl;
 	int again = 1;
 
 	while (again) {
@@ -216,6 +218,11 @@ static size_t soname_stem(const char *base)
 	return so ? (size_t)(so - base) + 3 : 0;
 }
 
+size_t diff__clone_base_len(const char *name)
+{
+	return clone_base(name, strlen(name));
+}
+
 /* ---------------------------------------------------------------- dsos */
 
 struct dso_seen {
@@ -256,22 +263,29 @@ static int collect_dsos(struct diff *d, struct hashmap *map, struct array *seen,
 	return 0;
 }
 
-/* the dso named as the comm of side s's busiest process (comm: 15 bytes of the exec'd name) */
-static int is_main(const struct diff *d, int s, const char *dso)
+/* the comm of side s's busiest process (15 bytes of the name it exec'd), or NULL */
+static const char *main_comm(const struct diff *d, int s)
 {
 	struct process *const *procs;
 	const struct process *best = NULL;
-	size_t n, i, len;
-	const char *base = base_name(dso);
+	size_t n, i;
 
 	procs = machine__processes(analysis__machine(d->an[s]), &n);
 	for (i = 0; i < n; i++)
 		if (procs[i]->comm && (!best || procs[i]->samples > best->samples))
 			best = procs[i];
-	if (!best)
+	return best ? best->comm : NULL;
+}
+
+/* the dso of side s's main executable: named as its busiest process */
+static int is_main(const struct diff *d, int s, const char *dso)
+{
+	const char *base = base_name(dso), *comm = main_comm(d, s);
+	size_t len = comm ? strlen(comm) : 0;
+
+	if (!comm)
 		return 0;
-	len = strlen(best->comm);
-	return len >= 15 ? !strncmp(base, best->comm, len) : !strcmp(base, best->comm);
+	return len >= 15 ? !strncmp(base, comm, len) : !strcmp(base, comm);
 }
 
 /* the role key of a dso: 0 main executable, 1 file name, 2 soname stem; len 0: none */
@@ -832,6 +846,129 @@ size_t diff__nr_rows(const struct diff *d)
 const struct diff_row *diff__row(const struct diff *d, size_t i)
 {
 	return &ARRAY_AT(&d->rows, struct diff_row, i);
+}
+
+/* ---------------------------------------------------------------- stacks */
+
+/* a folded line's pairing key: OLD's main comm as NEW's, every frame without its clone suffix */
+static int fold_key(const char *const comm[2], int side, const char *s, size_t n, struct strbuf *key)
+{
+	const char *p = s, *end = s + n;
+	int err = 0, first = 1;
+
+	strbuf__reset(key);
+	while (!err) {
+		const char *semi = memchr(p, ';', (size_t)(end - p));
+		size_t len = semi ? (size_t)(semi - p) : (size_t)(end - p), tag = 0;
+
+		if (!first)
+			err = strbuf__addch(key, ';');
+		if (first && !side && comm[0] && comm[1] && len == strlen(comm[0]) && !memcmp(p, comm[0], len)) {
+			err = err ? err : strbuf__addstr(key, comm[1]);
+		} else if (!first) {
+			/* "name_[k]", "name_[i]": flame.h's kernel and inline marks stay */
+			if (len > 4 && p[len - 4] == '_' && p[len - 3] == '[' && p[len - 1] == ']')
+				tag = 4;
+			err = err ? err : strbuf__add(key, p, clone_base(p, len - tag));
+			err = err ? err : strbuf__add(key, p + len - tag, tag);
+		} else {
+			err = err ? err : strbuf__add(key, p, len);
+		}
+		first = 0;
+		if (!semi)
+			break;
+		p = semi + 1;
+	}
+	return err ? -ENOMEM : 0;
+}
+
+/* one run's stacks into the merged lines (offsets into out's arena until diff__folded ends) */
+static int merge_folded(const char *const comm[2], int side, const struct folded *fd, struct hashmap *map,
+			struct strbuf *key, struct array *lines, struct folded *out)
+{
+	size_t i;
+
+	for (i = 0; i < fd->nr; i++) {
+		const struct fold *f = &fd->v[i];
+		struct fold *o;
+		void **slot;
+		int ret = fold_key(comm, side, f->s, f->len, key);
+
+		ret = ret ? ret : hashmap__insert(map, key->buf, key->len, &slot);
+		if (ret < 0)
+			return -ENOMEM;
+		if (ret == 1) {
+			o = array__push(lines);
+			if (!o)
+				return -ENOMEM;
+			memset(o, 0, sizeof(*o));
+			*slot = (void *)(uintptr_t)lines->len;
+		}
+		o = &ARRAY_AT(lines, struct fold, (size_t)(uintptr_t)*slot - 1);
+		/* NEW's names where NEW has the stack */
+		if (ret == 1 || (side && !o->samples)) {
+			o->s = (const char *)(uintptr_t)out->arena.len;
+			o->len = f->len;
+			if (strbuf__add(&out->arena, f->s, f->len))
+				return -ENOMEM;
+		}
+		if (side)
+			o->samples += f->samples;
+		else
+			o->old += f->samples;
+	}
+	return 0;
+}
+
+int diff__folded(const struct diff *d, struct folded *out)
+{
+	const char *comm[2] = { main_comm(d, 0), main_comm(d, 1) };
+	struct hashmap map;
+	struct strbuf key = STRBUF_INIT;
+	struct array lines;
+	size_t k, i;
+	int s, err = 0;
+
+	memset(out, 0, sizeof(*out));
+	strbuf__init(&out->arena);
+	out->diff = out->by_period = 1;
+	hashmap__init(&map);
+	array__init(&lines, sizeof(struct fold));
+	for (s = 1; s >= 0 && !err; s--) {
+		for (k = 0; k < d->nr_runs[s] && !err; k++) {
+			struct folded fd;
+
+			err = stacks__folded(d->run[s][k], &fd);
+			if (err)
+				break;
+			if (!out->event)
+				out->event = fd.event;
+			if (s)
+				out->nr_samples += fd.nr_samples;
+			err = merge_folded(comm, s, &fd, &map, &key, &lines, out);
+			folded__release(&fd);
+		}
+	}
+	hashmap__release(&map, NULL);
+	strbuf__release(&key);
+	out->v = array__detach(&lines, &out->nr);
+	if (err || (out->nr && !out->v)) {
+		free(out->v);
+		out->v = NULL;
+		folded__release(out);
+		return err ? err : -ENOMEM;
+	}
+	for (i = 0; i < out->nr; i++) {
+		struct fold *f = &out->v[i];
+
+		f->s = out->arena.buf + (size_t)(uintptr_t)f->s;
+		f->samples /= d->nr_runs[1];	/* the mean per run of each side */
+		f->old /= d->nr_runs[0];
+		out->total += f->samples;
+		out->old_total += f->old;
+	}
+	folded__sort(out);
+	return 0;
 }
 
 /* ---------------------------------------------------------------- diff.csv */

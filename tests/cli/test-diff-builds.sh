@@ -11,6 +11,9 @@
 #  - mid (no work of its own, calls deep, 3x the iterations): --gate children
 #    --fail-above-ratio 1.5 exits 4 naming mid through children; --gate self
 #    does not name mid;
+#  - --folded: STACK OLD NEW lines whose hot stacks sum to diff.csv's
+#    periods; --flamegraph in headless chromium (tests/js/flamegraph-check.mjs):
+#    hot red, leaf pale, click-to-zoom and search, byte-identical twice;
 #  - two recordings of the unchanged prog_old: --fail-above-ratio 1.1 at the
 #    default confidence fires in at most 1 of 2 pairs.
 # Skips when gcc or perf is missing or perf_event_open is refused.
@@ -59,6 +62,23 @@ check "diff builds: --gate children --fail-above-ratio 1.5: exit 4 (exit $rc)" t
 check "diff builds: the children gate names mid" grep -q 'regression: .* prog_new mid .*, children x' "$tmp/g.err"
 "$PROG" diff -q -o "$tmp/s" --gate self --fail-above-ratio 1.5 "$tmp/old.data" "$tmp/new.data" 2> "$tmp/s.err"
 check "diff builds: --gate self does not name mid" test -z "$(grep 'prog_new mid ' "$tmp/s.err")"
+
+# --folded: "STACK OLD NEW" lines; the stacks ending in hot sum to hot's self periods of diff.csv
+"$PROG" diff -q -o "$tmp/f" --folded "$tmp/f.folded" --flamegraph "$tmp/f.svg" "$tmp/old.data" "$tmp/new.data" 2> "$tmp/f.err"
+rc=$?
+check "diff builds --folded --flamegraph: exit 0 (exit $rc$(head -c 200 "$tmp/f.err"))" test $rc -eq 0
+bad=$(awk 'NF < 3 || $(NF - 1) !~ /^[0-9]+$/ || $NF !~ /^[0-9]+$/' "$tmp/f.folded" | head -2)
+check "diff builds --folded: every line STACK OLD NEW ($(wc -l < "$tmp/f.folded") lines)${bad:+: $bad}" \
+	test -z "$bad" -a -s "$tmp/f.folded"
+got=$(awk '$(NF - 2) ~ /;hot(\.constprop\.[0-9]+)?$/ { o += $(NF - 1); n += $NF } END { print o + 0, n + 0 }' "$tmp/f.folded")
+want=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" && $3 == "hot" { print $6, $7 }')
+check "diff builds --folded: the stacks ending in hot sum to diff.csv's old/new period ($got, diff.csv $want)" \
+	test "$got" = "$want"
+# the differential flame graph in headless chromium: hot red, leaf pale, zoom and search
+pct=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" && $3 == "hot" { print $13 }')
+node_check chromium flamegraph-check.mjs "$tmp/f.svg" hot '^hot$' "$pct" hot leaf
+"$PROG" diff -q -o "$tmp/f2" --flamegraph "$tmp/f2.svg" "$tmp/old.data" "$tmp/new.data" 2> /dev/null
+check "diff builds --flamegraph: byte-identical twice" cmp -s "$tmp/f.svg" "$tmp/f2.svg"
 
 # repeated recordings of the unchanged binary: the gate at the default confidence
 fired=0

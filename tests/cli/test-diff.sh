@@ -158,15 +158,15 @@ check "diff -e cpu-clock: the same as without -e" cmp -s "$tmp/ev/diff.csv" "$tm
 "$PROG" diff "$td/work.data" > /dev/null 2> "$tmp/err"
 rc=$?
 check "diff with one file: exit 1 and a usage line (exit $rc)" test $rc -eq 1 -a -s "$tmp/err"
-"$PROG" diff --folded "$tmp/x" "$td/work.data" "$td/work.data" > /dev/null 2> "$tmp/err"
+"$PROG" diff --timeline "$tmp/x" "$td/work.data" "$td/work.data" > /dev/null 2> "$tmp/err"
 rc=$?
-check "diff --folded: exit 1, an option of the analysis only (exit $rc)" \
+check "diff --timeline: exit 1, an option of the analysis only (exit $rc)" \
 	test $rc -eq 1 -a "$(grep -c 'analysis only' "$tmp/err")" -eq 1
-# every option of the analysis that diff does not use (its outputs, --reports, --percent-limit
+# every option of the analysis that diff does not use (its outputs but --folded and --flamegraph,
+# diff's own: test-diff-builds.sh; --reports, --percent-limit
 # of the report writer, --inline of the stacks and callers.csv, many files, -i, -j) is refused
 # in one line naming it, exit 1, nothing written (the old binary took most of them silently)
-for args in "-i $td/work.data" "--reports results" "--percent-limit 5" "--folded $tmp/r.f" \
-	    "--flamegraph $tmp/r.svg" "--weight period" "--inline" "--minwidth 1" "--interval 10ms" \
+for args in "-i $td/work.data" "--reports results" "--percent-limit 5" "--weight period" "--inline" "--minwidth 1" "--interval 10ms" \
 	    "--timeline $tmp/r.svg" "--speedscope $tmp/r.json" "--folded-offcpu $tmp/r.f" \
 	    "--flamegraph-offcpu $tmp/r.svg" "--files-from $tmp/r.list" "-j 2" "--jobs=2" "--profile-column" \
 	    "--no-profile-column" "--speed $tmp/r.json"; do
