@@ -16,6 +16,8 @@
 #    hot red, leaf pale, click-to-zoom and search, byte-identical twice;
 #  - two recordings of the unchanged prog_old: --fail-above-ratio 1.1 at the
 #    default confidence fires in at most 1 of 2 pairs.
+#  - OLD... -- NEW...: the runs of a side summed, the ratio of the means;
+#    3 runs against 3 of the unchanged binary fire no gate; "A --" is a usage error.
 # Skips when gcc or perf is missing or perf_event_open is refused.
 . "$(dirname "$0")/testlib.sh"
 
@@ -89,3 +91,28 @@ for i in 1 2; do
 		fired=$((fired + 1))
 done
 check "diff builds: unchanged binary, gate fired in $fired of 2 pairs (at most 1)" test $fired -le 1
+
+# several recordings per side: OLD... -- NEW... sums them, the period of a side the mean per run
+"$PROG" diff -q -o "$tmp/m" "$tmp/a1.data" "$tmp/a2.data" -- "$tmp/b1.data" 2> "$tmp/m.err"
+rc=$?
+check "diff A1 A2 -- B1: exit 0 (exit $rc)" test $rc -eq 0
+"$PROG" diff -q -o "$tmp/m1" "$tmp/a1.data" "$tmp/b1.data" 2> /dev/null
+"$PROG" diff -q -o "$tmp/m2" "$tmp/a2.data" "$tmp/b1.data" 2> /dev/null
+for f in leaf hot; do
+	o1=$(awk -F, -v f="$f" '$3 ~ "^" f "([.]constprop[.][0-9]+)?$" { print $4, $6 }' "$tmp/m1/diff.csv")
+	o2=$(awk -F, -v f="$f" '$3 ~ "^" f "([.]constprop[.][0-9]+)?$" { print $4, $6 }' "$tmp/m2/diff.csv")
+	got=$(awk -F, -v f="$f" '$3 ~ "^" f "([.]constprop[.][0-9]+)?$" { print $4, $6, $7, $11 }' "$tmp/m/diff.csv")
+	# old samples and period: the two runs' sums; ratio = new / (old / 2), 4 decimals half up
+	bad=$(awk -v a="$o1" -v b="$o2" -v g="$got" 'BEGIN { split(a, x, " "); split(b, y, " "); split(g, z, " ")
+		want = int((z[3] * 2 * 20000 + z[2]) / (z[2] * 2)) / 10000
+		if (z[1] != x[1] + y[1] || z[2] != x[2] + y[2] || sprintf("%.4f", want) != z[4]) print "got " g }')
+	check "diff A1 A2 -- B1: $f's OLD samples and period are the two runs' sums, ratio of the means ($got)${bad:+: $bad}" \
+		test -n "$got" -a -z "$bad"
+done
+"$PROG" diff -q -o "$tmp/m3" --fail-above-ratio 1.1 "$tmp/a1.data" "$tmp/a2.data" "$tmp/old.data" -- \
+	"$tmp/b1.data" "$tmp/b2.data" "$tmp/a1.data" 2> "$tmp/m3.err"
+rc=$?
+check "diff 3 runs -- 3 runs of the unchanged binary: no gate fires (exit $rc)" test $rc -eq 0
+"$PROG" diff -q -o "$tmp/m4" "$tmp/a1.data" -- 2> "$tmp/m4.err"
+rc=$?
+check "diff A -- (no NEW): exit 1 and a usage line (exit $rc)" test $rc -eq 1 -a -s "$tmp/m4.err"
