@@ -669,12 +669,18 @@ static void poisson_interval(const struct diff *d, const struct diff_pair *p, co
 	out[1] = INFINITY;
 	if (!n[0] && !n[1])
 		return;
+	/* the row's mean period per sample, else its event's, else the other side's */
 	for (s = 0; s < 2; s++) {
 		if (n[s])
 			mp[s] = (double)period[s] / (double)n[s];
+		else if (p->samples[s])
+			mp[s] = (double)p->period[s] / (double)p->samples[s];
 		else
-			mp[s] = p->samples[s] ? (double)p->period[s] / (double)p->samples[s] : 1;
+			mp[s] = 0;
 	}
+	for (s = 0; s < 2; s++)
+		if (mp[s] <= 0)
+			mp[s] = mp[!s] > 0 ? mp[!s] : 1;
 	ph = (double)n[1] / nn;
 	den = 1 + z * z / nn;
 	c = (ph + z * z / (2 * nn)) / den;
