@@ -1178,6 +1178,16 @@ int analysis__write_output(struct analysis *a, size_t id, const char *path)
 
 /* ------------------------------------------------------------- services */
 
+void *analysis__report_state(const struct analysis *a, const struct report_ops *ops)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_rep; i++)
+		if (a->rep[i].ops == ops)
+			return a->rep[i].state;
+	return NULL;
+}
+
 const struct analysis_opts *analysis__opts(const struct analysis *a)
 {
 	return &a->opts;

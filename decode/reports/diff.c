@@ -14,6 +14,7 @@
 
 #include "decode/reports/diff.h"
 #include "decode/report.h"
+#include "decode/reports/stacks.h"
 #include "perffile/attr.h"
 #include "util/array.h"
 #include "util/csv.h"
@@ -21,12 +22,16 @@
 #include "util/strbuf.h"
 
 struct diff {
-	const struct analysis *an[2];
-	enum diff_sort sort;
+	struct analysis *const *run[2];
+	size_t nr_runs[2];
+	const struct analysis *an[2];	/* the first run of each side: its events are paired */
+	struct diff_config cfg;
 	struct array pairs;		/* struct diff_pair */
-	size_t *pair_of[2];		/* event index -> pair index + 1, 0: not paired */
+	size_t *pair_of[2];		/* event index of an[s] -> pair index + 1, 0: not paired */
 	size_t nr_events[2];
 	struct array rows;		/* struct diff_row */
+	struct array dso_pairs;		/* struct diff_dso_pair */
+	struct hashmap dso_map;		/* NEW's dso name -> OLD's (const char *), paired by role */
 	int children;			/* some pair has callchains on both sides */
 };
 
@@ -158,54 +163,386 @@ static int pair_events(struct diff *d)
 	return err;
 }
 
+/* ---------------------------------------------------------------- names */
+
+/* the length of name[0..len) without its clone suffixes */
+static size_t clone_base(const char *name, size_t len)
+{
+	static const char *const clones[] = { ".constprop.", ".isra.", ".part.", ".lto_priv.", ".llvm.", ".cold." };
+	size_t d, i, cl;
+	int again = 1;
+
+	while (again) {
+		again = 0;
+		if (len > 1 && name[len - 1] == ']') {	/* the demangler's "f(int) [clone .constprop.0]" */
+			for (d = len - 1; d > 0 && name[d] != '['; d--)
+				;
+			if (d > 1 && len - d > 8 && !memcmp(name + d, "[clone .", 8) && name[d - 1] == ' ') {
+				len = d - 1;
+				again = 1;
+				continue;
+			}
+		}
+		if (len > 5 && !memcmp(name + len - 5, ".cold", 5)) {
+			len -= 5;
+			again = 1;
+			continue;
+		}
+		for (d = len; d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9'; d--)
+			;
+		for (i = 0; d < len && i < sizeof(clones) / sizeof(clones[0]) && !again; i++) {
+			cl = strlen(clones[i]);
+			if (d > cl && !memcmp(name + d - cl, clones[i], cl)) {
+				len = d - cl;
+				again = 1;
+			}
+		}
+	}
+	return len;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* the soname stem's length in base ("libfoo.so" of libfoo.so.1.2), 0 when it is no library */
+static size_t soname_stem(const char *base)
+{
+	const char *so = strstr(base, ".so");
+
+	while (so && so[3] && so[3] != '.')
+		so = strstr(so + 1, ".so");
+	return so ? (size_t)(so - base) + 3 : 0;
+}
+
+size_t diff__clone_base_len(const char *name)
+{
+	return clone_base(name, strlen(name));
+}
+
+/* ---------------------------------------------------------------- dsos */
+
+struct dso_seen {
+	const char *name;	/* borrowed from the first analysis that has it */
+	unsigned sides;		/* bit s: side s has samples in it */
+};
+
+/* the dsos with samples of side s, each once, into seen (struct dso_seen; map: name -> index + 1) */
+static int collect_dsos(struct diff *d, struct hashmap *map, struct array *seen, int s)
+{
+	size_t k, i;
+
+	for (k = 0; k < d->nr_runs[s]; k++) {
+		const struct analysis *a = d->run[s][k];
+
+		for (i = 0; i < analysis__nr_funcs(a); i++) {
+			const struct func_stat *fn = analysis__func(a, i);
+			struct dso_seen *e;
+			void **slot;
+			int ret;
+
+			if (!fn->samples && !fn->ch_samples)
+				continue;
+			ret = hashmap__insert(map, fn->dso, strlen(fn->dso), &slot);
+			if (ret < 0)
+				return -ENOMEM;
+			if (ret == 1) {
+				e = array__push(seen);
+				if (!e)
+					return -ENOMEM;
+				e->name = fn->dso;
+				e->sides = 0;
+				*slot = (void *)(uintptr_t)seen->len;
+			}
+			ARRAY_AT(seen, struct dso_seen, (size_t)(uintptr_t)*slot - 1).sides |= 1u << s;
+		}
+	}
+	return 0;
+}
+
+/* the comm of side s's busiest process (15 bytes of the name it exec'd), or NULL */
+static const char *main_comm(const struct diff *d, int s)
+{
+	struct process *const *procs;
+	const struct process *best = NULL;
+	size_t n, i;
+
+	procs = machine__processes(analysis__machine(d->an[s]), &n);
+	for (i = 0; i < n; i++)
+		if (procs[i]->comm && (!best || procs[i]->samples > best->samples))
+			best = procs[i];
+	return best ? best->comm : NULL;
+}
+
+/* the dso of side s's main executable: named as its busiest process */
+static int is_main(const struct diff *d, int s, const char *dso)
+{
+	const char *base = base_name(dso), *comm = main_comm(d, s);
+	size_t len = comm ? strlen(comm) : 0;
+
+	if (!comm)
+		return 0;
+	return len >= 15 ? !strncmp(base, comm, len) : !strcmp(base, comm);
+}
+
+/* the role key of a dso: 0 main executable, 1 file name, 2 soname stem; len 0: none */
+static const char *role_key(const struct diff *d, int s, const char *dso, int role, size_t *len)
+{
+	const char *base = base_name(dso);
+
+	*len = 0;
+	if (role == DIFF_DSO_MAIN)
+		*len = is_main(d, s, dso) ? 1 : 0;
+	else if (role == DIFF_DSO_FILE_NAME)
+		*len = strlen(base);
+	else
+		*len = soname_stem(base);
+	return role == DIFF_DSO_MAIN ? "" : base;
+}
+
+/* the only open dso of side s with this role key, or NULL */
+static const char *only_match(const struct diff *d, const struct array *open, int s, int role,
+			      const char *key, size_t len)
+{
+	const char *found = NULL;
+	size_t i, l;
+
+	for (i = 0; i < open->len; i++) {
+		const char *dso = ARRAY_AT(open, const char *, i), *k;
+
+		if (!dso)
+			continue;
+		k = role_key(d, s, dso, role, &l);
+		if (l == len && !memcmp(k, key, len)) {
+			if (found)
+				return NULL;
+			found = dso;
+		}
+	}
+	return found;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* pair the dsos found on one side only by their role, one role after the other */
+static int pair_dsos(struct diff *d, struct array open[2])
+{
+	size_t i, j, len;
+	int role, s;
+
+	for (role = DIFF_DSO_MAIN; role <= DIFF_DSO_SONAME; role++) {
+		for (i = 0; i < open[0].len; i++) {
+			const char *o = ARRAY_AT(&open[0], const char *, i), *key, *n;
+			struct diff_dso_pair *p;
+			void **slot;
+
+			if (!o)
+				continue;
+			key = role_key(d, 0, o, role, &len);
+			if (!len || only_match(d, &open[0], 0, role, key, len) != o)
+				continue;
+			n = only_match(d, &open[1], 1, role, key, len);
+			if (!n)
+				continue;
+			p = array__push(&d->dso_pairs);
+			if (!p || hashmap__insert(&d->dso_map, n, strlen(n), &slot) < 0)
+				return -ENOMEM;
+			*slot = (void *)o;
+			p->old_dso = o;
+			p->new_dso = n;
+			p->how = (enum diff_dso_how)role;
+			for (s = 0; s < 2; s++)
+				for (j = 0; j < open[s].len; j++)
+					if (ARRAY_AT(&open[s], const char *, j) == (s ? n : o))
+						ARRAY_AT(&open[s], const char *, j) = NULL;
+		}
+	}
+	return 0;
+}
+
+static int map_dsos(struct diff *d)
+{
+	struct hashmap map;
+	struct array seen, open[2];
+	size_t i;
+	int s, err;
+
+	hashmap__init(&map);
+	array__init(&seen, sizeof(struct dso_seen));
+	array__init(&open[0], sizeof(const char *));
+	array__init(&open[1], sizeof(const char *));
+	err = collect_dsos(d, &map, &seen, 0);
+	if (!err)
+		err = collect_dsos(d, &map, &seen, 1);
+	for (i = 0; !err && i < seen.len; i++) {
+		const struct dso_seen *e = &ARRAY_AT(&seen, struct dso_seen, i);
+		const char **slot;
+
+		if (e->sides == 3)
+			continue;
+		slot = array__push(&open[e->sides == 2]);
+		if (!slot)
+			err = -ENOMEM;
+		else
+			*slot = e->name;
+	}
+	for (s = 0; s < 2 && !err; s++)
+		if (open[s].len)
+			qsort(open[s].data, open[s].len, sizeof(const char *), str_cmp);
+	if (!err)
+		err = pair_dsos(d, open);
+	array__release(&open[0]);
+	array__release(&open[1]);
+	array__release(&seen);
+	hashmap__release(&map, NULL);
+	return err;
+}
+
 /* ---------------------------------------------------------------- rows */
 
-static int add_side(struct diff *d, struct hashmap *map, struct strbuf *key, int side)
+/* run k of side s: its event index -> pair + 1 (run 0: pair_of; the others join by event name) */
+static int run_pairs(const struct diff *d, int s, size_t k, size_t **out)
 {
-	const struct analysis *a = d->an[side];
-	size_t i, n = analysis__nr_funcs(a);
+	const struct analysis *a = d->run[s][k];
+	size_t i, j, n = analysis__nr_events(a);
+	size_t *map = calloc(n + 1, sizeof(size_t));
+	struct analysis_event ev, ev0;
 
+	*out = map;
+	if (!map)
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
+		if (!k) {
+			map[i] = d->pair_of[s][i];
+			continue;
+		}
+		analysis__event(a, i, &ev);
+		for (j = 0; ev.name && j < d->nr_events[s] && !map[i]; j++) {
+			analysis__event(d->an[s], j, &ev0);
+			if (ev0.name && !strcmp(ev0.name, ev.name))
+				map[i] = d->pair_of[s][j];
+		}
+	}
+	return 0;
+}
+
+/* key: pair \0 dso (OLD's name for a dso paired by role; none with --pair function) \0 function base */
+static int row_key(const struct diff *d, struct strbuf *key, size_t pair, int side, const struct func_stat *fn)
+{
+	const char *dso = fn->dso;
+	void **mapped;
+
+	if (d->cfg.by == DIFF_BY_FUNCTION)
+		dso = "";
+	else if (side && (mapped = hashmap__find(&d->dso_map, dso, strlen(dso))))
+		dso = *mapped;
+	strbuf__reset(key);
+	if (strbuf__addf(key, "%zu", pair) || strbuf__addch(key, '\0') || strbuf__addstr(key, dso) ||
+	    strbuf__addch(key, '\0') || strbuf__add(key, fn->function, diff__clone_base_len(fn->function)))
+		return -ENOMEM;
+	return 0;
+}
+
+static struct diff_row *find_row(struct diff *d, struct hashmap *map, const struct strbuf *key,
+				 const struct diff_pair *p, size_t pair)
+{
+	struct diff_row *r;
+	void **slot;
+	int ret = hashmap__insert(map, key->buf, key->len, &slot);
+
+	if (ret < 0)
+		return NULL;
+	if (ret == 1) {
+		r = array__push(&d->rows);
+		if (!r)
+			return NULL;
+		memset(r, 0, sizeof(*r));
+		r->event = p->new_name ? p->new_name : p->old_name;
+		r->pair = pair;
+		*slot = (void *)(uintptr_t)(d->rows.len - 1);	/* rows move as they grow */
+	}
+	return &ARRAY_AT(&d->rows, struct diff_row, (size_t)(uintptr_t)*slot);
+}
+
+/* the events' totals of run k of side s into their pairs */
+static void add_event_totals(struct diff *d, int s, size_t k, const size_t *pairs)
+{
+	const struct analysis *a = d->run[s][k];
+	struct analysis_event ev;
+	size_t i;
+
+	for (i = 0; i < analysis__nr_events(a); i++) {
+		struct diff_pair *p;
+
+		if (!pairs[i])
+			continue;
+		analysis__event(a, i, &ev);
+		p = &ARRAY_AT(&d->pairs, struct diff_pair, pairs[i] - 1);
+		p->samples[s] += ev.samples;
+		p->period[s] += analysis__event_period(a, (uint32_t)i);
+	}
+}
+
+/* run k of side s into the rows; then each row's share of it into the spread sums */
+static int add_run(struct diff *d, struct hashmap *map, struct strbuf *key, int side, size_t k)
+{
+	const struct analysis *a = d->run[side][k];
+	size_t i, n = analysis__nr_funcs(a), *pairs;
+	int err = run_pairs(d, side, k, &pairs), t;
+
+	for (i = 0; !err && i < n; i++) {
 		const struct func_stat *fn = analysis__func(a, i);
-		uint64_t event_period = analysis__event_period(a, fn->event);
+		size_t pair = fn->event < analysis__nr_events(a) ? pairs[fn->event] : 0;
 		const struct diff_pair *p;
 		struct diff_row *r;
-		size_t pair;
-		void **slot;
-		int ret;
 
-		pair = fn->event < d->nr_events[side] ? d->pair_of[side][fn->event] : 0;
 		if (!pair--)
 			continue;
 		p = diff__pair(d, pair);
 		if (!fn->samples && !(p->children && fn->ch_samples))
 			continue;
-		strbuf__reset(key);
-		if (strbuf__addf(key, "%zu", pair) || strbuf__addch(key, '\0') ||
-		    strbuf__addstr(key, fn->dso) || strbuf__addch(key, '\0') ||
-		    strbuf__addstr(key, fn->function))
-			return -ENOMEM;
-		ret = hashmap__insert(map, key->buf, key->len, &slot);
-		if (ret < 0)
-			return -ENOMEM;
-		if (ret == 1) {
-			r = array__push(&d->rows);
-			if (!r)
-				return -ENOMEM;
-			r->event = p->new_name ? p->new_name : p->old_name;
-			r->pair = pair;
+		err = row_key(d, key, pair, side, fn);
+		r = err ? NULL : find_row(d, map, key, p, pair);
+		if (!r) {
+			err = -ENOMEM;
+			break;
+		}
+		if (side && !r->samples[1] && !r->ch_samples[1]) {
 			r->dso = fn->dso;
 			r->function = fn->function;
-			*slot = (void *)(uintptr_t)(d->rows.len - 1);	/* rows move as they grow */
+		} else if (!side && !r->old_function) {
+			r->dso = r->old_dso = fn->dso;
+			r->function = r->old_function = fn->function;
 		}
-		r = &ARRAY_AT(&d->rows, struct diff_row, (size_t)(uintptr_t)*slot);
 		r->samples[side] += fn->samples;
 		r->period[side] += fn->period;
-		r->pct[side] = share(r->period[side], event_period);
-		if (p->children)
-			r->ch_pct[side] = share(fn->ch_period, event_period);
+		if (p->children) {
+			r->ch_samples[side] += fn->ch_samples;
+			r->ch_period[side] += fn->ch_period;
+		}
 	}
-	return 0;
+	if (!err)
+		add_event_totals(d, side, k, pairs);
+	free(pairs);
+	for (i = 0; !err && i < d->rows.len; i++) {
+		struct diff_row *r = &ARRAY_AT(&d->rows, struct diff_row, i);
+
+		for (t = 0; t < 2; t++) {
+			uint64_t now = t ? r->ch_period[side] : r->period[side];
+			double x = (double)(now - r->run_mark[side][t]);
+
+			r->run_sum[side][t] += x;
+			r->run_sq[side][t] += x * x;
+			r->run_mark[side][t] = now;
+		}
+	}
+	return err;
 }
 
 static uint64_t abs_diff(uint64_t a, uint64_t b)
@@ -213,30 +550,31 @@ static uint64_t abs_diff(uint64_t a, uint64_t b)
 	return a > b ? a - b : b - a;
 }
 
-/* |log(new/old)|; infinite when the function is on one side only */
-static double log_ratio(const struct diff_row *r)
+/* |log(new/old)| of the means per run; infinite when the function is on one side only */
+static double log_ratio(const struct diff *d, const struct diff_row *r)
 {
 	if (!r->period[0] || !r->period[1])
 		return INFINITY;
-	return fabs(log((double)r->period[1] / (double)r->period[0]));
+	return fabs(log((double)r->period[1] * (double)d->nr_runs[0] /
+			((double)r->period[0] * (double)d->nr_runs[1])));
 }
 
 static int row_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct diff_row *a = pa, *b = pb;
-	const enum diff_sort *sort = ctx;
+	const struct diff *d = ctx;
 	uint64_t ka, kb;
 	int r;
 
 	if (a->pair != b->pair)
 		return a->pair < b->pair ? -1 : 1;
-	if (*sort == DIFF_SORT_RATIO) {
-		double la = log_ratio(a), lb = log_ratio(b);
+	if (d->cfg.sort == DIFF_SORT_RATIO) {
+		double la = log_ratio(d, a), lb = log_ratio(d, b);
 
 		if (la != lb)
 			return la > lb ? -1 : 1;
 	}
-	if (*sort == DIFF_SORT_DELTA) {
+	if (d->cfg.sort == DIFF_SORT_DELTA) {
 		ka = (uint64_t)(a->delta < 0 ? -a->delta : a->delta);
 		kb = (uint64_t)(b->delta < 0 ? -b->delta : b->delta);
 	} else {
@@ -251,43 +589,212 @@ static int row_cmp(const void *pa, const void *pb, void *ctx)
 	return strcmp(a->function, b->function);
 }
 
-static void finish_rows(struct diff *d)
+/* ---------------------------------------------------------------- noise */
+
+#define DIFF_PI 3.14159265358979323846
+
+/* the two-sided standard normal quantile: z with P(|Z| <= z) = conf */
+static double normal_quantile(double conf)
 {
-	size_t i;
+	double lo = 0, hi = 40;
+	int i;
 
-	for (i = 0; i < d->rows.len; i++) {
-		struct diff_row *r = &ARRAY_AT(&d->rows, struct diff_row, i);
+	for (i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
 
-		r->delta = r->pct[1] - r->pct[0];
-		r->ch_delta = r->ch_pct[1] - r->ch_pct[0];
-		r->ratio = r->period[0] ? (int64_t)(((unsigned __int128)r->period[1] * 20000 + r->period[0]) /
-						    ((unsigned __int128)r->period[0] * 2)) : -10000;
+		if (1 - erfc(mid / sqrt(2)) < conf)
+			lo = mid;
+		else
+			hi = mid;
 	}
-	if (d->rows.len)
-		qsort_r(d->rows.data, d->rows.len, sizeof(struct diff_row), row_cmp, &d->sort);
+	return (lo + hi) / 2;
 }
 
-int diff__new(struct diff **out, const struct analysis *old, const struct analysis *new, enum diff_sort sort)
+/* P(|T| <= t) for Student's t with nu degrees of freedom (Abramowitz & Stegun 26.7.3, 26.7.4) */
+static double student_two_sided(double t, unsigned nu)
+{
+	double th = atan(t / sqrt((double)nu)), c2 = cos(th) * cos(th), term, sum;
+	unsigned j;
+
+	if (nu % 2) {
+		term = sum = cos(th);
+		for (j = 3; nu > 1 && j + 2 <= nu; j += 2) {
+			term *= (double)(j - 1) / (double)j * c2;
+			sum += term;
+		}
+		return 2 / DIFF_PI * (th + (nu > 1 ? sin(th) * sum : 0));
+	}
+	term = sum = 1;
+	for (j = 2; j + 2 <= nu; j += 2) {
+		term *= (double)(j - 1) / (double)j * c2;
+		sum += term;
+	}
+	return sin(th) * sum;
+}
+
+static double student_quantile(double conf, unsigned nu)
+{
+	double lo = 0, hi = 1e6;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (student_two_sided(mid, nu) < conf)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* p / (1 - p), infinite at 1 */
+static double odds(double p)
+{
+	return p >= 1 ? INFINITY : p / (1 - p);
+}
+
+/*
+ * The Poisson interval of new/old (DIFF_NOISE in diff.h): Wilson's score
+ * interval of p = n1 / (n0 + n1) at z, as odds, scaled by the mean period
+ * per sample of each side (row's, else the event's) and the run counts.
+ */
+static void poisson_interval(const struct diff *d, const struct diff_pair *p, const uint64_t n[2],
+			     const uint64_t period[2], double z, double out[2])
+{
+	double nn = (double)n[0] + (double)n[1], mp[2], ph, den, c, h;
+	int s;
+
+	out[0] = 0;
+	out[1] = INFINITY;
+	if (!n[0] && !n[1])
+		return;
+	/* the row's mean period per sample, else its event's, else the other side's */
+	for (s = 0; s < 2; s++) {
+		if (n[s])
+			mp[s] = (double)period[s] / (double)n[s];
+		else if (p->samples[s])
+			mp[s] = (double)p->period[s] / (double)p->samples[s];
+		else
+			mp[s] = 0;
+	}
+	for (s = 0; s < 2; s++)
+		if (mp[s] <= 0)
+			mp[s] = mp[!s] > 0 ? mp[!s] : 1;
+	ph = (double)n[1] / nn;
+	den = 1 + z * z / nn;
+	c = (ph + z * z / (2 * nn)) / den;
+	h = z * sqrt(ph * (1 - ph) / nn + z * z / (4 * nn * nn)) / den;
+	for (s = 0; s < 2; s++) {
+		double q = s ? fmin(1, c + h) : fmax(0, c - h), o = odds(q);
+
+		out[s] = isinf(o) ? o : o * mp[1] / mp[0] * (double)d->nr_runs[0] / (double)d->nr_runs[1];
+	}
+}
+
+/* with >= 3 runs per side: widen out by the run-to-run spread of t (0 self, 1 children) */
+static void spread_interval(const struct diff *d, const struct diff_row *r, int t, double q, double out[2])
+{
+	double m[2], v = 0, half;
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		double k = (double)d->nr_runs[s], var;
+
+		m[s] = r->run_sum[s][t] / k;
+		if (m[s] <= 0)
+			return;
+		var = (r->run_sq[s][t] - k * m[s] * m[s]) / (k - 1);
+		v += fmax(var, 0) / (k * m[s] * m[s]);
+	}
+	half = q * sqrt(v);
+	out[0] = fmin(out[0], m[1] / m[0] * exp(-half));
+	out[1] = fmax(out[1], m[1] / m[0] * exp(half));
+}
+
+/* new/old of the means per run in 1/10000, with diff.csv's sentinels */
+static int64_t fixed_ratio(const struct diff *d, uint64_t p0, uint64_t p1, int in_old)
+{
+	unsigned __int128 k0 = d->nr_runs[0], k1 = d->nr_runs[1];
+
+	if (!in_old)
+		return -10000;
+	if (!p0)
+		return p1 ? -20000 : 10000;
+	return (int64_t)(((unsigned __int128)p1 * k0 * 20000 + p0 * k1) / ((unsigned __int128)p0 * k1 * 2));
+}
+
+int64_t diff__fixed(double v)
+{
+	if (isinf(v) || v * 10000 > (double)(INT64_MAX / 2))
+		return -10000;
+	return (int64_t)llround(v * 10000);
+}
+
+static void finish_rows(struct diff *d)
+{
+	double z = normal_quantile(d->cfg.confidence), q = 0;
+	int spread = d->nr_runs[0] >= 3 && d->nr_runs[1] >= 3;
+	size_t i;
+
+	if (spread)
+		q = student_quantile(d->cfg.confidence, (unsigned)(d->nr_runs[0] + d->nr_runs[1] - 2));
+	for (i = 0; i < d->rows.len; i++) {
+		struct diff_row *r = &ARRAY_AT(&d->rows, struct diff_row, i);
+		const struct diff_pair *p = diff__pair(d, r->pair);
+		int s, t;
+
+		for (s = 0; s < 2; s++) {
+			r->pct[s] = share(r->period[s], p->period[s]);
+			r->ch_pct[s] = share(r->ch_period[s], p->period[s]);
+		}
+		r->delta = r->pct[1] - r->pct[0];
+		r->ch_delta = r->ch_pct[1] - r->ch_pct[0];
+		r->ratio = fixed_ratio(d, r->period[0], r->period[1], r->old_function != NULL);
+		r->ch_ratio = fixed_ratio(d, r->ch_period[0], r->ch_period[1], r->old_function != NULL);
+		for (t = 0; t < 2; t++) {
+			double iv[2];
+
+			poisson_interval(d, p, t ? r->ch_samples : r->samples, t ? r->ch_period : r->period, z, iv);
+			if (spread)
+				spread_interval(d, r, t, q, iv);
+			r->ratio_lo[t] = iv[0];
+			r->ratio_hi[t] = iv[1];
+		}
+	}
+	if (d->rows.len)
+		qsort_r(d->rows.data, d->rows.len, sizeof(struct diff_row), row_cmp, d);
+}
+
+int diff__new(struct diff **out, struct analysis *const *run[2], const size_t nr[2],
+	      const struct diff_config *cfg)
 {
 	struct diff *d = calloc(1, sizeof(*d));
 	struct hashmap map;
 	struct strbuf key = STRBUF_INIT;
-	int err;
+	size_t k;
+	int err, s;
 
 	*out = NULL;
 	if (!d)
 		return -ENOMEM;
-	d->an[0] = old;
-	d->an[1] = new;
-	d->sort = sort;
+	for (s = 0; s < 2; s++) {
+		d->run[s] = run[s];
+		d->nr_runs[s] = nr[s];
+		d->an[s] = run[s][0];
+	}
+	d->cfg = *cfg;
 	array__init(&d->pairs, sizeof(struct diff_pair));
 	array__init(&d->rows, sizeof(struct diff_row));
+	array__init(&d->dso_pairs, sizeof(struct diff_dso_pair));
+	hashmap__init(&d->dso_map);
 	hashmap__init(&map);
 	err = pair_events(d);
-	if (!err)
-		err = add_side(d, &map, &key, 0);
-	if (!err)
-		err = add_side(d, &map, &key, 1);
+	if (!err && cfg->by == DIFF_BY_DSO_FUNCTION)
+		err = map_dsos(d);
+	for (s = 0; s < 2; s++)
+		for (k = 0; !err && k < nr[s]; k++)
+			err = add_run(d, &map, &key, s, k);
 	hashmap__release(&map, NULL);
 	strbuf__release(&key);
 	if (err) {
@@ -305,6 +812,8 @@ void diff__delete(struct diff *d)
 		return;
 	array__release(&d->pairs);
 	array__release(&d->rows);
+	array__release(&d->dso_pairs);
+	hashmap__release(&d->dso_map, NULL);
 	free(d->pair_of[0]);
 	free(d->pair_of[1]);
 	free(d);
@@ -320,6 +829,21 @@ const struct diff_pair *diff__pair(const struct diff *d, size_t i)
 	return &ARRAY_AT(&d->pairs, struct diff_pair, i);
 }
 
+size_t diff__nr_dso_pairs(const struct diff *d)
+{
+	return d->dso_pairs.len;
+}
+
+const struct diff_dso_pair *diff__dso_pair(const struct diff *d, size_t i)
+{
+	return &ARRAY_AT(&d->dso_pairs, struct diff_dso_pair, i);
+}
+
+int diff__has_children(const struct diff *d)
+{
+	return d->children;
+}
+
 size_t diff__nr_rows(const struct diff *d)
 {
 	return d->rows.len;
@@ -328,6 +852,129 @@ size_t diff__nr_rows(const struct diff *d)
 const struct diff_row *diff__row(const struct diff *d, size_t i)
 {
 	return &ARRAY_AT(&d->rows, struct diff_row, i);
+}
+
+/* ---------------------------------------------------------------- stacks */
+
+/* a folded line's pairing key: OLD's main comm as NEW's, every frame without its clone suffix */
+static int fold_key(const char *const comm[2], int side, const char *s, size_t n, struct strbuf *key)
+{
+	const char *p = s, *end = s + n;
+	int err = 0, first = 1;
+
+	strbuf__reset(key);
+	while (!err) {
+		const char *semi = memchr(p, ';', (size_t)(end - p));
+		size_t len = semi ? (size_t)(semi - p) : (size_t)(end - p), tag = 0;
+
+		if (!first)
+			err = strbuf__addch(key, ';');
+		if (first && !side && comm[0] && comm[1] && len == strlen(comm[0]) && !memcmp(p, comm[0], len)) {
+			err = err ? err : strbuf__addstr(key, comm[1]);
+		} else if (!first) {
+			/* "name_[k]", "name_[i]": flame.h's kernel and inline marks stay */
+			if (len > 4 && p[len - 4] == '_' && p[len - 3] == '[' && p[len - 1] == ']')
+				tag = 4;
+			err = err ? err : strbuf__add(key, p, clone_base(p, len - tag));
+			err = err ? err : strbuf__add(key, p + len - tag, tag);
+		} else {
+			err = err ? err : strbuf__add(key, p, len);
+		}
+		first = 0;
+		if (!semi)
+			break;
+		p = semi + 1;
+	}
+	return err ? -ENOMEM : 0;
+}
+
+/* one run's stacks into the merged lines (offsets into out's arena until diff__folded ends) */
+static int merge_folded(const char *const comm[2], int side, const struct folded *fd, struct hashmap *map,
+			struct strbuf *key, struct array *lines, struct folded *out)
+{
+	size_t i;
+
+	for (i = 0; i < fd->nr; i++) {
+		const struct fold *f = &fd->v[i];
+		struct fold *o;
+		void **slot;
+		int ret = fold_key(comm, side, f->s, f->len, key);
+
+		ret = ret ? ret : hashmap__insert(map, key->buf, key->len, &slot);
+		if (ret < 0)
+			return -ENOMEM;
+		if (ret == 1) {
+			o = array__push(lines);
+			if (!o)
+				return -ENOMEM;
+			memset(o, 0, sizeof(*o));
+			*slot = (void *)(uintptr_t)lines->len;
+		}
+		o = &ARRAY_AT(lines, struct fold, (size_t)(uintptr_t)*slot - 1);
+		/* NEW's names where NEW has the stack */
+		if (ret == 1 || (side && !o->samples)) {
+			o->s = (const char *)(uintptr_t)out->arena.len;
+			o->len = f->len;
+			if (strbuf__add(&out->arena, f->s, f->len))
+				return -ENOMEM;
+		}
+		if (side)
+			o->samples += f->samples;
+		else
+			o->old += f->samples;
+	}
+	return 0;
+}
+
+int diff__folded(const struct diff *d, struct folded *out)
+{
+	const char *comm[2] = { main_comm(d, 0), main_comm(d, 1) };
+	struct hashmap map;
+	struct strbuf key = STRBUF_INIT;
+	struct array lines;
+	size_t k, i;
+	int s, err = 0;
+
+	memset(out, 0, sizeof(*out));
+	strbuf__init(&out->arena);
+	out->diff = out->by_period = 1;
+	hashmap__init(&map);
+	array__init(&lines, sizeof(struct fold));
+	for (s = 1; s >= 0 && !err; s--) {
+		for (k = 0; k < d->nr_runs[s] && !err; k++) {
+			struct folded fd;
+
+			err = stacks__folded(d->run[s][k], &fd);
+			if (err)
+				break;
+			if (!out->event)
+				out->event = fd.event;
+			if (s)
+				out->nr_samples += fd.nr_samples;
+			err = merge_folded(comm, s, &fd, &map, &key, &lines, out);
+			folded__release(&fd);
+		}
+	}
+	hashmap__release(&map, NULL);
+	strbuf__release(&key);
+	out->v = array__detach(&lines, &out->nr);
+	if (err || (out->nr && !out->v)) {
+		free(out->v);
+		out->v = NULL;
+		folded__release(out);
+		return err ? err : -ENOMEM;
+	}
+	for (i = 0; i < out->nr; i++) {
+		struct fold *f = &out->v[i];
+
+		f->s = out->arena.buf + (size_t)(uintptr_t)f->s;
+		f->samples /= d->nr_runs[1];	/* the mean per run of each side */
+		f->old /= d->nr_runs[0];
+		out->total += f->samples;
+		out->old_total += f->old;
+	}
+	folded__sort(out);
+	return 0;
 }
 
 /* ---------------------------------------------------------------- diff.csv */
@@ -345,9 +992,16 @@ static const struct report_column diff_cols[] = {
 	{ "new_samples", "BIGINT" }, { "old_period", "BIGINT" }, { "new_period", "BIGINT" },
 	{ "old_percent", "DOUBLE" }, { "new_percent", "DOUBLE" }, { "delta_percent", "DOUBLE" },
 	{ "ratio", "DOUBLE" }, { "old_children_percent", "DOUBLE" }, { "new_children_percent", "DOUBLE" },
-	{ "delta_children_percent", "DOUBLE" }, { NULL, NULL }
+	{ "delta_children_percent", "DOUBLE" }, { "ratio_low", "DOUBLE" }, { "ratio_high", "DOUBLE" },
+	{ "children_ratio", "DOUBLE" }, { "children_ratio_low", "DOUBLE" }, { "children_ratio_high", "DOUBLE" },
+	{ "old_dso", "TEXT" }, { "old_function", "TEXT" }, { NULL, NULL }
 };
-#define NR_SELF_COLS 11
+
+/* the columns written only when both profiles have callchains */
+static int children_col(int k)
+{
+	return (k >= 11 && k <= 13) || (k >= 16 && k <= 18);
+}
 
 int diff__write(const struct diff *d, const char *dir, int raw_csv)
 {
@@ -359,8 +1013,9 @@ int diff__write(const struct diff *d, const char *dir, int raw_csv)
 	if (err)
 		return err;
 	csv__set_raw_text(&c, raw_csv);
-	for (k = 0; diff_cols[k].name && (d->children || k < NR_SELF_COLS); k++)
-		csv__str(&c, diff_cols[k].name);
+	for (k = 0; diff_cols[k].name; k++)
+		if (d->children || !children_col(k))
+			csv__str(&c, diff_cols[k].name);
 	csv__end_row(&c);
 	for (i = 0; i < d->rows.len; i++) {
 		const struct diff_row *r = diff__row(d, i);
@@ -381,6 +1036,15 @@ int diff__write(const struct diff *d, const char *dir, int raw_csv)
 			fixed_field(&c, r->ch_pct[1]);
 			fixed_field(&c, r->ch_delta);
 		}
+		fixed_field(&c, diff__fixed(r->ratio_lo[0]));
+		fixed_field(&c, diff__fixed(r->ratio_hi[0]));
+		if (d->children) {
+			fixed_field(&c, r->ch_ratio);
+			fixed_field(&c, diff__fixed(r->ratio_lo[1]));
+			fixed_field(&c, diff__fixed(r->ratio_hi[1]));
+		}
+		csv__str(&c, r->old_dso ? r->old_dso : "");
+		csv__str(&c, r->old_function ? r->old_function : "");
 		csv__end_row(&c);
 	}
 	return csv__commit(&c);

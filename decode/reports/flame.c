@@ -117,6 +117,12 @@ static int fold_cmp(const void *pa, const void *pb)
 	return a->len == b->len ? 0 : (a->len < b->len ? -1 : 1);
 }
 
+void folded__sort(struct folded *fd)
+{
+	if (fd->nr)
+		qsort(fd->v, fd->nr, sizeof(*fd->v), fold_cmp);
+}
+
 /*
  * The stacks of map (keys: struct stack_key, then the frames; values: counters, the
  * weight at index weight) of one event (UINT32_MAX: every key) as sorted, merged
@@ -197,6 +203,8 @@ int folded__write(struct folded *fdp, const char *path)
 	/* raw lines, not CSV fields: names with ',' stay unquoted */
 	for (i = 0; i < fd.nr; i++) {
 		csv__raw(&c, fd.v[i].s, fd.v[i].len);
+		if (fd.diff)	/* difffolded.pl's lines: STACK OLD NEW */
+			csv__printf(&c, " %" PRIu64, fd.v[i].old);
 		csv__printf(&c, " %" PRIu64 "\n", fd.v[i].samples);
 	}
 	folded__release(&fd);
@@ -220,6 +228,8 @@ struct flame {
 	unsigned height;
 	unsigned min_cpx;
 	int offcpu;		/* blocked time: blue, "off-CPU N ns" */
+	int diff;		/* differential: colour by new - old */
+	uint64_t max_delta;	/* diff: the largest |new - old| of a frame drawn (the measuring pass) */
 	int measure;		/* a pass that only finds depth, drawing nothing */
 	size_t depth;		/* the deepest frame drawn (the root "all" is 0) */
 };
@@ -275,15 +285,39 @@ static void fg_colour(const char *name, size_t n, int offcpu, unsigned rgb[3])
 	}
 }
 
+/* flamegraph.pl's color_scale: red grew, blue shrank, white unchanged, saturation by |delta| / max */
+static void diff_colour(const struct flame *fl, uint64_t now, uint64_t then, unsigned rgb[3])
+{
+	uint64_t d = now > then ? now - then : then - now;
+	unsigned fade = fl->max_delta ? (unsigned)((unsigned __int128)210 * (fl->max_delta - d) / fl->max_delta) : 255;
+
+	rgb[0] = rgb[1] = rgb[2] = 255;
+	if (now > then)
+		rgb[1] = rgb[2] = fade;
+	else if (now < then)
+		rgb[0] = rgb[1] = fade;
+}
+
+/* the tooltip's tail of a differential frame: "; OLD period N, ratio R" (-1.0000: none in OLD) */
+static void diff_title(struct csv *c, uint64_t now, uint64_t then)
+{
+	uint64_t r = then ? (uint64_t)(((unsigned __int128)now * 20000 + then) / ((unsigned __int128)then * 2)) : 0;
+
+	csv__printf(c, "; OLD period %" PRIu64 ", ratio %s%" PRIu64 ".%04" PRIu64, then, then ? "" : "-",
+		    then ? r / 10000 : 1, then ? r % 10000 : 0);
+}
+
 /*
- * A frame, when at least min_cpx wide: its title (the name and the weight),
- * rectangle and label (what fits: the script redraws it when zoomed); the
- * measuring pass only notes its depth
+ * A frame over [span[0], span[1]) of the weights (and ospan of OLD's in a
+ * differential graph), when at least min_cpx wide: its title (the name and
+ * the weight), rectangle and label (what fits: the script redraws it when
+ * zoomed); the measuring pass only notes its depth and change
  */
 static void fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
-		     uint64_t start, uint64_t end)
+		     const uint64_t span[2], const uint64_t ospan[2])
 {
-	uint64_t x1 = fg_x(fl, start), x2 = fg_x(fl, end), samples = end - start;
+	uint64_t x1 = fg_x(fl, span[0]), x2 = fg_x(fl, span[1]), samples = span[1] - span[0];
+	uint64_t old = ospan[1] - ospan[0], delta = samples > old ? samples - old : old - samples;
 	/* share in 1/100 %, rounded half up */
 	uint64_t pct = (uint64_t)(((unsigned __int128)samples * 20000 + fl->total) /
 				  ((unsigned __int128)fl->total * 2));
@@ -295,14 +329,22 @@ static void fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
 	if (fl->measure) {
 		if (depth > fl->depth)
 			fl->depth = depth;
+		if (fl->diff && delta > fl->max_delta)
+			fl->max_delta = delta;
 		return;
 	}
 	y = fl->height - FG_BOTTOM - (unsigned)(depth + 1) * FG_FRAME;
-	fg_colour(name, n, fl->offcpu, rgb);
+	if (fl->diff)
+		diff_colour(fl, samples, old, rgb);
+	else
+		fg_colour(name, n, fl->offcpu, rgb);
 	csv__puts(fl->c, "<g>\n<title>");
 	csv__xml(fl->c, name, n, SIZE_MAX);
-	csv__printf(fl->c, " (%s %" PRIu64 "%s, %" PRIu64 ".%02" PRIu64 "%%)</title>\n",
+	csv__printf(fl->c, " (%s %" PRIu64 "%s, %" PRIu64 ".%02" PRIu64 "%%",
 		fl->offcpu ? "off-CPU" : "period", samples, fl->offcpu ? " ns" : "", pct / 100, pct % 100);
+	if (fl->diff)
+		diff_title(fl->c, samples, old);
+	csv__puts(fl->c, ")</title>\n");
 	csv__puts(fl->c, "<rect x=\"");
 	put_cpx(fl->c, x1);
 	csv__printf(fl->c, "\" y=\"%u\" width=\"", y);
@@ -321,7 +363,7 @@ static void fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
 struct fg_open {
 	const char *name;
 	size_t len;
-	uint64_t start;
+	uint64_t start, ostart;		/* the weight's and OLD's position where it opened */
 };
 
 /* length of the part of s (n bytes) before the next ';' */
@@ -340,7 +382,7 @@ static size_t part_len(const char *s, size_t n)
 static void fg_flow(struct flame *fl, const struct folded *fd, struct fg_open *open)
 {
 	size_t nopen = 0, i;
-	uint64_t x = 0;
+	uint64_t x = 0, xo = 0;
 
 	for (i = 0; i <= fd->nr; i++) {
 		const char *s = i < fd->nr ? fd->v[i].s : "";
@@ -360,7 +402,8 @@ static void fg_flow(struct flame *fl, const struct folded *fd, struct fg_open *o
 		keep = depth;
 		while (nopen > keep) {
 			nopen--;
-			fg_frame(fl, open[nopen].name, open[nopen].len, nopen + 1, open[nopen].start, x);
+			fg_frame(fl, open[nopen].name, open[nopen].len, nopen + 1, (const uint64_t[2]){ open[nopen].start, x },
+				 (const uint64_t[2]){ open[nopen].ostart, xo });
 		}
 		if (i == fd->nr)
 			break;
@@ -369,11 +412,13 @@ static void fg_flow(struct flame *fl, const struct folded *fd, struct fg_open *o
 			open[nopen].name = p;
 			open[nopen].len = len;
 			open[nopen].start = x;
+			open[nopen].ostart = xo;
 			nopen++;
 		}
 		x += fd->v[i].samples;
+		xo += fd->v[i].old;
 	}
-	fg_frame(fl, "all", 3, 0, 0, fl->total);
+	fg_frame(fl, "all", 3, 0, (const uint64_t[2]){ 0, fl->total }, (const uint64_t[2]){ 0, xo });
 }
 
 /*
@@ -395,7 +440,11 @@ static const char fg_script[] =
 	"\tfg.width = +svg.getAttribute('width');\n"
 	"\tfor (var i = 0; i < list.length; i++) {\n"
 	"\t\tvar g = list[i], r = g.querySelector('rect'), t = g.querySelector('text');\n"
-	"\t\tvar title = g.querySelector('title').textContent, cut = title.search(/ \\((period|off-CPU) [0-9]+( ns)?, [0-9.]+%\\)$/);\n"
+	"\t\tvar title = g.querySelector('title').textContent, cut = title.search(";
+/* the title's tail after the name: the period and share, and a differential graph's OLD period and ratio */
+#define FG_TITLE_TAIL "/ \\((period|off-CPU) [0-9]+( ns)?, [0-9.]+%\\)$/"
+#define FG_DIFF_TITLE_TAIL "/ \\(period [0-9]+, [0-9.]+%; OLD period [0-9]+, ratio -?[0-9.]+\\)$/"
+static const char fg_script_tail[] = ");\n"
 	"\t\tvar f = { g: g, rect: r, text: t, title: title, name: cut < 0 ? title : title.slice(0, cut),\n"
 	"\t\t\tx: +r.getAttribute('x'), w: +r.getAttribute('width'), y: +r.getAttribute('y'),\n"
 	"\t\t\tfill: r.getAttribute('fill') };\n"
@@ -479,6 +528,32 @@ static const char fg_script[] =
 	"}\n"
 	"]]></script>\n";
 
+/* the SVG up to the script: declaration, description, gradient, style */
+static void fg_head(struct flame *fl)
+{
+	struct csv *cp = fl->c;
+
+	csv__printf(cp,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" onload=\"fg_init()\">\n"
+		"<desc>Flame graph written by readperf: one rectangle per frame, width proportional to the period; "
+		"hover for it and the share, click to zoom, Search (Ctrl-F) to highlight</desc>\n"
+		"<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
+		"<stop stop-color=\"#eeeeee\" offset=\"5%%\"/>\n<stop stop-color=\"#eeeeb0\" offset=\"95%%\"/>\n"
+		"</linearGradient>\n</defs>\n"
+		"<style type=\"text/css\">\n"
+		"text { font-family: Verdana, sans-serif; font-size: %upx; fill: rgb(0,0,0); }\n"
+		".title { font-size: 17px; text-anchor: middle; }\n"
+		".subtitle { text-anchor: middle; fill: rgb(110,110,110); }\n"
+		".button { cursor: pointer; }\n"
+		".hidden { display: none; }\n"
+		".parent { opacity: 0.5; }\n"
+		"#frames > g { cursor: pointer; }\n"
+		"#frames > g:hover > rect { stroke: black; stroke-width: 0.5; }\n"
+		"</style>\n",
+		FG_WIDTH, fl->height, FG_WIDTH, fl->height, FG_FONT);
+}
+
 /* the flame graph of fd (released here) into path */
 int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned min_cpx)
 {
@@ -510,7 +585,8 @@ int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned 
 	fl.c = &c;
 	fl.total = fd.total;
 	fl.min_cpx = min_cpx;
-	fl.offcpu = offcpu;
+	fl.offcpu = offcpu == 1;
+	fl.diff = offcpu == FLAME_DIFF;
 	/*
 	 * as tall as the frames drawn, as flamegraph.pl (its depthmax after
 	 * --minwidth): a narrow deep stack must not leave the page blank above
@@ -523,26 +599,10 @@ int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned 
 		fl.measure = 0;
 	}
 	fl.height = FG_TOP + (unsigned)(fl.depth + 1) * FG_FRAME + FG_BOTTOM;
-	csv__printf(&c,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" onload=\"fg_init()\">\n"
-		"<desc>Flame graph written by readperf: one rectangle per frame, width proportional to the period; "
-		"hover for it and the share, click to zoom, Search (Ctrl-F) to highlight</desc>\n"
-		"<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
-		"<stop stop-color=\"#eeeeee\" offset=\"5%%\"/>\n<stop stop-color=\"#eeeeb0\" offset=\"95%%\"/>\n"
-		"</linearGradient>\n</defs>\n"
-		"<style type=\"text/css\">\n"
-		"text { font-family: Verdana, sans-serif; font-size: %upx; fill: rgb(0,0,0); }\n"
-		".title { font-size: 17px; text-anchor: middle; }\n"
-		".subtitle { text-anchor: middle; fill: rgb(110,110,110); }\n"
-		".button { cursor: pointer; }\n"
-		".hidden { display: none; }\n"
-		".parent { opacity: 0.5; }\n"
-		"#frames > g { cursor: pointer; }\n"
-		"#frames > g:hover > rect { stroke: black; stroke-width: 0.5; }\n"
-		"</style>\n",
-		FG_WIDTH, fl.height, FG_WIDTH, fl.height, FG_FONT);
+	fg_head(&fl);
 	csv__puts(&c, fg_script);
+	csv__puts(&c, fl.diff ? FG_DIFF_TITLE_TAIL : FG_TITLE_TAIL);
+	csv__puts(&c, fg_script_tail);
 	csv__printf(&c,
 		"<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"url(#background)\"/>\n"
 		"<text class=\"title\" x=\"%u\" y=\"24\">%s</text>\n"
@@ -550,21 +610,26 @@ int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned 
 		"<text id=\"search\" class=\"button\" x=\"%u\" y=\"24\" text-anchor=\"end\">Search</text>\n"
 		"<text id=\"details\" x=\"%u\" y=\"%u\"> </text>\n"
 		"<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n",
-		FG_WIDTH, fl.height, FG_WIDTH / 2, offcpu ? "Off-CPU Flame Graph" : "Flame Graph", FG_XPAD,
+		FG_WIDTH, fl.height, FG_WIDTH / 2,
+		fl.diff ? "Differential Flame Graph" : fl.offcpu ? "Off-CPU Flame Graph" : "Flame Graph", FG_XPAD,
 		FG_WIDTH - FG_XPAD, FG_XPAD, fl.height - 17,
 		FG_WIDTH - FG_XPAD, fl.height - 17);
 	if (!fd.event) {
 		csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s</text>\n<g id=\"frames\">\n",
-			FG_WIDTH / 2, offcpu ? "no time off the CPU (no context-switch data)" : "no samples");
+			FG_WIDTH / 2, fl.offcpu ? "no time off the CPU (no context-switch data)" : "no samples");
 	} else {
 		csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">", FG_WIDTH / 2);
-		if (offcpu) {
+		if (fl.offcpu) {
 			csv__printf(&c, "time off the CPU: %" PRIu64 " interval%s, %" PRIu64 " ns", fd.nr_samples,
 				fd.nr_samples == 1 ? "" : "s", fd.total);
 		} else {
 			csv__xml(&c, fd.event, strlen(fd.event), SIZE_MAX);
-			csv__printf(&c, ": %" PRIu64 " sample%s, period %" PRIu64, fd.nr_samples,
-				fd.nr_samples == 1 ? "" : "s", fd.total);
+			if (fl.diff)
+				csv__printf(&c, ": NEW period %" PRIu64 ", OLD period %" PRIu64 "; red grew, blue shrank",
+					fd.total, fd.old_total);
+			else
+				csv__printf(&c, ": %" PRIu64 " sample%s, period %" PRIu64, fd.nr_samples,
+					fd.nr_samples == 1 ? "" : "s", fd.total);
 		}
 		csv__puts(&c, "</text>\n<g id=\"frames\">\n");
 		fg_flow(&fl, &fd, open);

@@ -28,6 +28,7 @@ struct fold {
 	const char *s;			/* "comm;outer;...;inner", in the arena */
 	size_t len;
 	uint64_t samples;		/* the weight: samples, or period with by_period */
+	uint64_t old;			/* a differential graph: OLD's weight of the stack (NEW's is samples) */
 };
 
 struct folded {
@@ -38,6 +39,8 @@ struct folded {
 	uint64_t total;			/* of the weights */
 	uint64_t nr_samples;		/* counter 0 summed, whatever the weight */
 	int by_period;
+	int diff;			/* a differential graph: the lines carry old weights too */
+	uint64_t old_total;		/* of the old weights */
 };
 
 /*
@@ -48,7 +51,7 @@ struct folded {
  */
 int folded__collapse(const struct hashmap *map, uint32_t event, unsigned weight, struct folded *fd);
 void folded__release(struct folded *fd);
-/* fd's lines ("STACK WEIGHT") into path ('-': standard output); fd is released; 0 or -errno */
+/* fd's lines ("STACK WEIGHT"; with fd->diff "STACK OLD NEW", as difffolded.pl) into path ('-': standard output); fd is released; 0 or -errno */
 int folded__write(struct folded *fd, const char *path);
 
 /* flamegraph.pl's --minwidth default: frames narrower than 0.1 px (10 in 1/100 px) are left out */
@@ -59,5 +62,15 @@ int folded__write(struct folded *fd, const char *path);
  * fd is released; 0 or -errno.
  */
 int flame__write_svg(struct folded *fd, const char *path, int offcpu, unsigned min_cpx);
+/*
+ * With fd->diff: NEW's stacks (widths by samples), each frame coloured by
+ * its change against OLD (old weights), as difffolded.pl and flamegraph.pl
+ * draw it: red grew, blue shrank, white unchanged, saturation by the
+ * change over the largest change of a frame; tooltips with both weights and
+ * the ratio.  The same script as flame__write_svg.
+ */
+#define FLAME_DIFF 2		/* offcpu argument of flame__write_svg: a differential graph */
+/* sort fd's lines as folded__collapse does (after a caller built them) */
+void folded__sort(struct folded *fd);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "decode/reports/flame.h"
+#include "decode/reports/stacks.h"
 #include "util/pool.h"
 
 struct stacks {
@@ -120,6 +121,15 @@ static int collapse(struct stacks *st, struct analysis *a, struct folded *fd, in
 	}
 	fd->event = name;
 	return folded__collapse(&st->stacks, event, by_period ? 1 : 0, fd);
+}
+
+int stacks__folded(struct analysis *a, struct folded *fd)
+{
+	struct stacks *st = analysis__report_state(a, &stacks_report);
+
+	if (!st)
+		return -EINVAL;
+	return collapse(st, a, fd, 1);
 }
 
 static int folded_write(void *state, struct analysis *a, const char *path)

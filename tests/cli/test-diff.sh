@@ -34,8 +34,8 @@ check "diff self: one summary line and nothing else" \
 	test "$(grep -c '^readperf:' "$tmp/self.err")" -eq 1 -a "$(grep -c '^readperf: diff: cpu-clock: ' "$tmp/self.err")" -eq 1
 "$PROG" -q -o "$tmp/fp" --reports results "${sym[@]}" "$td/callgraph-fp.data"
 check "diff self: header row" \
-	test "$(head -1 "$tmp/self/diff.csv")" = "event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent,delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent"
-bad=$(csv2tsv "$tmp/self/diff.csv" | awk -F'\t' 'NR > 1 && ($4 != $5 || $6 != $7 || $8 != $9 || $10 != "0.0000" || $12 != $13 || $14 != "0.0000" || ($6 > 0 && $11 != "1.0000") || ($6 == 0 && $11 != "-1.0000"))' | head -3)
+	test "$(head -1 "$tmp/self/diff.csv")" = "event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent,delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent,ratio_low,ratio_high,children_ratio,children_ratio_low,children_ratio_high,old_dso,old_function"
+bad=$(csv2tsv "$tmp/self/diff.csv" | awk -F'\t' 'NR > 1 && ($4 != $5 || $6 != $7 || $8 != $9 || $10 != "0.0000" || $12 != $13 || $14 != "0.0000" || ($6 > 0 && $11 != "1.0000") || ($6 == 0 && $11 != "1.0000"))' | head -3)
 check "diff self: equal samples, periods and percentages, every delta 0.0000, ratio 1.0000${bad:+: $bad}" test -z "$bad"
 csv2tsv "$tmp/self/diff.csv" | awk -F'\t' 'NR > 1 && $4 > 0 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $8 }' | sort > "$tmp/self.rows"
 self_rows "$tmp/fp/results.csv" > "$tmp/fp.rows"
@@ -158,15 +158,15 @@ check "diff -e cpu-clock: the same as without -e" cmp -s "$tmp/ev/diff.csv" "$tm
 "$PROG" diff "$td/work.data" > /dev/null 2> "$tmp/err"
 rc=$?
 check "diff with one file: exit 1 and a usage line (exit $rc)" test $rc -eq 1 -a -s "$tmp/err"
-"$PROG" diff --folded "$tmp/x" "$td/work.data" "$td/work.data" > /dev/null 2> "$tmp/err"
+"$PROG" diff --timeline "$tmp/x" "$td/work.data" "$td/work.data" > /dev/null 2> "$tmp/err"
 rc=$?
-check "diff --folded: exit 1, an option of the analysis only (exit $rc)" \
+check "diff --timeline: exit 1, an option of the analysis only (exit $rc)" \
 	test $rc -eq 1 -a "$(grep -c 'analysis only' "$tmp/err")" -eq 1
-# every option of the analysis that diff does not use (its outputs, --reports, --percent-limit
+# every option of the analysis that diff does not use (its outputs but --folded and --flamegraph,
+# diff's own: test-diff-builds.sh; --reports, --percent-limit
 # of the report writer, --inline of the stacks and callers.csv, many files, -i, -j) is refused
 # in one line naming it, exit 1, nothing written (the old binary took most of them silently)
-for args in "-i $td/work.data" "--reports results" "--percent-limit 5" "--folded $tmp/r.f" \
-	    "--flamegraph $tmp/r.svg" "--weight period" "--inline" "--minwidth 1" "--interval 10ms" \
+for args in "-i $td/work.data" "--reports results" "--percent-limit 5" "--weight period" "--inline" "--minwidth 1" "--interval 10ms" \
 	    "--timeline $tmp/r.svg" "--speedscope $tmp/r.json" "--folded-offcpu $tmp/r.f" \
 	    "--flamegraph-offcpu $tmp/r.svg" "--files-from $tmp/r.list" "-j 2" "--jobs=2" "--profile-column" \
 	    "--no-profile-column" "--speed $tmp/r.json"; do

@@ -7,12 +7,15 @@
 // puts every frame back; Ctrl-F with REGEX typed into the prompt colours the
 // matching frames magenta and prints "Matched: P%" with P within 0.1 of
 // EXPECTED_PERCENT (the test passes results.csv's children_percent).
+// With RED and NEUTRAL (readperf diff --flamegraph, a differential graph):
+// RED's widest frame is drawn red (rgb(255,g,g), g <= 120: grew, saturated)
+// and NEUTRAL's pale (every component >= 150: little change).
 // Prints "ok - ..." / "not ok - ..." lines; exit 77 when it cannot run.
 import { openPage, report } from './browser.mjs';
 
-const [file, func, regex, expected] = process.argv.slice(2);
+const [file, func, regex, expected, red, neutral] = process.argv.slice(2);
 if (!file || !func || !regex || expected === undefined) {
-	console.error('usage: flamegraph-check.mjs FILE.svg FUNCTION REGEX EXPECTED_PERCENT');
+	console.error('usage: flamegraph-check.mjs FILE.svg FUNCTION REGEX EXPECTED_PERCENT [RED NEUTRAL]');
 	process.exit(2);
 }
 const { browser, page, errors } = await openPage(file);
@@ -24,7 +27,7 @@ const frames = () => page.evaluate(() => [...document.querySelectorAll('#frames 
 	const r = g.querySelector('rect'), t = g.querySelector('title').textContent;
 	const box = r.getBoundingClientRect();
 	return {
-		name: t.slice(0, t.search(/ \((period|off-CPU) [0-9]+( ns)?, [0-9.]+%\)$/)), w: +r.getAttribute('width'),
+		name: t.slice(0, t.search(/ \((period|off-CPU) [0-9]+( ns)?, [0-9.]+%(; OLD period [0-9]+, ratio -?[0-9.]+)?\)$/)), w: +r.getAttribute('width'),
 		x: +r.getAttribute('x'), y: +r.getAttribute('y'), cls: g.getAttribute('class') || '',
 		fill: r.getAttribute('fill'), label: g.querySelector('text').textContent,
 		shown: box.width > 0, cx: box.x + box.width / 2, cy: box.y + box.height / 2,
@@ -36,7 +39,16 @@ const root = before[before.length - 1];
 check(errors.length === 0, `renders without script errors (${errors.join('; ').slice(0, 200)})`);
 check(before.length > 2 && root && root.name === 'all' && root.shown,
 	`${before.length} frames drawn, root 'all' visible`);
-const target = before.filter((f) => f.name === func).sort((a, b) => b.w - a.w)[0];
+const widest = (name) => before.filter((f) => f.name === name).sort((a, b) => b.w - a.w)[0];
+const rgb = (f) => (f ? f.fill.match(/[0-9]+/g).map(Number) : [0, 0, 0]);
+if (red) {
+	const [r, g, b] = rgb(widest(red));
+	check(r === 255 && g === b && g <= 120, `${red} (grew) drawn red: ${widest(red) ? widest(red).fill : 'no frame'}`);
+	const n = rgb(widest(neutral));
+	check(widest(neutral) && Math.min(...n) >= 150,
+		`${neutral} (unchanged) drawn pale: ${widest(neutral) ? widest(neutral).fill : 'no frame'}`);
+}
+const target = widest(func);
 check(target !== undefined, `a frame named ${func}`);
 if (target) {
 	await page.mouse.click(target.cx, target.cy);

@@ -491,9 +491,22 @@ static void test_folded(void **state)
  * old period: alpha 200/300 = 0.6667, beta 1, [unknown] 0.  Rows by event
  * pair (attr order), then |new - old period|: alpha 100, [unknown] 50, beta 0.
  */
+/*
+ * ratio_low, ratio_high (and children_*): the 0.99 Wilson interval of
+ * p = new / (old + new samples) as odds, times the mean periods' ratio,
+ * computed apart in Python (statistics.NormalDist().inv_cdf(0.995) = z):
+ * alpha 3 vs 2 samples of 100: 0.0902..4.9292; [unknown] 1 vs 0 (50; NEW's
+ * event mean 400/3): 0..17.6931; beta 1 vs 1 of 200: 0.0658..15.2040; beta's
+ * children 4 vs 3 samples (500/4, 400/3): 0.1405..4.5558; task-clock alpha
+ * 1 vs 0 of 7 (NEW has no task-clock sample: OLD's mean): 0..6.6349, its
+ * children 0 vs 0: 0..unbounded (-1.0000) and children_ratio 1.0000 (no
+ * children period on either side, the function in OLD).  Against itself:
+ * 3 vs 3 samples 0.1597..6.2636, 4 vs 4 (beta's children) 0.1952..5.1222.
+ */
 #define DIFF_CSV_HEADER \
 	"event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent," \
-	"delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent\n"
+	"delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent," \
+	"ratio_low,ratio_high,children_ratio,children_ratio_low,children_ratio_high,old_dso,old_function\n"
 
 /* d written to dir (and deleted): diff.csv must be want */
 static void expect_diff(struct diff *d, const char *dir, const char *want)
@@ -506,6 +519,15 @@ static void expect_diff(struct diff *d, const char *dir, const char *want)
 	assert_non_null(s);
 	assert_string_equal(s, want);
 	free(s);
+}
+
+/* one run a side, sorted by period, pairs by dso and function, 0.99 intervals */
+static int new_diff(struct diff **d, struct analysis *old, struct analysis *new)
+{
+	struct analysis *runs[2] = { old, new };
+	const struct diff_config cfg = { DIFF_SORT_PERIOD, DIFF_BY_DSO_FUNCTION, 0.99 };
+
+	return diff__new(d, (struct analysis *const *[2]){ &runs[0], &runs[1] }, (const size_t[2]){ 1, 1 }, &cfg);
 }
 
 static void test_diff(void **state)
@@ -534,23 +556,41 @@ static void test_diff(void **state)
 	assert_int_equal(fn->period, 300);
 	assert_int_equal(analysis__event_period(old.a, fn->event), 550);
 
-	assert_int_equal(diff__new(&d, old.a, new.a, DIFF_SORT_PERIOD), 0);
+	assert_int_equal(new_diff(&d, old.a, new.a), 0);
 	assert_int_equal(diff__nr_pairs(d), 2);
 	assert_int_equal(diff__pair(d, 0)->how, DIFF_PAIR_NAME);
 	assert_int_equal(diff__pair(d, 1)->how, DIFF_PAIR_OLD_ONLY);
 	expect_diff(d, dir, DIFF_CSV_HEADER
-		"cpu-clock,prog,alpha,3,2,300,200,54.5455,50.0000,-4.5455,0.6667,54.5455,50.0000,-4.5455\n"
-		"cpu-clock,[unknown],[unknown],1,0,50,0,9.0909,0.0000,-9.0909,0.0000,9.0909,0.0000,-9.0909\n"
-		"cpu-clock,prog,beta,1,1,200,200,36.3636,50.0000,13.6364,1.0000,90.9091,100.0000,9.0909\n"
-		"task-clock,prog,alpha,1,0,7,0,100.0000,0.0000,-100.0000,0.0000,0.0000,0.0000,0.0000\n");
+		"cpu-clock,prog,alpha,3,2,300,200,54.5455,50.0000,-4.5455,0.6667,54.5455,50.0000,-4.5455,"
+		"0.0902,4.9292,0.6667,0.0902,4.9292,prog,alpha\n"
+		"cpu-clock,[unknown],[unknown],1,0,50,0,9.0909,0.0000,-9.0909,0.0000,9.0909,0.0000,-9.0909,"
+		"0.0000,17.6931,0.0000,0.0000,17.6931,[unknown],[unknown]\n"
+		"cpu-clock,prog,beta,1,1,200,200,36.3636,50.0000,13.6364,1.0000,90.9091,100.0000,9.0909,"
+		"0.0658,15.2040,0.8000,0.1405,4.5558,prog,beta\n"
+		"task-clock,prog,alpha,1,0,7,0,100.0000,0.0000,-100.0000,0.0000,0.0000,0.0000,0.0000,"
+		"0.0000,6.6349,1.0000,0.0000,-1.0000,prog,alpha\n");
 
 	/* against itself: no change; ties by dso, function within the event */
-	assert_int_equal(diff__new(&d, old.a, old.a, DIFF_SORT_PERIOD), 0);
+	assert_int_equal(new_diff(&d, old.a, old.a), 0);
 	expect_diff(d, dir, DIFF_CSV_HEADER
-		"cpu-clock,[unknown],[unknown],1,1,50,50,9.0909,9.0909,0.0000,1.0000,9.0909,9.0909,0.0000\n"
-		"cpu-clock,prog,alpha,3,3,300,300,54.5455,54.5455,0.0000,1.0000,54.5455,54.5455,0.0000\n"
-		"cpu-clock,prog,beta,1,1,200,200,36.3636,36.3636,0.0000,1.0000,90.9091,90.9091,0.0000\n"
-		"task-clock,prog,alpha,1,1,7,7,100.0000,100.0000,0.0000,1.0000,100.0000,100.0000,0.0000\n");
+		"cpu-clock,[unknown],[unknown],1,1,50,50,9.0909,9.0909,0.0000,1.0000,9.0909,9.0909,0.0000,"
+		"0.0658,15.2040,1.0000,0.0658,15.2040,[unknown],[unknown]\n"
+		"cpu-clock,prog,alpha,3,3,300,300,54.5455,54.5455,0.0000,1.0000,54.5455,54.5455,0.0000,"
+		"0.1597,6.2636,1.0000,0.1597,6.2636,prog,alpha\n"
+		"cpu-clock,prog,beta,1,1,200,200,36.3636,36.3636,0.0000,1.0000,90.9091,90.9091,0.0000,"
+		"0.0658,15.2040,1.0000,0.1952,5.1222,prog,beta\n"
+		"task-clock,prog,alpha,1,1,7,7,100.0000,100.0000,0.0000,1.0000,100.0000,100.0000,0.0000,"
+		"0.0658,15.2040,1.0000,0.0658,15.2040,prog,alpha\n");
+
+	/* clone suffixes (GCC, LLVM, the demangler's), and names that only look like one */
+	assert_int_equal(diff__clone_base_len("hot.constprop.0"), 3);
+	assert_int_equal(diff__clone_base_len("f.isra.12.cold"), 1);
+	assert_int_equal(diff__clone_base_len("g.part.0.lto_priv.3"), 1);
+	assert_int_equal(diff__clone_base_len("h.llvm.1234567"), 1);
+	assert_int_equal(diff__clone_base_len("k(int) [clone .constprop.0]"), 6);
+	assert_int_equal(diff__clone_base_len("v1.2"), 4);
+	assert_int_equal(diff__clone_base_len(".constprop.0"), 12);
+	assert_int_equal(diff__clone_base_len("cold"), 4);
 	replay_close(&new);
 	replay_close(&old);
 }

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * diffbuild: the two builds of tests/cli/test-diff-builds.sh.  hot and leaf
+ * take a constant GCC specialises (hot.constprop.0, leaf.constprop.0 at -O2;
+ * the NEW build is made with -fno-ipa-cp-clone, so its names differ by the
+ * clone suffix).  -DHOT=2 gives hot twice the iterations, -DDEEP=3 gives
+ * deep (called from mid only) three times the iterations, leaf stays the same;
+ * -DSMALL=130 gives small (about 2.4% of the samples) 1.3 times its work.
+ * Usage: diffbuild [UNIT]   (iterations per unit of work, default 4000000)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef HOT
+#define HOT 1
+#endif
+#ifndef DEEP
+#define DEEP 1
+#endif
+#ifndef SMALL
+#define SMALL 100
+#endif
+
+static unsigned long mix(unsigned long x)
+{
+	x ^= x >> 13;
+	x *= 0x9e3779b97f4a7c15UL;
+	return x ^ (x >> 29);
+}
+
+__attribute__((noinline)) static unsigned long hot(unsigned long n, unsigned long k)
+{
+	unsigned long a = k;
+
+	for (unsigned long i = 0; i < n; i++)
+		a = mix(a + i * k);
+	return a;
+}
+
+__attribute__((noinline)) static unsigned long leaf(unsigned long n, unsigned long k)
+{
+	unsigned long a = k;
+
+	for (unsigned long i = 0; i < n; i++)
+		a = mix(a + i + k);
+	return a;
+}
+
+/* a call in deep's loop: deep is no leaf, so it keeps its frame pointer (mid shows in -g stacks) */
+__attribute__((noipa)) unsigned long tick(unsigned long a)
+{
+	return a + 1;
+}
+
+__attribute__((noipa)) unsigned long small(unsigned long n)
+{
+	unsigned long a = 5;
+
+	for (unsigned long i = 0; i < n; i++)
+		a = mix(a - i);
+	return a;
+}
+
+__attribute__((noipa)) unsigned long deep(unsigned long n)
+{
+	unsigned long a = 11;
+
+	for (unsigned long i = 0; i < n; i++) {
+		a = mix(a ^ i);
+		if (!(i & 4095))
+			a = tick(a);
+	}
+	return a;
+}
+
+__attribute__((noipa)) unsigned long mid(unsigned long n)
+{
+	return deep(n * DEEP) + 1;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long u = argc > 1 ? strtoul(argv[1], NULL, 10) : 4000000, r = 0;
+
+	for (int round = 0; round < 10; round++) {
+		r += hot(u * HOT, 3) + hot(u * HOT + 1, 3);
+		r += leaf(u, 7) + leaf(u + 1, 7);
+		r += mid(u / 32);
+		r += small(u * SMALL / 1000);
+	}
+	printf("%lu\n", r & 1);
+	return 0;
+}

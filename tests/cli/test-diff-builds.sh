@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# readperf diff on two real builds of one program (testdata/src/diffbuild.c)
+# built here with gcc under different names (prog_old: -O2, hot and leaf are
+# hot.constprop.0 and leaf.constprop.0; prog_new: -O2 -fno-ipa-cp, plain
+# hot and leaf, -DHOT=2 -DDEEP=3) and recorded with perf record -g -F 999:
+#  - the main executables pair (said on stderr), the clones pair with the
+#    plain names (said), every function of the program is one row;
+#  - hot, twice the iterations (the true slowdown 2), is the first row of
+#    the program with ratio within 1.8..2.2 (10%);
+#  - mid (no work of its own, calls deep, 3x the iterations): --gate children
+#    --fail-above-ratio 1.5 exits 4 naming mid through children; --gate self
+#    does not name mid;
+#  - --folded: STACK OLD NEW lines whose hot stacks sum to diff.csv's
+#    periods; --flamegraph in headless chromium (tests/js/flamegraph-check.mjs):
+#    hot red, leaf pale, click-to-zoom and search, byte-identical twice;
+#  - two recordings of the unchanged prog_old: --fail-above-ratio 1.1 at the
+#    default confidence fires in at most 1 of 2 pairs.
+#  - OLD... -- NEW...: the runs of a side summed, the ratio of the means;
+#    3 runs against 3 of the unchanged binary fire no gate; "A --" is a usage error.
+# Skips when gcc or perf is missing or perf_event_open is refused.
+. "$(dirname "$0")/testlib.sh"
+
+command -v gcc > /dev/null && command -v perf > /dev/null || { echo "skip - diff builds: no gcc or perf"; exit 0; }
+src=$root/testdata/src/diffbuild.c
+gcc -O2 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$tmp/prog_old" "$src" &&
+	gcc -O2 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-ipa-cp -DHOT=2 -DDEEP=3 -o "$tmp/prog_new" "$src" ||
+	{ echo "not ok - diff builds: gcc failed"; exit 0; }
+rec() { perf record -q -g -F ${FREQ:-4000} -o "$1" -- "${@:2}" > /dev/null 2> "$1.err"; }
+rec "$tmp/old.data" "$tmp/prog_old" 30000000 || { echo "skip - diff builds: perf record refused: $(head -1 "$tmp/old.data.err")"; exit 0; }
+rec "$tmp/new.data" "$tmp/prog_new" 30000000
+nm "$tmp/prog_old" | grep -q ' hot\.constprop\.0$' && ! nm "$tmp/prog_new" | grep -q 'hot\.' ||
+	echo "# gcc did not make the clones this test expects: $(nm "$tmp/prog_old" | grep -c constprop) in prog_old"
+
+"$PROG" diff -o "$tmp/d" "$tmp/old.data" "$tmp/new.data" 2> "$tmp/d.err"
+rc=$?
+check "diff builds: exit 0 (exit $rc)" test $rc -eq 0
+check "diff builds: the main executables paired, said on stderr" \
+	grep -q '^readperf: diff: dso prog_old (OLD) paired with prog_new (NEW): both the main executable$' "$tmp/d.err"
+check "diff builds: the clones paired, said on stderr" \
+	grep -q 'paired without their clone suffix: .*prog_old hot.constprop.0 (OLD) with prog_new hot (NEW)' "$tmp/d.err"
+rows=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" { print $3 "\t" $4 "\t" $5 }')
+for f in hot leaf mid deep main; do
+	n=$(printf '%s\n' "$rows" | awk -F'\t' -v f="$f" '$1 == f' | wc -l)
+	both=$(printf '%s\n' "$rows" | awk -F'\t' -v f="$f" '$1 == f && ($2 > 0) == ($3 > 0)' | wc -l)
+	[ "$f" = mid ] || [ "$f" = main ] && both=$n	# no self samples of their own
+	check "diff builds: $f is one row, on both sides (rows $n)" test "$n" -eq 1 -a "$both" -eq 1
+done
+# a prog_old row is a function NEW has no sample of (a rare callee such as tick), never one NEW has
+left=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" { n[$3] = 1 } $2 == "prog_old" { o[$3] = 1 }
+	END { for (f in o) { b = f; sub(/\.(constprop|isra|part)\.[0-9]+$/, "", b); if (b in n) print f } }')
+check "diff builds: no prog_old function left unpaired that NEW has${left:+: $left}" test -z "$left"
+# the true slowdown: hot does 2x the iterations of the same loop (leaf's ratio,
+# the same work in both builds, is printed: how much the machine moved between the runs)
+first=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' 'NR > 1 && $2 == "prog_new" { print $3; exit }')
+check "diff builds: hot is the program's first row (got $first)" test "$first" = hot
+read -r rh rl <<< "$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" && $3 == "hot" { h = $11 }
+	$2 == "prog_new" && $3 == "leaf" { l = $11 } END { print h, l }')"
+check "diff builds: hot ratio $rh within 1.8..2.2 (leaf, unchanged: $rl)" \
+	awk -v h="$rh" 'BEGIN { exit !(h >= 1.8 && h <= 2.2) }'
+"$PROG" diff -q -o "$tmp/g" --gate children --fail-above-ratio 1.5 "$tmp/old.data" "$tmp/new.data" 2> "$tmp/g.err"
+rc=$?
+check "diff builds: --gate children --fail-above-ratio 1.5: exit 4 (exit $rc)" test $rc -eq 4
+check "diff builds: the children gate names mid" grep -q 'regression: .* prog_new mid .*, children x' "$tmp/g.err"
+"$PROG" diff -q -o "$tmp/s" --gate self --fail-above-ratio 1.5 "$tmp/old.data" "$tmp/new.data" 2> "$tmp/s.err"
+check "diff builds: --gate self does not name mid" test -z "$(grep 'prog_new mid ' "$tmp/s.err")"
+
+# --folded: "STACK OLD NEW" lines; the stacks ending in hot sum to hot's self periods of diff.csv
+"$PROG" diff -q -o "$tmp/f" --folded "$tmp/f.folded" --flamegraph "$tmp/f.svg" "$tmp/old.data" "$tmp/new.data" 2> "$tmp/f.err"
+rc=$?
+check "diff builds --folded --flamegraph: exit 0 (exit $rc$(head -c 200 "$tmp/f.err"))" test $rc -eq 0
+bad=$(awk 'NF < 3 || $(NF - 1) !~ /^[0-9]+$/ || $NF !~ /^[0-9]+$/' "$tmp/f.folded" | head -2)
+check "diff builds --folded: every line STACK OLD NEW ($(wc -l < "$tmp/f.folded") lines)${bad:+: $bad}" \
+	test -z "$bad" -a -s "$tmp/f.folded"
+got=$(awk '$(NF - 2) ~ /;hot(\.constprop\.[0-9]+)?$/ { o += $(NF - 1); n += $NF } END { print o + 0, n + 0 }' "$tmp/f.folded")
+want=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" && $3 == "hot" { print $6, $7 }')
+check "diff builds --folded: the stacks ending in hot sum to diff.csv's old/new period ($got, diff.csv $want)" \
+	test "$got" = "$want"
+# the differential flame graph in headless chromium: hot red, leaf pale, zoom and search
+pct=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" && $3 == "hot" { print $13 }')
+node_check chromium flamegraph-check.mjs "$tmp/f.svg" hot '^hot$' "$pct" hot leaf
+"$PROG" diff -q -o "$tmp/f2" --flamegraph "$tmp/f2.svg" "$tmp/old.data" "$tmp/new.data" 2> /dev/null
+check "diff builds --flamegraph: byte-identical twice" cmp -s "$tmp/f.svg" "$tmp/f2.svg"
+
+# repeated recordings of the unchanged binary: the gate at the default confidence
+fired=0
+for i in 1 2; do
+	rec "$tmp/a$i.data" "$tmp/prog_old" 10000000
+	rec "$tmp/b$i.data" "$tmp/prog_old" 10000000
+	"$PROG" diff -q -o "$tmp/n$i" --fail-above-ratio 1.1 "$tmp/a$i.data" "$tmp/b$i.data" 2> "$tmp/n$i.err" ||
+		fired=$((fired + 1))
+done
+check "diff builds: unchanged binary, gate fired in $fired of 2 pairs (at most 1)" test $fired -le 1
+
+# several recordings per side: OLD... -- NEW... sums them, the period of a side the mean per run
+"$PROG" diff -q -o "$tmp/m" "$tmp/a1.data" "$tmp/a2.data" -- "$tmp/b1.data" 2> "$tmp/m.err"
+rc=$?
+check "diff A1 A2 -- B1: exit 0 (exit $rc)" test $rc -eq 0
+"$PROG" diff -q -o "$tmp/m1" "$tmp/a1.data" "$tmp/b1.data" 2> /dev/null
+"$PROG" diff -q -o "$tmp/m2" "$tmp/a2.data" "$tmp/b1.data" 2> /dev/null
+for f in leaf hot; do
+	o1=$(awk -F, -v f="$f" '$3 ~ "^" f "([.]constprop[.][0-9]+)?$" { print $4, $6 }' "$tmp/m1/diff.csv")
+	o2=$(awk -F, -v f="$f" '$3 ~ "^" f "([.]constprop[.][0-9]+)?$" { print $4, $6 }' "$tmp/m2/diff.csv")
+	got=$(awk -F, -v f="$f" '$3 ~ "^" f "([.]constprop[.][0-9]+)?$" { print $4, $6, $7, $11 }' "$tmp/m/diff.csv")
+	# old samples and period: the two runs' sums; ratio = new / (old / 2), 4 decimals half up
+	bad=$(awk -v a="$o1" -v b="$o2" -v g="$got" 'BEGIN { split(a, x, " "); split(b, y, " "); split(g, z, " ")
+		want = int((z[3] * 2 * 20000 + z[2]) / (z[2] * 2)) / 10000
+		if (z[1] != x[1] + y[1] || z[2] != x[2] + y[2] || sprintf("%.4f", want) != z[4]) print "got " g }')
+	check "diff A1 A2 -- B1: $f's OLD samples and period are the two runs' sums, ratio of the means ($got)${bad:+: $bad}" \
+		test -n "$got" -a -z "$bad"
+done
+"$PROG" diff -q -o "$tmp/m3" --fail-above-ratio 1.1 "$tmp/a1.data" "$tmp/a2.data" "$tmp/old.data" -- \
+	"$tmp/b1.data" "$tmp/b2.data" "$tmp/a1.data" 2> "$tmp/m3.err"
+rc=$?
+check "diff 3 runs -- 3 runs of the unchanged binary: no gate fires (exit $rc)" test $rc -eq 0
+"$PROG" diff -q -o "$tmp/m4" "$tmp/a1.data" -- 2> "$tmp/m4.err"
+rc=$?
+check "diff A -- (no NEW): exit 1 and a usage line (exit $rc)" test $rc -eq 1 -a -s "$tmp/m4.err"
