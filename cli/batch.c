@@ -4,7 +4,6 @@
  * (cli/analyse.c) by a child process into DIR/NAME/, -j at once, and
  * DIR/index.csv listing them; the exit status is the worst of the files'.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,36 +16,15 @@
 #include "util/array.h"
 #include "util/csv.h"
 #include "util/fs.h"
+#include "util/pathname.h"
 #include "util/strbuf.h"
 
-/*
- * A profile's name from its path: the base name without .gz, .zst and .data
- * (perf.data.gz -> perf), other bytes than [A-Za-z0-9._-] as '_'; malloc'd.
- */
+static const char *const profile_exts[] = { ".gz", ".zst", ".data", NULL };
+
+/* a profile's name from its path: the base name without .gz, .zst and .data; malloc'd */
 char *profile_base(const char *path)
 {
-	const char *b = strrchr(path, '/');
-	static const char *const exts[] = { ".gz", ".zst", ".data" };
-	char *name;
-	size_t len, i, k;
-
-	b = b ? b + 1 : path;
-	len = strlen(b);
-	for (k = 0; k < 3; k++) {
-		size_t el = strlen(exts[k]);
-
-		if (len > el && !memcmp(b + len - el, exts[k], el))
-			len -= el;
-	}
-	name = malloc(len + 8);
-	if (!name)
-		return NULL;
-	for (i = 0; i < len; i++)
-		name[i] = isalnum((unsigned char)b[i]) || strchr("._-", b[i]) ? b[i] : '_';
-	name[len] = '\0';
-	if (!len || !strcmp(name, ".") || !strcmp(name, ".."))
-		strcpy(name, "profile");
-	return name;
+	return pathname__base(path, profile_exts);
 }
 
 struct batch_item {
@@ -199,37 +177,33 @@ static int write_index(const struct analyse_opts *o, const struct batch_item *it
 	return csv__commit(&c);
 }
 
-/* names for DIR/NAME/: from the path, made unique in input order (said when changed); 0 or -ENOMEM */
+/*
+ * names for DIR/NAME/: the shortest path suffix that tells a file apart
+ * (util/pathname.h), a number for the same path twice (said); 0, -ENOMEM or
+ * -EINTR (a signal)
+ */
 static int batch_names(struct batch_item *items, size_t n, const char *outdir, const struct log *log)
 {
-	size_t i, j;
+	const char **paths = malloc((n ? n : 1) * sizeof(*paths));
+	char **names = malloc((n ? n : 1) * sizeof(*names));
+	unsigned char *numbered = malloc(n ? n : 1);
+	size_t i;
+	int err = paths && names && numbered ? 0 : -ENOMEM;
 
-	for (i = 0; i < n; i++) {
-		char *base = profile_base(items[i].path);
-		unsigned k = 1;
-
-		if (!base)
-			return -ENOMEM;
-		items[i].name = base;
-		for (j = 0; j < i; j++) {
-			if (strcmp(items[j].name, items[i].name))
-				continue;
-			free(items[i].name != base ? items[i].name : NULL);
-			items[i].name = malloc(strlen(base) + 16);
-			if (!items[i].name) {
-				free(base);
-				return -ENOMEM;
-			}
-			sprintf(items[i].name, "%s-%u", base, ++k);
-			j = (size_t)-1;		/* check the new name from the start */
-		}
-		if (items[i].name != base) {
+	for (i = 0; !err && i < n; i++)
+		paths[i] = items[i].path;
+	if (!err)
+		err = pathname__unique(paths, n, profile_exts, names, numbered, stop_signal);
+	for (i = 0; !err && i < n; i++) {
+		items[i].name = names[i];
+		if (numbered[i])
 			log_msg(log, LOG_INFO, "%s: its name is taken: reports in %s/%s/", items[i].path, outdir,
 				items[i].name);
-			free(base);
-		}
 	}
-	return 0;
+	free(paths);
+	free(names);
+	free(numbered);
+	return err;
 }
 
 /*
