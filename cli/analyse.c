@@ -633,9 +633,7 @@ int analyse(struct analyse_opts *o, const struct log *log)
 	err = open_input(o->input, log, &f);
 	if (err) {
 		csv_txn__abort(&txn);
-		if (err == -ENOMEM)
-			log_msg(log, LOG_ERR, "out of memory");
-		return exit_for(err);
+		return analyse_exit(o, err, log);
 	}
 	err = resolve_time(&o->time, f, &o->an, log);
 	if (!err)

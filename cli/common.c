@@ -276,7 +276,33 @@ static int owned(const char *dir)
 }
 
 /*
- * The symbol cache: --symbol-cache DIR, else $XDG_CACHE_HOME/readperf, else
+ * dir, or the nearest of its parents that exists, is this user's: root with
+ * another user's XDG_CACHE_HOME (sudo keeps it) would make a root-owned cache
+ * in that user's directory
+ */
+static int owned_or_parent(const char *dir)
+{
+	char *d = strdup(dir), *slash;
+	struct stat st;
+	int r = 0;
+
+	while (d && *d) {
+		if (!stat(d, &st)) {
+			r = st.st_uid == geteuid();
+			break;
+		}
+		slash = strrchr(d, '/');
+		if (!slash || !strcmp(d, "/"))
+			break;
+		slash[slash == d] = '\0';	/* "/x" -> "/" */
+	}
+	free(d);
+	return r;
+}
+
+/*
+ * The symbol cache: --symbol-cache DIR, else $XDG_CACHE_HOME/readperf when
+ * it (or its nearest existing parent) is the user's own, else
  * ~/.cache/readperf when HOME is the user's own; none with
  * --no-symbol-cache or without a home.
  */
@@ -291,7 +317,7 @@ int analyse_opts__finish(struct analyse_opts *o)
 	}
 	if (o->sym.cache_dir)
 		return -1;
-	if (xdg && *xdg == '/')
+	if (xdg && *xdg == '/' && owned_or_parent(xdg))
 		n = asprintf(&o->cache_dir, "%s/readperf", xdg);
 	else if (home && *home && owned(home))
 		n = asprintf(&o->cache_dir, "%s/.cache/readperf", home);

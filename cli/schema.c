@@ -42,10 +42,11 @@ int cmd_schema(int argc, char **argv, struct cli *cli)
 	err = schema__sql(&sb, dir, &unknown);
 	if (err == -ENOENT)
 		log_msg(log, LOG_ERR, "%s: no report (NAME.csv) in it", dir);
+	else if (err == -EINVAL && unknown)
+		log_msg(log, LOG_ERR, "%s/%s.csv: not a report readperf wrote (not a regular file, a header over "
+			"64 KiB or a column readperf does not write): no schema", dir, unknown);
 	else if (err)
 		log_msg(log, LOG_ERR, "%s: %s", dir ? dir : "schema", strerror(-err));
-	else if (unknown)
-		log_msg(log, LOG_WARN, "%s/%s.csv has columns readperf does not know: typed TEXT", dir, unknown);
 	if (!err)
 		fputs(sb.buf, stdout);
 	strbuf__release(&sb);

@@ -173,6 +173,12 @@ static const char *gz_message(gzFile gz, int *zerr)
  * data before the cut is still wanted.
  */
 /* a zlib stream on a copy of f->fd from its current offset (gzclose closes the copy) */
+/* the error of zlib's last read (Z_ERRNO; gzerror leaves errno) as -errno: EINTR kept (a signal stops the read), else EIO */
+static int gz_errno(void)
+{
+	return errno == EINTR ? -EINTR : -EIO;
+}
+
 static int gz_open(struct perf_file *f)
 {
 	int dfd = dup(f->fd);
@@ -252,11 +258,8 @@ static int64_t zst_read(struct perf_file *f, void *buf, size_t len)
 		if (z->ib.pos == z->ib.size && !z->eof) {
 			ssize_t n = pread(f->fd, z->in, sizeof(z->in), (off_t)z->file_pos);
 
-			if (n < 0) {
-				if (errno == EINTR)
-					continue;
+			if (n < 0)
 				return -errno;
-			}
 			z->eof = n == 0;
 			z->file_pos += (uint64_t)n;
 			z->ib = (ZSTD_inBuffer){ z->in, (size_t)n, 0 };
@@ -301,7 +304,9 @@ static int64_t zst_read_at(struct perf_file *f, uint64_t off, void *buf, size_t 
 
 /*
  * Up to len bytes of fd at off (pread), or from its current position when
- * off is -1 (read), retrying EINTR: fewer only at the end; -errno.
+ * off is -1 (read): fewer only at the end; -errno.  EINTR is not retried: a
+ * handler installed without SA_RESTART asked to stop a blocked read (readperf's
+ * SIGINT on a pipe that waits for its writer).
  */
 static int64_t fd_read(int fd, void *buf, size_t len, int64_t off)
 {
@@ -311,11 +316,8 @@ static int64_t fd_read(int fd, void *buf, size_t len, int64_t off)
 		ssize_t n = off < 0 ? read(fd, (char *)buf + done, len - done) :
 				      pread(fd, (char *)buf + done, len - done, (off_t)(off + (int64_t)done));
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+		if (n < 0)
 			return -errno;
-		}
 		if (n == 0)
 			break;
 		done += (size_t)n;
@@ -369,7 +371,7 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 				if (n == 0 && zerr == Z_OK)
 					return 0;	/* the end, before off */
 				if (zerr == Z_ERRNO)
-					return -EIO;
+					return gz_errno();
 				return fault(f, "gzip stream", f->in_pos, "%s (offset in the uncompressed data)", msg);
 			}
 			f->in_pos += (uint64_t)n;
@@ -393,7 +395,7 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 
 			if (n < 0 || zerr != Z_OK) {
 				if (zerr == Z_ERRNO)
-					return -EIO;
+					return gz_errno();
 				if (done) {
 					/* hand out what came before the fault; the next read reports it */
 					f->in_pos += done;
@@ -428,7 +430,7 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 	return got;
 }
 
-/* read exactly len bytes at off: 0, -EIO on I/O error, 1 when the input ends first */
+/* read exactly len bytes at off: 0, -errno on I/O error, 1 when the input ends first */
 static int input_read_full(struct perf_file *f, uint64_t off, void *buf, size_t len)
 {
 	int64_t n = input_read(f, off, buf, len);
@@ -1144,7 +1146,7 @@ int perf_file__open_fd(struct perf_file **out, int fd, const struct perf_file_op
 	if (!err)
 		err = file_start(f);
 	if (err) {
-		if (err != -EINVAL && err != -ENOMEM)
+		if (err != -EINVAL && err != -ENOMEM && err != -EINTR)
 			log_msg(flog(f), LOG_ERR, "%s: %s", f->name, strerror(-err));
 		perf_file__delete(f);
 		return err;
@@ -1163,7 +1165,9 @@ int perf_file__open(struct perf_file **out, const char *path, const struct perf_
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		log_msg(o.log, LOG_ERR, "%s: cannot open: %s", o.name, strerror(errno));
+		/* EINTR: a signal while a FIFO waited for its writer, the caller's to say */
+		if (err != -EINTR)
+			log_msg(o.log, LOG_ERR, "%s: cannot open: %s", o.name, strerror(errno));
 		return err;
 	}
 	err = perf_file__open_fd(out, fd, &o);
@@ -1572,7 +1576,7 @@ int perf_file__next(struct perf_file *f, struct perf_record *rec)
 out:
 	if (r < 0)
 		f->err = r;
-	if (r < 0 && r != -EINVAL && r != -ENOMEM)
+	if (r < 0 && r != -EINVAL && r != -ENOMEM && r != -EINTR)
 		log_msg(flog(f), LOG_ERR, "%s: read error at offset %#" PRIx64 ": %s", f->name, f->pos,
 			strerror(-r));
 	return r;

@@ -85,7 +85,10 @@ struct perf_file_opts {
 /*
  * Open and validate the header, attrs, ids and feature sections.  On
  * failure returns a negative errno and logs "NAME: ... at offset 0x...".
- * -EINVAL: malformed input; -ENOMEM; other: I/O errors.
+ * -EINVAL: malformed input; -ENOMEM; other: I/O errors.  A signal handler
+ * installed without SA_RESTART that interrupts a blocked open or read (a FIFO
+ * waiting for its writer, a stalled pipe) ends it with -EINTR, not logged,
+ * here and in perf_file__next: the caller says why it stopped.
  */
 int perf_file__open(struct perf_file **out, const char *path, const struct perf_file_opts *opts);
 int perf_file__open_fd(struct perf_file **out, int fd, const struct perf_file_opts *opts);	/* fd is not closed */

@@ -177,3 +177,48 @@ int fs__write_file(const char *dst, const void *data, size_t len)
 		return -ENAMETOOLONG;
 	return commit_tmp(tmp, dst, 0644, -1, data, len);
 }
+
+/* one line into buf (room for max bytes): its length, -1 at the end, or -ENAMETOOLONG / -EINVAL (a NUL) */
+static long read_line(FILE *fp, char *buf, size_t max)
+{
+	size_t len = 0;
+	int c;
+
+	/* the rest of a refused line is not read */
+	while ((c = getc(fp)) != EOF && c != '\n') {
+		if (c == '\0')
+			return -EINVAL;
+		if (len + 1 >= max)
+			return -ENAMETOOLONG;
+		buf[len++] = (char)c;
+	}
+	if (c == EOF && !len)
+		return -1;
+	if (len && buf[len - 1] == '\r')
+		len--;
+	buf[len] = '\0';
+	return (long)len;
+}
+
+int fs__read_lines(FILE *fp, size_t max, int (*add)(void *arg, const char *line), void *arg, int (*stop)(void),
+		   unsigned long *lineno)
+{
+	char *buf = malloc(max);
+	long n;
+	int err = buf ? 0 : -ENOMEM;
+
+	*lineno = 0;
+	while (!err && (n = read_line(fp, buf, max)) != -1) {
+		++*lineno;
+		if (n < 0)
+			err = (int)n;
+		else if (stop && !(*lineno & 4095) && stop())
+			err = -EINTR;
+		else if (n)
+			err = add(arg, buf);
+	}
+	if (!err && ferror(fp))
+		err = -EIO;
+	free(buf);
+	return err;
+}

@@ -3,6 +3,8 @@
 #ifndef UTIL_FS_H
 #define UTIL_FS_H
 
+#include <stdio.h>
+
 /* mkdir -p: dir and every missing parent (0777 less umask); 0 or -errno */
 int fs__mkdir_p(const char *dir);
 /*
@@ -20,5 +22,16 @@ int fs__write_file(const char *dst, const void *data, size_t len);
  * *len set; the caller frees *data) or -errno (*data NULL).
  */
 int fs__read_fd(int fd, size_t max, char **data, size_t *len);
+
+/*
+ * A list of lines from fp, each handed to add(arg, line) without its "\n"
+ * or "\r\n"; blank lines skipped.  A line of max bytes or more is
+ * -ENAMETOOLONG and one holding a NUL byte -EINVAL (/dev/zero is refused at
+ * its first line), with *lineno the line's number; memory is bounded by max.
+ * stop (may be NULL) is polled every 4096 lines: -EINTR when it returns
+ * non-zero.  0, add's negative return, -EIO (read error) or the above.
+ */
+int fs__read_lines(FILE *fp, size_t max, int (*add)(void *arg, const char *line), void *arg, int (*stop)(void),
+		   unsigned long *lineno);
 
 #endif

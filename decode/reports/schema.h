@@ -11,12 +11,15 @@
 struct strbuf;
 
 /*
- * Append one "CREATE TABLE name (col TYPE, ...);" line per report to out:
- * with dir NULL every report with all its columns; else one per NAME.csv
- * found in dir, with the columns of its header row (results.csv without
- * callchains has no children columns).  *unknown names a report that has a
- * column this table does not know (typed TEXT), else NULL.  0, -ENOMEM,
- * -ENOENT (dir holds no report) or -errno.
+ * Append one 'CREATE TABLE "name" ("col" TYPE, ...);' line per report to
+ * out, identifiers quoted: with dir NULL every report with all its columns;
+ * else one per NAME.csv found in dir, with the columns of its header row
+ * (results.csv without callchains has no children columns).  A header is
+ * read from a regular file only, at most 64 KiB.  -EINVAL with *unknown the
+ * report's name when its file is not a regular file, its header is too long
+ * or holds a column readperf does not write (a tampered header must not
+ * reach SQL); else *unknown is NULL.  0, -ENOMEM, -ENOENT (dir holds no
+ * report) or -errno.
  */
 int schema__sql(struct strbuf *out, const char *dir, const char **unknown);
 

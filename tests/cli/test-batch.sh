@@ -59,6 +59,81 @@ check "-j 0: exit 1" test $? -eq 1
 "$PROG" -q -o "$tmp/e" --files-from "$tmp/nosuch" 2> "$tmp/err"
 check "--files-from a missing list: exit 3 with its name" test $? -eq 3 -a "$(grep -c nosuch "$tmp/err")" -eq 1
 
+# names: a fleet of N/perf.data is named by the shortest path suffix (d1-perf),
+# one level more where a directory repeats; 254-byte base names that collide
+# stay within a directory entry's 255 bytes (status 0, not "File name too long")
+mkdir -p "$tmp/fleet/d1" "$tmp/fleet/d2" "$tmp/fleet/h/x" "$tmp/fleet/g/x"
+for d in d1 d2 h/x g/x; do ln -s "$td/work.data" "$tmp/fleet/$d/perf.data"; done
+long=$(printf 'n%.0s' $(seq 254))
+ln -s "$td/work.data" "$tmp/fleet/d1/$long"
+ln -s "$td/work.data" "$tmp/fleet/d2/$long"
+"$PROG" -q -o "$tmp/fl" -j 2 "${sym[@]}" "$tmp"/fleet/{d1,d2,h/x,g/x}/perf.data "$tmp/fleet/d1/$long" "$tmp/fleet/d2/$long" 2> "$tmp/err"
+rc=$?
+check "names: exit 0 with 254-byte base names (exit $rc: $(head -c 200 "$tmp/err"))" test $rc -eq 0
+check "names: the shortest path suffix that tells a profile apart" \
+	test "$(cut -d, -f1 "$tmp/fl/index.csv" | head -5 | tr '\n' ' ')" = "profile d1-perf d2-perf h-x-perf g-x-perf "
+check "names: 254-byte bases named within 255 bytes, each with its reports" \
+	test -f "$tmp/fl/$(echo "d1-$long" | head -c 255)/results.csv" -a -f "$tmp/fl/$(echo "d2-$long" | head -c 255)/results.csv"
+
+# --files-from: a line with a NUL byte, /dev/zero and a line longer than a path are refused at once
+printf '%s\nfoo\0bar\n' "$td/work.data" > "$tmp/nul.list"
+timeout 20 "$PROG" -q -o "$tmp/n1" --files-from "$tmp/nul.list" 2> "$tmp/err"
+check "--files-from: a line with a NUL is refused, exit 1 ($?)" grep -q "nul.list: line 2 holds a NUL byte" "$tmp/err"
+# bounded in time and memory: an unbounded reader would take the machine's (24 GB before the OOM killer)
+(ulimit -v 4000000; timeout -s KILL 20 "$PROG" -q -o "$tmp/n2" --files-from /dev/zero 2> "$tmp/err")
+check "--files-from /dev/zero is refused at once, exit 1 ($?)" grep -q "/dev/zero: line 1 holds a NUL byte" "$tmp/err"
+head -c 5000 /dev/zero | tr '\0' a > "$tmp/long.list"
+timeout 20 "$PROG" -q -o "$tmp/n3" --files-from "$tmp/long.list" 2> "$tmp/err"
+check "--files-from: a line longer than a path is refused, exit 1 ($?)" grep -q "long.list: line 1 is longer than a path" "$tmp/err"
+
+# a FIFO among the inputs (a glob over a directory) does not block the batch: status 2, said
+mkfifo "$tmp/fifo.data"
+timeout -s KILL 60 "$PROG" -q -o "$tmp/ff" "${sym[@]}" "$td/work.data" "$tmp/fifo.data" 2> "$tmp/err"
+rc=$?
+check "a FIFO among the inputs: the batch ends, exit 2 (exit $rc)" test $rc -eq 2
+check "a FIFO among the inputs: in index.csv with its message" grep -q "^fifo,$tmp/fifo.data,2,0,0,,,.*not a regular file (a FIFO)" "$tmp/ff/index.csv"
+
+# path outputs in batch mode: one file per profile in DIR/NAME/; '-' is refused
+"$PROG" -q -o "$tmp/po" "${sym[@]}" --flamegraph fg.svg --folded sub/st.txt "$td/work.data" "$td/cxx.data"
+"$PROG" -q -o "$tmp/po1" "${sym[@]}" --flamegraph "$tmp/fg1.svg" --folded "$tmp/st1.txt" "$td/cxx.data"
+check "--flamegraph/--folded in batch mode: each profile's own file in DIR/NAME/" \
+	sh -c "[ -s '$tmp/po/work/fg.svg' ] && cmp -s '$tmp/po/cxx/fg.svg' '$tmp/fg1.svg'"
+check "--folded in batch mode: each profile's stacks" sh -c "[ -s '$tmp/po/work/st.txt' ] && cmp -s '$tmp/po/cxx/st.txt' '$tmp/st1.txt'"
+"$PROG" -q -o "$tmp/pd" "${sym[@]}" --folded - "$td/work.data" "$td/cxx.data" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "--folded - in batch mode is refused, exit 1 (exit $rc), nothing on stdout" test $rc -eq 1 -a ! -s "$tmp/out"
+
+# SIGTERM to the parent of a batch of 20,000 entries: it ends within seconds with
+# 143, index.csv written (the files not started say so), no child left writing
+for i in $(seq 20000); do echo "$td/work.data"; done > "$tmp/20k.list"
+"$PROG" -q -o "$tmp/st" -j 2 "${sym[@]}" --files-from "$tmp/20k.list" 2> "$tmp/err" &
+pid=$!
+# a watchdog bounds the test when the signal is not acted on
+(sleep 60; kill -KILL $pid 2> /dev/null) &
+dog=$!
+sleep 2
+kill -TERM $pid
+wait $pid
+rc=$?
+kill $dog 2> /dev/null
+check "SIGTERM to a batch's parent: exit 143 (exit $rc)" test $rc -eq 143
+check "SIGTERM to a batch's parent: index.csv lists all, the files not started as interrupted" \
+	test "$(grep -c ',143,0,0,,,not analysed: interrupted$' "$tmp/st/index.csv")" -gt 19000
+check "SIGTERM to a batch's parent: said" grep -q "st: interrupted: [0-9]* of 20000 files analysed" "$tmp/err"
+touch "$tmp/mark"
+sleep 2
+check "SIGTERM to a batch's parent: no child goes on writing" test -z "$(find "$tmp/st" -newer "$tmp/mark")"
+# SIGKILL to the parent: its children stop (they are told by the kernel)
+"$PROG" -q -o "$tmp/sk" -j 2 "${sym[@]}" --files-from "$tmp/20k.list" 2> /dev/null &
+pid=$!
+sleep 2
+kill -KILL $pid
+wait $pid 2> /dev/null
+sleep 2
+touch "$tmp/mark"
+sleep 2
+check "SIGKILL to a batch's parent: no orphaned child goes on writing" test -z "$(find "$tmp/sk" -newer "$tmp/mark")"
+
 # the README's DuckDB query over the batch directory
 jsdir=$root/tests/js
 top=$(for f in "$tmp/b"/*/results.csv; do csv2tsv "$f" | awk -F'\t' 'NR > 1'; done |

@@ -33,7 +33,7 @@ rc=$?
 check "--raw-csv: exit 0 (exit $rc: $(head -c 200 "$tmp/raw.err"))" test $rc -eq 0
 "$PROG" -v -o "$tmp/v" --reports results "$tmp/names.data" > "$tmp/v.out" 2> "$tmp/v.err"
 "$PROG" header "$tmp/names.data" > "$tmp/header.out" 2> "$tmp/header.err"
-"$PROG" diff --fail-above 1 -o "$tmp/diff" "$tmp/deep.data" "$tmp/names.data" > "$tmp/diff.out" 2> "$tmp/diff.err"
+"$PROG" diff --fail-above 1 --fail-confidence 0 -o "$tmp/diff" "$tmp/deep.data" "$tmp/names.data" > "$tmp/diff.out" 2> "$tmp/diff.err"
 rc=$?
 check "readperf diff: exit 4, regressions to show (exit $rc)" test $rc -eq 4 -a "$(grep -c 'regression:' "$tmp/diff.err")" -gt 20
 

@@ -173,6 +173,18 @@ XDG_CACHE_HOME=$tmp/xdg run "$tmp/b" "${args[@]}"
 check "the default cache: \$XDG_CACHE_HOME/readperf" eval 'ls "$tmp/xdg/readperf/"*.sym > /dev/null'
 env -u XDG_CACHE_HOME "$PROG" -q -o "$tmp/b" "${args[@]}" 2> "$tmp/b.err"
 check "without \$XDG_CACHE_HOME: ~/.cache/readperf" eval 'ls "$HOME/.cache/readperf/"*.sym > /dev/null'
+# as root, an XDG_CACHE_HOME in another user's directory (sudo keeps it) is not used: ~/.cache
+if [ "$(id -u)" = 0 ]; then
+	rm -rf "$HOME/.cache"
+	mkdir -p "$tmp/alice"
+	chown 65534 "$tmp/alice"
+	XDG_CACHE_HOME=$tmp/alice/.cache run "$tmp/b" "${args[@]}"
+	check "root with another user's XDG_CACHE_HOME: no cache made there" test ! -e "$tmp/alice/.cache"
+	check "root with another user's XDG_CACHE_HOME: ~/.cache/readperf instead" \
+		eval 'ls "$HOME/.cache/readperf/"*.sym > /dev/null'
+else
+	echo "skip - XDG_CACHE_HOME of another user: not root"
+fi
 rm -rf "$c"
 echo file > "$c"
 run "$tmp/b" --symbol-cache "$c" "${args[@]}"

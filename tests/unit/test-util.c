@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -22,6 +23,7 @@
 #include "util/heap.h"
 #include "util/log.h"
 #include "util/stats.h"
+#include "util/pathname.h"
 #include "util/strbuf.h"
 
 static void test_array_push_and_grow(void **state)
@@ -453,6 +455,126 @@ static void test_stats(void **state)
 	assert_true(fabs(stats__stddev_mean(&s) - 0.70710678) < 1e-8);
 	assert_true(fabs(stats__rel_pct(stats__stddev_mean(&s), s.mean) - 23.5702260) < 1e-6);
 	assert_true(stats__rel_pct(1, 0) == 0);
+static const char *const data_exts[] = { ".gz", ".zst", ".data", NULL };
+
+/* names of paths[0..n) compared with want[] (and numbered[] with the names a number was given) */
+static void expect_names(const char *const *paths, size_t n, const char *const *want, const char *numbered_want)
+{
+	char *names[16];
+	unsigned char numbered[16];
+	size_t i;
+
+	assert_int_equal(pathname__unique(paths, n, data_exts, names, numbered, NULL), 0);
+	for (i = 0; i < n; i++) {
+		assert_string_equal(names[i], want[i]);
+		assert_int_equal(numbered[i], numbered_want[i] == '1');
+		free(names[i]);
+	}
+}
+
+static void test_pathname_shortest_suffix(void **state)
+{
+	(void)state;
+	/* distinct bases keep them; a fleet's perf.data named by its directory; one more level where needed */
+	expect_names((const char *const[]){ "a/work.data", "b/cxx.data.gz", "/x/d1/perf.data", "d2/perf.data",
+					    "h/s1/x/perf.data", "h/s2/x/perf.data" }, 6,
+		     (const char *const[]){ "work", "cxx", "d1-perf", "d2-perf", "s1-x-perf", "s2-x-perf" }, "000000");
+	/* a path that ends another keeps what it has; "." and "//" are no component */
+	expect_names((const char *const[]){ "perf.data", "./d1//perf.data" }, 2,
+		     (const char *const[]){ "perf", "d1-perf" }, "00");
+	/* the same file twice, and a name NAME-2 that exists: numbers in input order, none taken twice */
+	expect_names((const char *const[]){ "w/work.data", "w/work.data", "work-2.data", "./w/work.data" }, 4,
+		     (const char *const[]){ "work", "work-3", "work-2", "work-4" }, "0101");
+	/* sanitised: bytes outside [A-Za-z0-9._-] as '_', so "a b" and "a_b" are the same name */
+	expect_names((const char *const[]){ "x y/p\xff$.data", "x_y/p__.data", "..", "/", "" }, 5,
+		     (const char *const[]){ "p__", "p__-2", "profile", "profile-2", "profile-3" }, "01011");
+}
+
+/* 254-byte base names that collide: the names stay within a directory entry's 255 bytes */
+static void test_pathname_long_names(void **state)
+{
+	char base[300], a[320], b[320];
+	const char *paths[3] = { a, b, a };
+	char *names[3];
+	unsigned char numbered[3];
+	size_t i;
+
+	(void)state;
+	memset(base, 'n', 254);
+	base[254] = '\0';
+	snprintf(a, sizeof(a), "d1/%s", base);
+	snprintf(b, sizeof(b), "d2/%s", base);
+	assert_int_equal(pathname__unique(paths, 3, data_exts, names, numbered, NULL), 0);
+	for (i = 0; i < 3; i++) {
+		assert_true(strlen(names[i]) <= PATHNAME_MAX);
+		assert_true(strlen(names[i]) == PATHNAME_MAX);
+	}
+	/* d1-nnn... cut to 255; the same again numbered within 255 */
+	assert_memory_equal(names[0], "d1-nnn", 6);
+	assert_memory_equal(names[1], "d2-nnn", 6);
+	assert_string_equal(names[2] + PATHNAME_MAX - 2, "-2");
+	assert_true(numbered[2] && !numbered[0] && !numbered[1]);
+	for (i = 0; i < 3; i++)
+		free(names[i]);
+}
+
+/* 100,000 paths, a fleet of 50,000 hosts' perf.data and 50,000 copies of one path: named in under a second */
+static void test_pathname_100k(void **state)
+{
+	enum { N = 100000 };
+	char **paths = calloc(N, sizeof(*paths)), **names = calloc(N, sizeof(*names)), want[64];
+	unsigned char *numbered = calloc(N, 1);
+	struct timespec t0, t1;
+	double ms;
+	size_t i;
+
+	(void)state;
+	assert_true(paths && names && numbered);
+	for (i = 0; i < N; i++) {
+		paths[i] = malloc(64);
+		if (i % 2)
+			snprintf(paths[i], 64, "/fleet/d%zu/perf.data", i);
+		else
+			snprintf(paths[i], 64, "/same/perf.data");
+	}
+	/* CPU time: the machine may be loaded */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	assert_int_equal(pathname__unique((const char *const *)paths, N, data_exts, names, numbered, NULL), 0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	printf("# 100,000 paths named in %.0f ms of CPU time\n", ms);
+	assert_true(ms < 1000);
+	for (i = 0; i < N; i++) {
+		if (i % 2)
+			snprintf(want, sizeof(want), "d%zu-perf", i);
+		else if (i)
+			snprintf(want, sizeof(want), "same-perf-%zu", i / 2 + 1);
+		else
+			snprintf(want, sizeof(want), "same-perf");
+		assert_string_equal(names[i], want);
+		free(names[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	free(names);
+	free(numbered);
+}
+
+static int stop_now(void)
+{
+	return 1;
+}
+
+static void test_pathname_stop(void **state)
+{
+	const char *paths[2] = { "a/perf.data", "b/perf.data" };
+	char *names[2];
+	unsigned char numbered[2];
+
+	(void)state;
+	assert_int_equal(pathname__unique(paths, 2, data_exts, names, numbered, stop_now), -EINTR);
+	assert_null(names[0]);
+	assert_null(names[1]);
 }
 
 int main(void)
@@ -470,6 +592,10 @@ int main(void)
 		cmocka_unit_test(test_csv_digits_text_raw),
 		cmocka_unit_test(test_log_callback),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_pathname_shortest_suffix),
+		cmocka_unit_test(test_pathname_long_names),
+		cmocka_unit_test(test_pathname_100k),
+		cmocka_unit_test(test_pathname_stop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
