@@ -60,6 +60,7 @@ struct analysis_opts {
 	unsigned fg_minwidth;              /* --minwidth: flame graph frames narrower than this (1/100 px) left out */
 	int fg_minwidth_set;               /* else flamegraph.pl's 0.1 px */
 	int raw_csv;                       /* --raw-csv: text cells verbatim, no leading ' before a formula (util/csv.h) */
+	int inverted;                      /* --inverted: calltree.csv bottom-up (roots are the sampled functions) */
 };
 
 struct analysis;
