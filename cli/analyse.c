@@ -166,6 +166,8 @@ const struct cli_option analyse_only_options[] = {
 	{ 0, "inline", NULL, "--folded, --flamegraph and callers.csv show inlined functions as frames\n"
 	  "of their own ('NAME (inlined)'; '_[i]' in folded stacks), from the\n"
 	  "debug info; results.csv and the rest stay as perf report --no-inline", OPT_INLINE, NULL },
+	{ 0, "focus-root", NULL, "--folded, --flamegraph (and the other stacks: speedscope, calltree,\n"
+	  "callers) start at the outermost --focus function, without the comm", OPT_FOCUS_ROOT, NULL },
 	{ 0, "inverted", NULL, "calltree.csv bottom-up: its roots are the sampled functions, each\n"
 	  "level their callers (default top-down, from the outermost frame)", OPT_INVERTED, NULL },
 	{ 0, "minwidth", "PX", "flame graph: leave out frames narrower than PX pixels (default 0.1)",
@@ -251,6 +253,9 @@ static int output_opt(struct analyse_opts *o, int id, const char *arg)
 	case OPT_INVERTED:
 		o->an.inverted = 1;
 		break;
+	case OPT_FOCUS_ROOT:
+		o->an.focus_root = 1;
+		break;
 	case OPT_MINWIDTH: {
 		char *end;
 		double px = strtod(arg, &end);
@@ -311,6 +316,7 @@ static int analyse_opt(void *ctx, int id, const char *arg)
 	case OPT_WEIGHT:
 	case OPT_INLINE:
 	case OPT_INVERTED:
+	case OPT_FOCUS_ROOT:
 	case OPT_MINWIDTH:
 	case OPT_INTERVAL:
 		return output_opt(o, id, arg);

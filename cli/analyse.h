@@ -53,8 +53,8 @@ struct analyse_opts {
 	uint32_t pids[256], tids[256];
 	const char *comms[64];
 	char *comm_list;			/* the copies --comms, --dsos, --symbols point into */
-	char *dso_list, *sym_list;
-	const char *dsos[64], *syms[64];
+	char *dso_list, *sym_list, *focus_list, *ignore_list;
+	const char *dsos[64], *syms[64], *focus[64], *ignore[64];
 	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
 	struct time_spec time;			/* --time as given; resolved per file */
 	/* the analysis only (analyse_only_options) */
