@@ -15,6 +15,7 @@
 #include "cli/options.h"
 #include "decode/analysis.h"
 #include "decode/report.h"
+#include "decode/reports/results.h"
 #include "decode/symbols.h"
 
 struct filestat;
@@ -62,6 +63,7 @@ struct analyse_opts {
 	uint64_t reports;			/* --reports: the CSV outputs of the registry, a bit per output id */
 	const char *input_opt;			/* -i FILE */
 	const char *paths[REPORT_MAX_OUTPUTS];	/* the path outputs' files (--folded FILE ...), by output id */
+	uint8_t sort_keys[RESULTS_MAX_KEYS];			/* --sort: results.csv's keys (decode/reports/results.h) */
 	/* many files (batch mode) */
 	const char *files_from;			/* --files-from LIST ('-': stdin) */
 	long jobs;				/* -j N; 0: the number of CPUs */
@@ -77,7 +79,7 @@ enum analyse_opt_id {
 	OPT_PERCENT_LIMIT, OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE, OPT_FILES_FROM, OPT_PROFILE_COL,
 	OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR, OPT_WEIGHT, OPT_SORT, OPT_FAIL_ABOVE,
 	OPT_FAIL_RATIO, OPT_FAIL_MIN, OPT_INLINE, OPT_MINWIDTH, OPT_INTERVAL, OPT_SYMBOL_CACHE,
-	OPT_NO_SYMBOL_CACHE, OPT_RAW_CSV, OPT_INVERTED, OPT_FOCUS, OPT_FOCUS_ROOT, OPT_IGNORE,
+	OPT_NO_SYMBOL_CACHE, OPT_RAW_CSV, OPT_RESULTS_SORT, OPT_INVERTED, OPT_FOCUS, OPT_FOCUS_ROOT, OPT_IGNORE,
 	OPT_PATH = CLI_OPT_LONG_ONLY + 1024,	/* + output id: the path outputs of the registry */
 };
 

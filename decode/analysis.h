@@ -70,6 +70,8 @@ struct analysis_opts {
 	unsigned fg_minwidth;              /* --minwidth: flame graph frames narrower than this (1/100 px) left out */
 	int fg_minwidth_set;               /* else flamegraph.pl's 0.1 px */
 	int raw_csv;                       /* --raw-csv: text cells verbatim, no leading ' before a formula (util/csv.h) */
+	const uint8_t *sort_keys;          /* --sort: results.csv's keys (decode/reports/results.h), */
+	size_t nr_sort_keys;               /* 0: dso,sym as always */
 	int inverted;                      /* --inverted: calltree.csv bottom-up (roots are the sampled functions) */
 };
 
