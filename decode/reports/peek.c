@@ -8,7 +8,7 @@
  * the samples it is the leaf of (self), each counted once per sample, with
  * its share of the function's total period.  Rows by period descending,
  * then name.  Needs --focus (the functions); without it there is nothing to
- * show.
+ * show.  Names are terminal text (escape__term).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,6 +19,8 @@
 #include "util/array.h"
 #include "util/hashmap.h"
 #include "util/pool.h"
+#include "util/escape.h"
+#include "util/strbuf.h"
 
 enum peek_kind { PEEK_CALLER, PEEK_CALLEE };
 
@@ -187,20 +189,23 @@ static int edge_cmp(const void *pa, const void *pb)
 	return r ? r : name_cmp(a->other, b->other);
 }
 
-static void share(struct csv *c, uint64_t samples, uint64_t period, uint64_t total, const char *what,
+/* names from the file as terminal text: two scratch buffers for one line */
+struct peek_text {
+	struct strbuf a, b;
+};
+
+static void share(struct csv *c, struct peek_text *tx, uint64_t samples, uint64_t period, uint64_t total,
 		  const struct func_stat *f)
 {
 	double pct = total ? 100.0 * (double)period / (double)total : 0;
 
-	csv__printf(c, "  %10" PRIu64 " %14" PRIu64 " %7.2f%%  %s", samples, period, pct, what);
-	if (f)
-		csv__printf(c, "%s (%s)", f->function, f->dso);
-	csv__raw(c, "\n", 1);
+	csv__printf(c, "  %10" PRIu64 " %14" PRIu64 " %7.2f%%  %s (%s)\n", samples, period, pct,
+		    escape__term_str(&tx->a, f->function), escape__term_str(&tx->b, f->dso));
 }
 
 /* the callers or callees of t, by period */
-static int print_edges(struct csv *c, const struct peek *p, const struct peek_target *t, uint32_t kind,
-		       struct array *v)
+static int print_edges(struct csv *c, struct peek_text *tx, const struct peek *p, const struct peek_target *t,
+		       uint32_t kind, struct array *v)
 {
 	struct peek_edge **e = p->edge_list.data, **out;
 	size_t i;
@@ -218,7 +223,7 @@ static int print_edges(struct csv *c, const struct peek *p, const struct peek_ta
 	for (i = 0; i < v->len; i++) {
 		const struct peek_edge *x = ((struct peek_edge **)v->data)[i];
 
-		share(c, x->samples, x->period, t->period, "", x->other);
+		share(c, tx, x->samples, x->period, t->period, x->other);
 	}
 	return 0;
 }
@@ -235,6 +240,8 @@ static int sort_edges(struct peek *p)
 static int write_peek(struct peek *p, struct analysis *a, struct csv *c)
 {
 	struct peek_target **t = p->target_list.data;
+	struct peek_text tx = { STRBUF_INIT, STRBUF_INIT };
+	struct strbuf ev = STRBUF_INIT;
 	struct array v;
 	size_t i;
 	int err = sort_edges(p);
@@ -244,18 +251,22 @@ static int write_peek(struct peek *p, struct analysis *a, struct csv *c)
 		uint64_t total = analysis__event_period(a, t[i]->f->event);
 
 		csv__printf(c, "%s%s: %s (%s): on the stack of %" PRIu64 " samples, period %" PRIu64
-			" (%.2f%% of the kept samples)\n", i ? "\n" : "", analysis__event_name(a, t[i]->f->event),
-			t[i]->f->function, t[i]->f->dso, t[i]->samples, t[i]->period,
-			total ? 100.0 * (double)t[i]->period / (double)total : 0);
+			    " (%.2f%% of the kept samples)\n", i ? "\n" : "",
+			    escape__term_str(&ev, analysis__event_name(a, t[i]->f->event)),
+			    escape__term_str(&tx.a, t[i]->f->function), escape__term_str(&tx.b, t[i]->f->dso),
+			    t[i]->samples, t[i]->period, total ? 100.0 * (double)t[i]->period / (double)total : 0);
 		csv__printf(c, "  %10s %14s %8s  %s\n", "samples", "period", "share", "function");
-		err = print_edges(c, p, t[i], PEEK_CALLER, &v);
+		err = print_edges(c, &tx, p, t[i], PEEK_CALLER, &v);
 		if (err)
 			break;
 		csv__printf(c, "  self:\n");
-		share(c, t[i]->self_samples, t[i]->self_period, t[i]->period, "", t[i]->f);
-		err = print_edges(c, p, t[i], PEEK_CALLEE, &v);
+		share(c, &tx, t[i]->self_samples, t[i]->self_period, t[i]->period, t[i]->f);
+		err = print_edges(c, &tx, p, t[i], PEEK_CALLEE, &v);
 	}
 	array__release(&v);
+	strbuf__release(&tx.a);
+	strbuf__release(&tx.b);
+	strbuf__release(&ev);
 	return err;
 }
 
