@@ -800,11 +800,10 @@ static int sample_passes(struct analysis *a, const struct perf_record *rec, stru
 	return *es ? 1 : -ENOMEM;
 }
 
-/* the self counts of a sample that passed every filter */
+/* the self counts of a sample that passed every filter (its a->seq stamped before its stack) */
 static int count_self(struct analysis *a, struct evstat *es, struct ipent *e, const struct target *t,
 		      struct mthread *th, uint64_t period)
 {
-	a->seq++;
 	a->nr_samples++;
 	if (e->unresolved || !t->dso)
 		a->nr_unresolved++;
@@ -835,10 +834,9 @@ static long outermost_focus(const struct analysis *a)
 
 /*
  * --focus, --ignore on the current stack (a->frames): 1 when the sample is
- * kept, its self and children counted then (a->chain), 0 when dropped
+ * kept, its children counted then (a->chain), 0 when dropped
  */
-static int pass_stack_filters(struct analysis *a, struct evstat *es, struct ipent *e, const struct target *t,
-			      struct mthread *th, uint64_t period)
+static int pass_stack_filters(struct analysis *a, uint64_t period)
 {
 	const uintptr_t *fr = a->frames.data;
 	struct hub_func **ch = a->chain.data;
@@ -850,8 +848,6 @@ static int pass_stack_filters(struct analysis *a, struct evstat *es, struct ipen
 			return 0;
 	if (a->opts.nr_focus && (root = outermost_focus(a)) < 0)
 		return 0;
-	if (count_self(a, es, e, t, th, period))
-		return -ENOMEM;
 	for (i = 0; i < a->chain.len; i++)
 		count_child(a, ch[i], period);
 	if (a->opts.focus_root && root >= 0)
@@ -931,8 +927,7 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 		err = syms_on_stack(a, es->idx, th, rec);
 		goto filtered;
 	}
-	if (!a->stack_filter && count_self(a, es, e, &t, th, rs.period))
-		return -ENOMEM;
+	a->seq++;
 	a->frames.len = 0;
 	a->chain.len = 0;
 	err = push_frames(a, es->idx, &t, s->ip, e, cpumode);
@@ -945,8 +940,10 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	}
 	if (err)
 		return err;
-	if (a->stack_filter && (err = pass_stack_filters(a, es, e, &t, th, rs.period)) <= 0)
+	if (a->stack_filter && (err = pass_stack_filters(a, rs.period)) <= 0)
 		goto filtered;
+	if (count_self(a, es, e, &t, th, rs.period))
+		return -ENOMEM;
 	rs.rec = rec;
 	rs.th = th;
 	rs.event = es->idx;
