@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "record [OPTIONS] [CMD]", "record CMD (or -a, -C, -p, -t) into perf.data" },
 	{ "stat", cmd_stat, "stat [OPTIONS] CMD", "count events while CMD runs, as perf stat" },
 	{ "schema", cmd_schema, "schema [DIR]", "CREATE TABLE statements for the reports (SQL types)" },
+	{ "tree", cmd_tree, "tree [OPTIONS] FILE FUNCTION", "callers and callees of FUNCTION with their shares" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -16,6 +16,7 @@
 
 #include "cli/analyse.h"
 #include "decode/reports/filestat.h"
+#include "decode/reports/results.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
 #include "util/csv.h"
@@ -166,6 +167,12 @@ const struct cli_option analyse_only_options[] = {
 	{ 0, "inline", NULL, "--folded, --flamegraph and callers.csv show inlined functions as frames\n"
 	  "of their own ('NAME (inlined)'; '_[i]' in folded stacks), from the\n"
 	  "debug info; results.csv and the rest stay as perf report --no-inline", OPT_INLINE, NULL },
+	{ 0, "sort", "KEYS", "results.csv's rows and leading columns, perf report's keys: comm, pid,\n"
+	  "tid, cpu, dso, sym, srcline (default dso,sym: the columns as always)", OPT_RESULTS_SORT, NULL },
+	{ 0, "focus-root", NULL, "--folded, --flamegraph (and the other stacks: speedscope, calltree,\n"
+	  "callers) start at the outermost --focus function, without the comm", OPT_FOCUS_ROOT, NULL },
+	{ 0, "inverted", NULL, "calltree.csv bottom-up: its roots are the sampled functions, each\n"
+	  "level their callers (default top-down, from the outermost frame)", OPT_INVERTED, NULL },
 	{ 0, "minwidth", "PX", "flame graph: leave out frames narrower than PX pixels (default 0.1)",
 	  OPT_MINWIDTH, NULL },
 	{ 0, "interval", "DURATION", "timeline.csv's interval (10ms, 0.5s, ...); default the recording's\n"
@@ -246,6 +253,27 @@ static int output_opt(struct analyse_opts *o, int id, const char *arg)
 	case OPT_INLINE:
 		o->an.inline_frames = 1;
 		break;
+	case OPT_INVERTED:
+		o->an.inverted = 1;
+		break;
+	case OPT_FOCUS_ROOT:
+		o->an.focus_root = 1;
+		break;
+	case OPT_RESULTS_SORT: {
+		const char *bad = arg;
+		int n = results__parse_sort(arg, o->sort_keys, &bad);
+
+		if (n < 0) {
+			fprintf(stderr, "readperf: --sort: '%.*s' is not a key (comm, pid, tid, cpu, dso, sym, srcline; "
+				"each once)\n", (int)strcspn(bad, ","), bad);
+			return EXIT_USAGE;
+		}
+		/* dso,sym is results.csv as always, with the definitions and children */
+		o->an.nr_sort_keys = n == 2 && o->sort_keys[0] == RESULTS_KEY_DSO &&
+				     o->sort_keys[1] == RESULTS_KEY_SYM ? 0 : (size_t)n;
+		o->an.sort_keys = o->sort_keys;
+		break;
+	}
 	case OPT_MINWIDTH: {
 		char *end;
 		double px = strtod(arg, &end);
@@ -305,6 +333,9 @@ static int analyse_opt(void *ctx, int id, const char *arg)
 		return -1;
 	case OPT_WEIGHT:
 	case OPT_INLINE:
+	case OPT_INVERTED:
+	case OPT_FOCUS_ROOT:
+	case OPT_RESULTS_SORT:
 	case OPT_MINWIDTH:
 	case OPT_INTERVAL:
 		return output_opt(o, id, arg);

@@ -15,6 +15,7 @@
 #include "cli/options.h"
 #include "decode/analysis.h"
 #include "decode/report.h"
+#include "decode/reports/results.h"
 #include "decode/symbols.h"
 
 struct filestat;
@@ -53,8 +54,8 @@ struct analyse_opts {
 	uint32_t pids[256], tids[256];
 	const char *comms[64];
 	char *comm_list;			/* the copies --comms, --dsos, --symbols point into */
-	char *dso_list, *sym_list;
-	const char *dsos[64], *syms[64];
+	char *dso_list, *sym_list, *focus_list, *ignore_list;
+	const char *dsos[64], *syms[64], *focus[64], *ignore[64];
 	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
 	struct time_spec time;			/* --time as given; resolved per file */
 	/* the analysis only (analyse_only_options) */
@@ -62,6 +63,7 @@ struct analyse_opts {
 	uint64_t reports;			/* --reports: the CSV outputs of the registry, a bit per output id */
 	const char *input_opt;			/* -i FILE */
 	const char *paths[REPORT_MAX_OUTPUTS];	/* the path outputs' files (--folded FILE ...), by output id */
+	uint8_t sort_keys[RESULTS_MAX_KEYS];			/* --sort: results.csv's keys (decode/reports/results.h) */
 	/* many files (batch mode) */
 	const char *files_from;			/* --files-from LIST ('-': stdin) */
 	long jobs;				/* -j N; 0: the number of CPUs */
@@ -78,6 +80,7 @@ enum analyse_opt_id {
 	OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR, OPT_WEIGHT, OPT_SORT, OPT_FAIL_ABOVE,
 	OPT_FAIL_RATIO, OPT_FAIL_MIN, OPT_INLINE, OPT_MINWIDTH, OPT_INTERVAL, OPT_SYMBOL_CACHE,
 	OPT_NO_SYMBOL_CACHE, OPT_RAW_CSV, OPT_PAIR, OPT_GATE, OPT_FAIL_CONF, OPT_DIFF_FLAME, OPT_DIFF_FOLDED,
+	OPT_RESULTS_SORT, OPT_INVERTED, OPT_FOCUS, OPT_FOCUS_ROOT, OPT_IGNORE,
 	OPT_PATH = CLI_OPT_LONG_ONLY + 1024,	/* + output id: the path outputs of the registry */
 };
 

@@ -62,5 +62,6 @@ int cmd_dump(int argc, char **argv, struct cli *cli);
 int cmd_record(int argc, char **argv, struct cli *cli);
 int cmd_stat(int argc, char **argv, struct cli *cli);
 int cmd_schema(int argc, char **argv, struct cli *cli);
+int cmd_tree(int argc, char **argv, struct cli *cli);
 
 #endif

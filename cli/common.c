@@ -47,6 +47,9 @@ const struct cli_option analyse_shared_options[] = {
 	{ 0, "dsos", "LIST", "only samples in these dsos (names as results.csv prints them)", OPT_DSOS, NULL },
 	{ 0, "symbols", "LIST", "only samples in these functions\n"
 	  "a filter that leaves no sample is an error (exit 2) naming what is there", OPT_SYMBOLS, NULL },
+	{ 0, "focus", "LIST", "only samples whose stack holds one of these functions (any frame);\n"
+	  "totals and percentages are of the kept samples", OPT_FOCUS, NULL },
+	{ 0, "ignore", "LIST", "leave out the samples whose stack holds one of these functions", OPT_IGNORE, NULL },
 	{ 0, "time", "START,END", "only samples in this time window: perf timestamps in ns,\n"
 	  "seconds with a '.' (as perf script prints), or +S seconds after\n"
 	  "the first sample; either may be empty. Also perf's P%/N (the N-th\n"
@@ -219,13 +222,13 @@ static int parse_u32_list(const char *arg, uint32_t *out, size_t max, size_t *nr
 	return *nr ? 0 : -EINVAL;
 }
 
-/* --comms, --dsos, --symbols (which: 0, 1, 2): comma-separated names, at most 64 */
+/* --comms, --dsos, --symbols, --focus, --ignore (which: 0 to 4): comma-separated names, at most 64 */
 static int parse_name_list(struct analyse_opts *o, int which, const char *arg)
 {
-	static const char *const names[] = { "--comms", "--dsos", "--symbols" };
-	char **store[] = { &o->comm_list, &o->dso_list, &o->sym_list };
-	const char **arr[] = { o->comms, o->dsos, o->syms };
-	size_t *nr[] = { &o->an.nr_comms, &o->an.nr_dsos, &o->an.nr_syms };
+	static const char *const names[] = { "--comms", "--dsos", "--symbols", "--focus", "--ignore" };
+	char **store[] = { &o->comm_list, &o->dso_list, &o->sym_list, &o->focus_list, &o->ignore_list };
+	const char **arr[] = { o->comms, o->dsos, o->syms, o->focus, o->ignore };
+	size_t *nr[] = { &o->an.nr_comms, &o->an.nr_dsos, &o->an.nr_syms, &o->an.nr_focus, &o->an.nr_ignore };
 	char *tok, *save = NULL;
 
 	free(*store[which]);
@@ -247,6 +250,8 @@ static int parse_name_list(struct analyse_opts *o, int which, const char *arg)
 	o->an.comms = o->comms;
 	o->an.dsos = o->dsos;
 	o->an.syms = o->syms;
+	o->an.focus = o->focus;
+	o->an.ignore = o->ignore;
 	return 0;
 }
 
@@ -265,6 +270,8 @@ void analyse_opts__release(struct analyse_opts *o)
 	free(o->comm_list);
 	free(o->dso_list);
 	free(o->sym_list);
+	free(o->focus_list);
+	free(o->ignore_list);
 }
 
 /* is dir ours (root running with a user's HOME, as sudo may keep it, must not leave root's files there)? */
@@ -304,13 +311,17 @@ static int owned_or_parent(const char *dir)
  * The symbol cache: --symbol-cache DIR, else $XDG_CACHE_HOME/readperf when
  * it (or its nearest existing parent) is the user's own, else
  * ~/.cache/readperf when HOME is the user's own; none with
- * --no-symbol-cache or without a home.
+ * --no-symbol-cache or without a home; --focus-root without --focus is a usage error.
  */
 int analyse_opts__finish(struct analyse_opts *o)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	int n = 0;
 
+	if (o->an.focus_root && !o->an.nr_focus) {
+		fputs("readperf: --focus-root starts the stacks at the --focus function: give --focus FUNC\n", stderr);
+		return EXIT_USAGE;
+	}
 	if (o->no_symbol_cache) {
 		o->sym.cache_dir = NULL;
 		return -1;
@@ -426,7 +437,10 @@ static int filter_opt(struct analyse_opts *o, int id, const char *arg)
 	case OPT_COMM:
 	case OPT_DSOS:
 	case OPT_SYMBOLS:
-		if (parse_name_list(o, id == OPT_COMM ? 0 : id == OPT_DSOS ? 1 : 2, arg))
+	case OPT_FOCUS:
+	case OPT_IGNORE:
+		if (parse_name_list(o, id == OPT_COMM ? 0 : id == OPT_DSOS ? 1 : id == OPT_SYMBOLS ? 2 :
+				    id == OPT_FOCUS ? 3 : 4, arg))
 			return EXIT_USAGE;
 		break;
 	case OPT_TIME:
@@ -460,6 +474,8 @@ int analyse_opts__shared(struct analyse_opts *o, struct cli *cli, int id, const 
 	case OPT_COMM:
 	case OPT_DSOS:
 	case OPT_SYMBOLS:
+	case OPT_FOCUS:
+	case OPT_IGNORE:
 	case OPT_TIME:
 		return filter_opt(o, id, arg);
 	}
@@ -528,7 +544,8 @@ static int filters_given(const struct analyse_opts *o)
 {
 	const struct analysis_opts *an = &o->an;
 
-	return an->nr_pids || an->nr_tids || an->nr_comms || an->nr_dsos || an->nr_syms || o->time.set;
+	return an->nr_pids || an->nr_tids || an->nr_comms || an->nr_dsos || an->nr_syms ||
+	       an->nr_focus || an->nr_ignore || o->time.set;
 }
 
 int check_filters(const struct analyse_opts *o, const struct perf_file *f, const struct analysis *an,
@@ -543,8 +560,13 @@ int check_filters(const struct analyse_opts *o, const struct perf_file *f, const
 	if (st.samples || !st.filtered)
 		return 0;
 	analysis__describe(an, &sb);
-	log_msg(log, LOG_ERR, "%s: no sample passes the filters (--pid, --tid, --comms, --dsos, --symbols, --time); "
-		"the file has %s", perf_file__name(f), sb.len ? sb.buf : "no process");
+	if (st.syms_on_stack)
+		log_msg(log, LOG_ERR, "%s: no sample passes the filters: --symbols keeps the samples taken in "
+			"those functions, which are only callers on the stacks here; --focus keeps the samples "
+			"whose stack holds them", perf_file__name(f));
+	else
+		log_msg(log, LOG_ERR, "%s: no sample passes the filters (--pid, --tid, --comms, --dsos, --symbols, "
+			"--focus, --ignore, --time); the file has %s", perf_file__name(f), sb.len ? sb.buf : "no process");
 	strbuf__release(&sb);
 	return -EINVAL;
 }

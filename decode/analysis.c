@@ -97,6 +97,9 @@ struct analysis {
 	int uw_off;			/* not an x86_64 file: no unwinding */
 	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */
 	int want_frames;		/* a->frames filled for every sample */
+	int stack_filter;		/* --focus or --ignore: the stack decides, children wait for it */
+	struct array chain;		/* struct hub_func *: the children of the current sample, with stack_filter */
+	int syms_on_stack;		/* analysis_stats.syms_on_stack */
 	int record_filter;		/* a report reads rrecord.filtered */
 	struct report_inst *rep;	/* the enabled reports, registry order */
 	size_t nr_rep;
@@ -590,6 +593,12 @@ static void count_child(struct analysis *a, struct hub_func *f, uint64_t period)
 	f->pub.ch_period += period;
 }
 
+/* a function on the stack: counted now, or with --focus/--ignore once the stack passed */
+static int stack_child(struct analysis *a, struct hub_func *f, uint64_t period)
+{
+	return a->stack_filter ? ptrs_push(&a->chain, f) : (count_child(a, f, period), 0);
+}
+
 /* a PERF_CONTEXT_* entry: the cpumode of the addresses after it */
 static unsigned context_cpumode(uint64_t ip, unsigned cpumode)
 {
@@ -617,7 +626,8 @@ static int do_callchain(struct analysis *a, uint32_t event, const struct mthread
 	int skipped_self = 0, err;
 	uint64_t i, depth = 0;
 
-	count_child(a, self, period);
+	if (stack_child(a, self, period))
+		return -ENOMEM;
 	for (i = 0; i < s->callchain_nr && depth < MAX_CHAIN; i++) {
 		uint64_t ip = s->callchain[i];
 		struct target t;
@@ -637,7 +647,8 @@ static int do_callchain(struct analysis *a, uint32_t event, const struct mthread
 		e = resolve(a, event, &t, ip, 0);
 		if (!e)
 			return -ENOMEM;
-		count_child(a, e->f, period);
+		if (stack_child(a, e->f, period))
+			return -ENOMEM;
 		err = push_frames(a, event, &t, ip, e, cpumode);
 		if (err)
 			return err;
@@ -789,11 +800,10 @@ static int sample_passes(struct analysis *a, const struct perf_record *rec, stru
 	return *es ? 1 : -ENOMEM;
 }
 
-/* the self counts of a sample that passed every filter */
+/* the self counts of a sample that passed every filter (its a->seq stamped before its stack) */
 static int count_self(struct analysis *a, struct evstat *es, struct ipent *e, const struct target *t,
 		      struct mthread *th, uint64_t period)
 {
-	a->seq++;
 	a->nr_samples++;
 	if (e->unresolved || !t->dso)
 		a->nr_unresolved++;
@@ -807,6 +817,76 @@ static int count_self(struct analysis *a, struct evstat *es, struct ipent *e, co
 	e->l->period += period;
 	th->proc->samples++;
 	th->proc->period += period;
+	return 0;
+}
+
+/* the outermost frame of the current stack that --focus names, or -1 */
+static long outermost_focus(const struct analysis *a)
+{
+	const uintptr_t *fr = a->frames.data;
+	size_t i = a->frames.len;
+
+	while (i-- > 0)
+		if (in_list(a->opts.focus, a->opts.nr_focus, frame__func(fr[i])->function))
+			return (long)i;
+	return -1;
+}
+
+/*
+ * --focus, --ignore on the current stack (a->frames): 1 when the sample is
+ * kept, its children counted then (a->chain), 0 when dropped
+ */
+static int pass_stack_filters(struct analysis *a, uint64_t period)
+{
+	const uintptr_t *fr = a->frames.data;
+	struct hub_func **ch = a->chain.data;
+	long root = -1;
+	size_t i;
+
+	for (i = 0; i < a->frames.len && a->opts.nr_ignore; i++)
+		if (in_list(a->opts.ignore, a->opts.nr_ignore, frame__func(fr[i])->function))
+			return 0;
+	if (a->opts.nr_focus && (root = outermost_focus(a)) < 0)
+		return 0;
+	for (i = 0; i < a->chain.len; i++)
+		count_child(a, ch[i], period);
+	if (a->opts.focus_root && root >= 0)
+		a->frames.len = (size_t)root + 1;
+	return 1;
+}
+
+/*
+ * --symbols dropped this sample: is one of its names a caller on the stack
+ * (the message for a filter that leaves nothing then names --focus)?  Looked
+ * for until found once; 0 or -ENOMEM.
+ */
+static int syms_on_stack(struct analysis *a, uint32_t event, const struct mthread *th,
+			 const struct perf_record *rec)
+{
+	const struct perf_sample *s = &rec->sample;
+	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint64_t i;
+
+	if (a->syms_on_stack || !a->opts.nr_syms || !(s->sample_type & PERF_SAMPLE_CALLCHAIN))
+		return 0;
+	for (i = 0; i < s->callchain_nr && i < MAX_CHAIN; i++) {
+		uint64_t ip = s->callchain[i];
+		struct target t;
+		struct ipent *e;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			cpumode = context_cpumode(ip, cpumode);
+			continue;
+		}
+		find_target(a, th, cpumode, ip, &t);
+		e = resolve(a, event, &t, ip, 0);
+		if (!e)
+			return -ENOMEM;
+		if (in_list(a->opts.syms, a->opts.nr_syms, e->f->pub.function)) {
+			a->syms_on_stack = 1;
+			return 0;
+		}
+	}
 	return 0;
 }
 
@@ -843,11 +923,13 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	e = resolve(a, es->idx, &t, s->ip, 1);
 	if (!e)
 		return -ENOMEM;
-	if (!pass_sym_filters(a, &e->f->pub))
+	if (!pass_sym_filters(a, &e->f->pub)) {
+		err = syms_on_stack(a, es->idx, th, rec);
 		goto filtered;
-	if (count_self(a, es, e, &t, th, rs.period))
-		return -ENOMEM;
+	}
+	a->seq++;
 	a->frames.len = 0;
+	a->chain.len = 0;
 	err = push_frames(a, es->idx, &t, s->ip, e, cpumode);
 	if (!err && (s->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		struct perf_record unwound;
@@ -858,6 +940,10 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	}
 	if (err)
 		return err;
+	if (a->stack_filter && (err = pass_stack_filters(a, rs.period)) <= 0)
+		goto filtered;
+	if (count_self(a, es, e, &t, th, rs.period))
+		return -ENOMEM;
 	rs.rec = rec;
 	rs.th = th;
 	rs.event = es->idx;
@@ -1048,6 +1134,10 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 	hashmap__init(&a->lstats);
 	hashmap__init(&a->ipcache);
 	array__init(&a->frames, sizeof(uintptr_t));
+	array__init(&a->chain, sizeof(void *));
+	/* --focus and --ignore look at the whole stack before anything counts */
+	a->stack_filter = opts->nr_focus || opts->nr_ignore;
+	a->want_frames = a->stack_filter;
 	array__init(&a->fstat_list, sizeof(void *));
 	array__init(&a->lstat_list, sizeof(void *));
 	strbuf__init(&a->keybuf);
@@ -1125,6 +1215,7 @@ void analysis__delete(struct analysis *a)
 	hashmap__release(&a->lstats, NULL);
 	hashmap__release(&a->ipcache, NULL);
 	array__release(&a->frames);
+	array__release(&a->chain);
 	array__release(&a->fstat_list);
 	array__release(&a->lstat_list);
 	strbuf__release(&a->keybuf);
@@ -1280,6 +1371,7 @@ void analysis__stats(const struct analysis *a, struct analysis_stats *st)
 	st->samples = a->nr_samples;
 	st->filtered = a->nr_filtered;
 	st->unresolved = a->nr_unresolved;
+	st->syms_on_stack = a->syms_on_stack;
 	st->nr_functions = a->fstat_list.len;
 	st->nr_addresses = a->ipcache.len;
 }

@@ -44,6 +44,16 @@ struct analysis_opts {
 	const char *const *comms; size_t nr_comms;
 	const char *const *dsos; size_t nr_dsos;	/* --dsos: only samples in these dsos (names as in results.csv) */
 	const char *const *syms; size_t nr_syms;	/* --symbols: only samples in these functions */
+	/*
+	 * --focus: only samples whose stack holds one of these functions (any
+	 * frame, with --inline its 'NAME (inlined)' frames too); --ignore: not
+	 * those whose stack holds one of these.  As the other filters, a
+	 * dropped sample counts nowhere: totals, percentages and children are
+	 * of the kept samples (pprof -focus with -relative_percentages).
+	 */
+	const char *const *focus; size_t nr_focus;
+	const char *const *ignore; size_t nr_ignore;
+	int focus_root;                    /* --focus-root: rsample.frames end at the outermost --focus frame */
 	const char *profile;               /* batch mode: every report gets a leading "profile" column with this value */
 	int unknown_addresses;             /* --unknown-addresses: "[unknown] 0x1204" per address in a dso without the symbol */
 	uint64_t percent_limit;            /* --percent-limit in 1/10000 %: rows of results, lines and callers below it are left out */
@@ -60,6 +70,9 @@ struct analysis_opts {
 	unsigned fg_minwidth;              /* --minwidth: flame graph frames narrower than this (1/100 px) left out */
 	int fg_minwidth_set;               /* else flamegraph.pl's 0.1 px */
 	int raw_csv;                       /* --raw-csv: text cells verbatim, no leading ' before a formula (util/csv.h) */
+	const uint8_t *sort_keys;          /* --sort: results.csv's keys (decode/reports/results.h), */
+	size_t nr_sort_keys;               /* 0: dso,sym as always */
+	int inverted;                      /* --inverted: calltree.csv bottom-up (roots are the sampled functions) */
 };
 
 struct analysis;
@@ -132,6 +145,7 @@ struct analysis_stats {
 	uint64_t samples;		/* samples that passed the filters */
 	uint64_t filtered;		/* samples dropped by filters */
 	uint64_t unresolved;		/* of those passed: no function found */
+	int syms_on_stack;		/* a --symbols name is a caller on a dropped sample's stack */
 	size_t nr_functions, nr_addresses;
 };
 void analysis__stats(const struct analysis *a, struct analysis_stats *st);

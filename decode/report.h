@@ -105,6 +105,8 @@ struct report_output {
 	int is_path;
 	const char *help;		/* path outputs: the option's help line */
 	const struct report_column *columns;	/* CSV: the columns (NULL name ends), for readperf schema */
+	/* CSV: columns an option may add or put first (results.csv's --sort keys), typed for readperf schema DIR; or NULL */
+	const struct report_column *key_columns;
 	/*
 	 * write into dir (CSV, NAME.csv) or path ('-': standard output): 0,
 	 * -ENODATA when there is nothing to show (said by the caller), -errno

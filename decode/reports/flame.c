@@ -147,13 +147,13 @@ int folded__collapse(const struct hashmap *map, uint32_t event, unsigned weight,
 		memcpy(&key, e->key, sizeof(key));
 		if (event != UINT32_MAX && key.event != event)
 			continue;
-		if (add_comm(&fd->arena, key.comm))
+		if (key.comm && add_comm(&fd->arena, key.comm))
 			goto out;
 		for (i = key.nr; i-- > 0;) {
 			uintptr_t frame;
 
 			memcpy(&frame, frames + i, sizeof(frame));
-			if (strbuf__addch(&fd->arena, ';') || add_frame(&fd->arena, frame))
+			if (((key.comm || i + 1 < key.nr) && strbuf__addch(&fd->arena, ';')) || add_frame(&fd->arena, frame))
 				goto out;
 		}
 		fo = array__push(&offs);

@@ -21,7 +21,7 @@
 
 struct stack_key {
 	uint32_t event, nr;
-	const char *comm;		/* interned */
+	const char *comm;		/* interned; NULL: the stack has no comm frame (--focus-root) */
 };
 
 struct fold {

@@ -32,6 +32,9 @@ static const char *type_of(const struct report_output *r, const char *col, size_
 	for (c = r->columns; c->name; c++)
 		if (strlen(c->name) == len && !memcmp(c->name, col, len))
 			return c->type;
+	for (c = r->key_columns; c && c->name; c++)
+		if (strlen(c->name) == len && !memcmp(c->name, col, len))
+			return c->type;
 	return len == 7 && !memcmp(col, "profile", 7) ? T : NULL;
 }
 

@@ -6,6 +6,7 @@
  * first (attr order) with samples; a warning names it when others have
  * samples too (-e chooses another).  A sample without a callchain is a
  * one-frame stack; a thread without a COMM is ":TID", as perf names it.
+ * With --focus-root no comm: a stack starts at the --focus function.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -55,7 +56,9 @@ static int stacks_sample(void *state, struct analysis *a, const struct rsample *
 	key.event = s->event;
 	key.nr = (uint32_t)s->nr_frames;
 	key.comm = s->th->comm;
-	if (!key.comm) {
+	if (analysis__opts(a)->focus_root) {
+		key.comm = NULL;	/* the stacks start at the --focus function */
+	} else if (!key.comm) {
 		char name[16];
 
 		/* perf names a thread without COMM ":TID" (thread__new) */
