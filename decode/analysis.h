@@ -59,6 +59,8 @@ struct analysis_opts {
 	const char *report_dir;            /* where the reports end up, for messages (out_dir may stage them) */
 	unsigned fg_minwidth;              /* --minwidth: flame graph frames narrower than this (1/100 px) left out */
 	int fg_minwidth_set;               /* else flamegraph.pl's 0.1 px */
+	const char *const *annotate_funcs; size_t nr_annotate_funcs;	/* --annotate's text: these functions, or none: */
+	unsigned annotate_top;             /* the N hottest (0: 20) */
 };
 
 struct analysis;

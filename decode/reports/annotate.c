@@ -12,6 +12,8 @@
  * annotate.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,8 +275,152 @@ static int annotate_write(void *state, struct analysis *a, const char *dir)
 	return csv__commit(&out);
 }
 
+
+/* ------------------------------------------------ the text view (--annotate) */
+
+#define ANNOTATE_TOP 20
+
+struct text_ctx {
+	struct csv *out;
+	const char *symfs;		/* where else a source file may be, or NULL */
+	const char *file;		/* the source line printed last */
+	unsigned line;
+	double hottest;			/* the function's largest percent */
+};
+
+/* line n (1-based) of path into buf, or 0 when it cannot be read; a small bounded scan */
+static int source_text(const char *path, unsigned n, char *buf, size_t size)
+{
+	FILE *fp = path && n ? fopen(path, "r") : NULL;
+	unsigned at = 1;
+	int ok = 0;
+
+	if (!fp)
+		return 0;
+	while (fgets(buf, (int)size, fp)) {
+		size_t len = strlen(buf);
+		int whole = len && buf[len - 1] == '\n';
+
+		if (at == n) {
+			if (whole)
+				buf[len - 1] = '\0';
+			ok = 1;
+			break;
+		}
+		if (whole)
+			at++;
+	}
+	fclose(fp);
+	return ok;
+}
+
+static double pct(uint64_t num, uint64_t den)
+{
+	return den ? 100.0 * (double)num / (double)den : 0.0;
+}
+
+static int text_line(void *ctx, const struct annotate_line *l)
+{
+	struct text_ctx *t = ctx;
+	const struct sym_insn *in = l->insn;
+	const char *src = in->src_path ? in->src_path : in->src_file;
+	double p = pct(l->period, l->af->period);
+	char buf[256], sympath[4096];
+
+	if (src && (src != t->file || in->line != t->line)) {
+		t->file = src;
+		t->line = in->line;
+		csv__printf(t->out, "         :\t%s:%u", in->src_file ? in->src_file : src, in->line);
+		if (source_text(src, in->line, buf, sizeof(buf)) ||
+		    (t->symfs && (size_t)snprintf(sympath, sizeof(sympath), "%s/%s", t->symfs, src) < sizeof(sympath) &&
+		     source_text(sympath, in->line, buf, sizeof(buf))))
+			csv__printf(t->out, "\t%s", buf);
+		csv__puts(t->out, "\n");
+	}
+	csv__printf(t->out, "%8.2f :\t%6" PRIx64 ":%s%s%s\n", p, in->addr, in->text ? "\t" : "",
+		    in->text ? in->text : "", l->samples && p >= t->hottest ? "\t<-- hottest" : "");
+	return 0;
+}
+
+static int is_named(const struct analysis_opts *o, const char *function)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_annotate_funcs; i++)
+		if (!strcmp(o->annotate_funcs[i], function))
+			return 1;
+	return 0;
+}
+
+/* the largest percent of one address of af */
+static double hottest(const struct annotate_func *af)
+{
+	struct hashmap_entry *e;
+	uint64_t max = 0;
+	size_t it = 0;
+
+	while ((e = hashmap__next(&af->addrs, &it)))
+		if (((const struct acount *)e->value)->period > max)
+			max = ((const struct acount *)e->value)->period;
+	return pct(max, af->period);
+}
+
+static int text_func(struct analysis *a, struct csv *out, const struct annotate_func *af, int *no_code)
+{
+	const struct analysis_opts *o = analysis__opts(a);
+	struct text_ctx t = { .out = out, .hottest = hottest(af) };
+	int err, dis;
+
+	t.symfs = o->symbols && o->symbols->symfs && *o->symbols->symfs ? o->symbols->symfs : NULL;
+	csv__printf(out, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, percent: local period)\n",
+		    af->f->dso, analysis__event_name(a, af->f->event), af->samples);
+	csv__puts(out, "---------------------------------------------------------------------------------------------\n");
+	csv__printf(out, "         :\t%016" PRIx64 " <%s>:\n", af->start, af->f->function);
+	err = annotate__walk(a, af, text_line, &t, &dis);
+	if (!err && !dis)
+		*no_code = 1;
+	csv__puts(out, "\n");
+	return err;
+}
+
+static int annotate_text_write(void *state, struct analysis *a, const char *path)
+{
+	const struct analysis_opts *o = analysis__opts(a);
+	unsigned top = o->annotate_top ? o->annotate_top : ANNOTATE_TOP, shown = 0;
+	struct annotate_func **v;
+	struct csv out;
+	size_t n, i;
+	int err = annotate__sorted(state, &v, &n), no_code = 0;
+
+	if (err)
+		return err;
+	for (i = 0; i < n && (o->nr_annotate_funcs || shown < top); i++)
+		shown += !o->nr_annotate_funcs || is_named(o, v[i]->f->function);
+	if (!shown) {
+		free(v);
+		return -ENODATA;
+	}
+	err = csv__open_path(&out, path);
+	for (i = 0, shown = 0; !err && i < n && (o->nr_annotate_funcs || shown < top); i++) {
+		if (o->nr_annotate_funcs && !is_named(o, v[i]->f->function))
+			continue;
+		shown++;
+		err = text_func(a, &out, v[i], &no_code);
+	}
+	free(v);
+	if (!err && no_code)
+		csv__puts(&out, "(functions without code to read, such as the kernel's, show their sampled addresses only)\n");
+	if (err) {
+		csv__abort(&out);
+		return err;
+	}
+	return csv__commit(&out);
+}
+
 static const struct report_output annotate_outputs[] = {
 	{ .name = "annotate", .columns = annotate_cols, .write = annotate_write, .opt_in = 1 },
+	{ .name = "annotate", .is_path = 1, .write = annotate_text_write,
+	  .help = "perf annotate --stdio's view of the 20 hottest functions (readperf annotate)" },
 	{ .name = NULL }
 };
 
