@@ -887,7 +887,8 @@ int analysis__sample_place(struct analysis *a, const struct rsample *rs, struct 
 	memset(out, 0, sizeof(*out));
 	if (!a->cur.dso)
 		return -ENOENT;
-	ret = symbols__resolve_sym(a->syms, a->cur.dso, a->cur.start, a->cur.pgoff, rs->rec->sample.ip, &res);
+	/* the hub resolved this address with its line just now: a cache hit (resolve_sym would look the definition up) */
+	ret = symbols__resolve(a->syms, a->cur.dso, a->cur.start, a->cur.pgoff, rs->rec->sample.ip, &res);
 	if (!ret)
 		ret = symbols__func_bounds(a->syms, a->cur.dso, res.addr, &out->start, &out->end);
 	if (ret)

@@ -265,6 +265,8 @@ static asymbol *find_symbol(const struct disasm_ctx *c, bfd_vma vma)
 	const asection *sec = c->info.section;
 	int want_section;
 
+	if (c->t->nr_sorted < 1)
+		return NULL;
 	while (lo + 1 < hi) {
 		long mid = (lo + hi) / 2;
 
@@ -462,8 +464,10 @@ int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint6
 	bfd *abfd;
 	int err;
 
-	if (!s || !d || !cb || end <= start || end - start > DISASM_MAX_BYTES)
+	if (!s || !d || !cb)
 		return -EINVAL;
+	if (end <= start || end - start > DISASM_MAX_BYTES)
+		return -ENOENT;	/* a symbol size no function has: show its samples only */
 	if (s->err)
 		return s->err;
 	abfd = dso__code_bfd(s, d);

@@ -205,7 +205,7 @@ int symbols__func_bounds(struct symbols *s, struct dso *d, uint64_t addr, uint64
  * instruction with its source line (unless no_source) handed to cb in
  * address order.  0; -ENOENT when there is no code to read (kernel, JIT,
  * no binary, a debug file without code, an architecture libopcodes does not
- * know); -EINVAL bad arguments or a range over 16 MiB; cb's error;
+ * know, an empty range or one over 16 MiB); -EINVAL bad arguments; cb's error;
  * -ENOMEM (kept, symbols__status).  Follows objdump -d (decode/disasm.c).
  */
 int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint64_t end,

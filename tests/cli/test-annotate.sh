@@ -65,3 +65,8 @@ check "readperf annotate FILE no_such_function: exit 1, said" test $? -eq 1 -a -
 "$PROG" annotate "${sym[@]}" --top 6 "$td/systemwide.data" > "$tmp/sw.txt" 2> /dev/null
 check "readperf annotate systemwide.data: kernel functions without instructions, said once" \
 	test "$(grep -c 'without code to read' "$tmp/sw.txt")" -eq 1 -a "$(grep -c ' <do_syscall_64>:$' "$tmp/sw.txt")" -eq 1
+# from the symbol cache (the second run) the same text: the code is read from the binary then
+"$PROG" annotate "${sym[@]}" --top 5 "$td/cxx.data" > "$tmp/cxx1.txt" 2> /dev/null
+"$PROG" annotate "${sym[@]}" --top 5 "$td/cxx.data" > "$tmp/cxx2.txt" 2> /dev/null
+check "readperf annotate cxx.data: the same text from the symbol cache as from the files" \
+	test -s "$tmp/cxx1.txt" -a -n "$(ls "$XDG_CACHE_HOME"/readperf 2> /dev/null)" -a "$(cmp "$tmp/cxx1.txt" "$tmp/cxx2.txt" 2>&1)" = ""
