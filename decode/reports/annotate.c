@@ -10,6 +10,10 @@
  * Sorted by event, the function's period (largest first), dso, function,
  * then address.  Not in --reports default (disassembling costs): --reports
  * annotate.
+ *
+ * --annotate FILE (and readperf annotate, cli/annotate.c): the same walk as
+ * perf annotate --stdio's text, for the functions named
+ * (analysis_opts.annotate_funcs) or the annotate_top (20) hottest.
  */
 #include <errno.h>
 #include <inttypes.h>

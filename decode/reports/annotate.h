@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The annotation's model (decode/reports/annotate.c), shared by annotate.csv
- * and readperf annotate's text view (decode/reports/annotate_text.c): the
+ * and readperf annotate's text view (the annotate report's path output, --annotate): the
  * functions with samples, each with its samples per file-relative address,
  * walked instruction by instruction.
  */
