@@ -19,7 +19,7 @@ CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wvla -Wwrite-strings -Wformat=2 -fno-common
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -I. $(CFLAGS) $(WARN) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
-LIBS = -lbfd -ldw -lelf -lzstd -lz -lm -pthread
+LIBS = -lbfd -lopcodes -ldw -lelf -lzstd -lz -lm -pthread
 TEST_LIBS = -lcmocka
 
 ifdef DEVELOPER
@@ -49,15 +49,15 @@ PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.
 	perffile/capture/capture.c perffile/capture/ringbuf.c perffile/capture/selfmon.c \
 	perffile/capture/synth.c perffile/capture/recorder.c
 # the model, symbols and the hub; then every output, behind the report interface (decode/report.h)
-DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/kallsyms.c decode/perfmap.c \
+DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/disasm.c decode/kallsyms.c decode/perfmap.c \
 	decode/machine.c decode/analysis.c decode/group.c decode/unwind.c
-REPORT_SRCS = decode/reports/registry.c decode/reports/common.c decode/reports/filestat.c \
+REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports/common.c decode/reports/filestat.c \
 	decode/reports/overview.c decode/reports/processes.c decode/reports/results.c decode/reports/lines.c \
 	decode/reports/callers.c decode/reports/flame.c decode/reports/stacks.c decode/reports/speedscope.c \
 	decode/reports/threads.c decode/reports/timeline.c decode/reports/cpus.c decode/reports/calltree.c decode/reports/peek.c \
 	decode/reports/diff.c decode/reports/schema.c
 # the command line: readperf.c's subcommands, their option tables
-CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/batch.c cli/diff.c cli/header.c \
+CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/batch.c cli/diff.c cli/annotate.c cli/header.c \
 	cli/record.c cli/schema.c cli/tree.c
 # the perf.data emitter the generator and the unit tests share; the external fixtures
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c

@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	  "analyse FILE (default ./perf.data; '-' reads a pipe from stdin)" },
 	{ NULL, cmd_analyse, "-o DIR [OPTIONS] FILE FILE...", "analyse each into DIR/NAME/, DIR/index.csv lists them" },
 	{ "diff", cmd_diff, "diff [OPTIONS] OLD NEW", "compare two profiles function by function (diff.csv)" },
+	{ "annotate", cmd_annotate, "annotate [OPTIONS] FILE [FUNCTION...]",
+	  "perf annotate's view: instructions and source lines with their share" },
 	{ "header", cmd_header, "header FILE", "print the header and every feature section" },
 	{ "dump", cmd_dump, "dump FILE", "print every decoded record (for debugging)" },
 	{ "record", cmd_record, "record [OPTIONS] [CMD]", "record CMD (or -a, -C, -p, -t) into perf.data" },

@@ -57,6 +57,7 @@ int readperf_synopsis(struct strbuf *sb);
 /* the subcommands: argv[0] is the subcommand's name ("readperf" for the analysis); the exit code */
 int cmd_analyse(int argc, char **argv, struct cli *cli);
 int cmd_diff(int argc, char **argv, struct cli *cli);
+int cmd_annotate(int argc, char **argv, struct cli *cli);
 int cmd_header(int argc, char **argv, struct cli *cli);
 int cmd_dump(int argc, char **argv, struct cli *cli);
 int cmd_record(int argc, char **argv, struct cli *cli);

@@ -64,6 +64,12 @@ struct evstat {
 	struct ipent *unknown;		/* addresses in no map */
 };
 
+struct target {
+	struct dso *dso;	/* NULL: no map */
+	uint64_t start, pgoff;
+	int fallback;		/* kernel dso without a kernel map */
+};
+
 /* an enabled report: its ops, its state, its outputs of opts.outputs */
 struct report_inst {
 	const struct report_ops *ops;
@@ -103,6 +109,7 @@ struct analysis {
 	int record_filter;		/* a report reads rrecord.filtered */
 	struct report_inst *rep;	/* the enabled reports, registry order */
 	size_t nr_rep;
+	struct target cur;		/* the map of the sample being handed to the reports (analysis__sample_place) */
 	struct report_inst *on_sample;	/* those with a sample callback, registry order */
 	size_t nr_on_sample;
 };
@@ -256,11 +263,6 @@ static struct line_stat *get_line(struct analysis *a, struct hub_func *f, const 
 	return l;
 }
 
-struct target {
-	struct dso *dso;	/* NULL: no map */
-	uint64_t start, pgoff;
-	int fallback;		/* kernel dso without a kernel map */
-};
 
 
 /* where the function is defined: the path as the debug info names it, else the base name */
@@ -944,6 +946,7 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 		goto filtered;
 	if (count_self(a, es, e, &t, th, rs.period))
 		return -ENOMEM;
+	a->cur = t;
 	rs.rec = rec;
 	rs.th = th;
 	rs.event = es->idx;
@@ -960,6 +963,31 @@ filtered:
 		return err;
 	a->nr_filtered++;
 	return 0;
+}
+
+int analysis__sample_place(struct analysis *a, const struct rsample *rs, struct sample_place *out)
+{
+	struct sym_result res;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!a->cur.dso)
+		return -ENOENT;
+	/* the hub resolved this address with its line just now: a cache hit (resolve_sym would look the definition up) */
+	ret = symbols__resolve(a->syms, a->cur.dso, a->cur.start, a->cur.pgoff, rs->rec->sample.ip, &res);
+	if (!ret)
+		ret = symbols__func_bounds(a->syms, a->cur.dso, res.addr, &out->start, &out->end);
+	if (ret)
+		return ret == -ENOENT ? ret : analysis_fail(a, ret);
+	out->dso = a->cur.dso;
+	out->addr = res.addr;
+	return 0;
+}
+
+int analysis__disassemble(struct analysis *a, struct dso *d, uint64_t start, uint64_t end,
+			  symbols_insn_fn cb, void *ctx)
+{
+	return symbols__disassemble(a->syms, d, start, end, cb, ctx);
 }
 
 /* pid/tid of a non-sample record: from its body, else from its sample_id_all trailer */

@@ -73,6 +73,8 @@ struct analysis_opts {
 	const uint8_t *sort_keys;          /* --sort: results.csv's keys (decode/reports/results.h), */
 	size_t nr_sort_keys;               /* 0: dso,sym as always */
 	int inverted;                      /* --inverted: calltree.csv bottom-up (roots are the sampled functions) */
+	const char *const *annotate_funcs; size_t nr_annotate_funcs;	/* --annotate's text: these functions, or none: */
+	unsigned annotate_top;             /* the N hottest (0: 20) */
 };
 
 struct analysis;

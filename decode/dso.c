@@ -1142,11 +1142,27 @@ int dso__lookup_def(struct symbols *s, struct dso *d, struct sym_result *r, stru
 	return 0;
 }
 
+uint64_t dso__elf_sym_size(const struct bfd_symbol *sym)
+{
+	return ((const struct elf_symbol_mirror *)sym)->internal.st_size;
+}
+
+struct bfd *dso__code_bfd(struct symbols *s, struct dso *d)
+{
+	if (!d->loaded || (d->kind != DSO_ELF && d->kind != DSO_VDSO) || !d->elf)
+		return NULL;
+	if (d->from_cache && load_from_files(s, d, NULL))
+		return NULL;
+	return d->elf ? d->elf->bfds[0] : NULL;
+}
+
 void dso__release_elf(struct dso *d)
 {
 	struct dso_elf *e = d->elf;
 	int i;
 
+	disasm__release(d->disasm);
+	d->disasm = NULL;
 	if (!e)
 		return;
 	free(e->main_path);

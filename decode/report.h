@@ -181,6 +181,24 @@ const struct line_stat *analysis__line(const struct analysis *a, size_t i);
 /* the pid/tid of a record that is not a sample: from its body, else its sample_id trailer; 0 when none */
 int analysis__record_pid_tid(const struct perf_record *rec, uint32_t *pid, uint32_t *tid);
 
+/*
+ * Where the sample a report's sample callback is handed sits in its file,
+ * for annotation: dso NULL when in no map; addr the file vaddr for ELF dsos
+ * (objdump's and perf annotate's address), the ip for the kernel and JIT
+ * maps; [start, end) its function in the same space.  Only during the
+ * sample callback, for that sample.  0, -ENOENT (no map or no function),
+ * -ENOMEM (kept, analysis__status).
+ */
+struct sample_place {
+	struct dso *dso;
+	uint64_t addr;
+	uint64_t start, end;
+};
+int analysis__sample_place(struct analysis *a, const struct rsample *rs, struct sample_place *out);
+/* symbols__disassemble (decode/symbols.h) of the analysis' symbols */
+int analysis__disassemble(struct analysis *a, struct dso *d, uint64_t start, uint64_t end,
+			  symbols_insn_fn cb, void *ctx);
+
 /* --percent-limit: is period below it for an event total? */
 int analysis__below_limit(const struct analysis *a, uint64_t period, uint64_t total);
 

@@ -180,6 +180,37 @@ int symbols__resolve_sym(struct symbols *s, struct dso *dso, uint64_t map_start,
 int symbols__inlines(struct symbols *s, struct dso *dso, uint64_t map_start,
 		     uint64_t map_pgoff, uint64_t ip, const char **names, size_t max);
 
+/* one instruction of symbols__disassemble */
+struct sym_insn {
+	uint64_t addr;            /* file vaddr, as objdump -d prints it */
+	unsigned size;            /* bytes */
+	const char *text;         /* objdump -d --no-show-raw-insn's text ("jmp    1139 <hot_big+0x19>"); only during the callback */
+	const char *src_file;     /* as sym_result's src_*: basename, interned; NULL when unknown or no_source */
+	const char *src_path;
+	unsigned line;
+};
+
+/* 0 to go on, else an error that ends symbols__disassemble and is its result */
+typedef int (*symbols_insn_fn)(void *ctx, const struct sym_insn *in);
+
+/*
+ * The bounds [*start, *end) of the function holding addr (a file vaddr,
+ * sym_result.addr) in a dso already resolved once, in the same space.
+ * 0; -ENOENT no symbol there; -EINVAL; the kept error (symbols__status).
+ */
+int symbols__func_bounds(struct symbols *s, struct dso *d, uint64_t addr, uint64_t *start, uint64_t *end);
+/*
+ * Disassemble [start, end) (file vaddrs, symbols__func_bounds) of an ELF
+ * dso's binary with libopcodes, the architecture the binary's, each
+ * instruction with its source line (unless no_source) handed to cb in
+ * address order.  0; -ENOENT when there is no code to read (kernel, JIT,
+ * no binary, a debug file without code, an architecture libopcodes does not
+ * know, an empty range or one over 16 MiB); -EINVAL bad arguments; cb's error;
+ * -ENOMEM (kept, symbols__status).  Follows objdump -d (decode/disasm.c).
+ */
+int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint64_t end,
+			 symbols_insn_fn cb, void *ctx);
+
 /*
  * Write what this run learnt of its ELF dsos to the symbol cache
  * (opts->cache_dir), for the next run.  Nothing after an error

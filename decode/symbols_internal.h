@@ -2,7 +2,7 @@
 /*
  * What the symbol resolver's files share (decode/symbols.c, dso.c,
  * kallsyms.c, perfmap.c).  Not for other modules: they use symbols.h.
- * Only dso.c includes bfd.h.
+ * Only dso.c and disasm.c include bfd.h.
  */
 #ifndef DECODE_SYMBOLS_INTERNAL_H
 #define DECODE_SYMBOLS_INTERNAL_H
@@ -76,6 +76,7 @@ struct dso {
 	/* the persistent symbol cache (symcache.c) */
 	struct probe *probes;	/* every file the ELF load looked at, in order */
 	struct hashmap *cached_lines;	/* from the cache file: uint64_t addr -> struct cached_line, or NULL */
+	struct disasm_syms *disasm;	/* disasm.c's symbol table of the binary, made at the first disassembly, or NULL */
 	uint32_t nr_probes;
 	/* flags, small: a recording may map 100k files */
 	uint8_t loaded;
@@ -175,6 +176,19 @@ int dso__set_cached(struct symbols *s, struct dso *d, struct elf_load_seg *segs,
 const struct elf_load_seg *dso__cached_segs(const struct dso *d, size_t *n);
 /* does d have source lines (from its files, or as its cache file says)? */
 int dso__has_lines(const struct dso *d);
+
+/*
+ * the binary's bfd for its code (opened from the files when the dso came
+ * from the cache), or NULL when there is none (or an error, kept)
+ */
+struct bfd *dso__code_bfd(struct symbols *s, struct dso *d);
+/* st_size of an ELF flavour bfd symbol (not synthetic, not a section's): bfd's elf_symbol_type, mirrored in dso.c */
+struct bfd_symbol;
+uint64_t dso__elf_sym_size(const struct bfd_symbol *sym);
+
+/* disasm.c: free d->disasm's table (before the bfd it points into is closed) */
+struct disasm_syms;
+void disasm__release(struct disasm_syms *t);
 
 /* symcache.c */
 /*

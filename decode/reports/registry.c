@@ -10,7 +10,8 @@
 
 extern const struct report_ops filestat_report, overview_report, processes_report, results_report,
 	lines_report, callers_report, stacks_report, speedscope_report, threads_report, timeline_report,
-	cpus_report, calltree_report, peek_report, diff_report;
+	cpus_report, calltree_report, peek_report, annotate_report,
+	diff_report;
 
 const struct report_ops *const report_registry[] = {
 	&filestat_report,	/* stat, events, header */
@@ -26,6 +27,7 @@ const struct report_ops *const report_registry[] = {
 	&cpus_report,		/* cpus (--reports cpus) */
 	&calltree_report,	/* calltree (--reports calltree) */
 	&peek_report,		/* --peek, readperf tree */
+	&annotate_report,	/* annotate (--reports annotate) */
 	&diff_report,		/* readperf diff */
 	NULL
 };
