@@ -97,6 +97,8 @@ struct analysis {
 	int uw_off;			/* not an x86_64 file: no unwinding */
 	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */
 	int want_frames;		/* a->frames filled for every sample */
+	struct array addrs;		/* uint64_t: the address of each frame, when want_addrs */
+	int want_addrs;
 	int record_filter;		/* a report reads rrecord.filtered */
 	struct report_inst *rep;	/* the enabled reports, registry order */
 	size_t nr_rep;
@@ -502,14 +504,21 @@ static int pass_time(const struct analysis *a, uint64_t time)
 
 /* ---------------------------------------------------------------- samples */
 
-/* one frame of the current sample's stack (innermost first) */
-static int push_frame(struct analysis *a, const struct hub_func *f, unsigned cpumode)
+/* one frame of the current sample's stack (innermost first), at address ip */
+static int push_frame(struct analysis *a, const struct hub_func *f, unsigned cpumode, uint64_t ip)
 {
 	uintptr_t frame = (uintptr_t)&f->pub | (cpumode == PERF_RECORD_MISC_KERNEL ? FRAME_KERNEL : 0);
 	uintptr_t *slot;
 
 	if (!a->want_frames)
 		return 0;
+	if (a->want_addrs) {
+		uint64_t *at = array__push(&a->addrs);
+
+		if (!at)
+			return -ENOMEM;
+		*at = ip;
+	}
 	if (a->frames.len < a->frames.cap) {	/* the common case, without a call */
 		((uintptr_t *)a->frames.data)[a->frames.len++] = frame;
 		return 0;
@@ -575,10 +584,10 @@ static int push_frames(struct analysis *a, uint32_t event, const struct target *
 		if (err)
 			return err;
 		for (i = 0; i < e->nr_inl; i++)
-			if (push_frame(a, e->inl[i], cpumode))
+			if (push_frame(a, e->inl[i], cpumode, ip))
 				return -ENOMEM;
 	}
-	return push_frame(a, e->f, cpumode);
+	return push_frame(a, e->f, cpumode, ip);
 }
 
 static void count_child(struct analysis *a, struct hub_func *f, uint64_t period)
@@ -818,6 +827,7 @@ static int to_reports(struct analysis *a, struct rsample *rs)
 
 	rs->frames = a->frames.data;
 	rs->nr_frames = a->frames.len;
+	rs->addrs = a->want_addrs ? a->addrs.data : NULL;
 	rs->seq = a->seq;
 	for (; r < end; r++)
 		if ((err = r->ops->sample(r->state, a, rs)))
@@ -848,6 +858,7 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	if (count_self(a, es, e, &t, th, rs.period))
 		return -ENOMEM;
 	a->frames.len = 0;
+	a->addrs.len = 0;
 	err = push_frames(a, es->idx, &t, s->ip, e, cpumode);
 	if (!err && (s->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		struct perf_record unwound;
@@ -1018,6 +1029,8 @@ static int begin_reports(struct analysis *a)
 		a->nr_rep++;
 		if (ops->needs & REPORT_NEEDS_FRAMES)
 			a->want_frames = 1;
+		if (ops->needs & REPORT_NEEDS_ADDRS)
+			a->want_frames = a->want_addrs = 1;
 		if (ops->needs & REPORT_NEEDS_RECORD_FILTER)
 			a->record_filter = 1;
 		if (ops->sample)
@@ -1048,6 +1061,7 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 	hashmap__init(&a->lstats);
 	hashmap__init(&a->ipcache);
 	array__init(&a->frames, sizeof(uintptr_t));
+	array__init(&a->addrs, sizeof(uint64_t));
 	array__init(&a->fstat_list, sizeof(void *));
 	array__init(&a->lstat_list, sizeof(void *));
 	strbuf__init(&a->keybuf);
@@ -1125,6 +1139,7 @@ void analysis__delete(struct analysis *a)
 	hashmap__release(&a->lstats, NULL);
 	hashmap__release(&a->ipcache, NULL);
 	array__release(&a->frames);
+	array__release(&a->addrs);
 	array__release(&a->fstat_list);
 	array__release(&a->lstat_list);
 	strbuf__release(&a->keybuf);

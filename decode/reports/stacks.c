@@ -8,10 +8,9 @@
  * one-frame stack; a thread without a COMM is ":TID", as perf names it.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "decode/reports/common.h"
 #include "decode/reports/flame.h"
 #include "util/pool.h"
 
@@ -53,16 +52,9 @@ static int stacks_sample(void *state, struct analysis *a, const struct rsample *
 	memset(&key, 0, sizeof(key));
 	key.event = s->event;
 	key.nr = (uint32_t)s->nr_frames;
-	key.comm = s->th->comm;
-	if (!key.comm) {
-		char name[16];
-
-		/* perf names a thread without COMM ":TID" (thread__new) */
-		snprintf(name, sizeof(name), ":%" PRIi32, (int32_t)s->th->tid);
-		key.comm = analysis__intern(a, name);
-		if (!key.comm)
-			return -ENOMEM;
-	}
+	key.comm = report__comm(a, s->th);
+	if (!key.comm)
+		return -ENOMEM;
 	strbuf__reset(k);
 	if (strbuf__add(k, &key, sizeof(key)) || strbuf__add(k, s->frames, s->nr_frames * sizeof(uintptr_t)))
 		return -ENOMEM;
