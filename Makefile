@@ -160,7 +160,12 @@ bench: all
 FUZZ_CC ?= clang
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all
 FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf fuzz-text
-FUZZ_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
+FUZZ_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/gen/profile.pb-c.o
+$(B)/fuzz/obj/gen/profile.pb-c.o: $(PROTO_GEN).c
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(B)/gen -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+$(B)/fuzz/obj/decode/reports/pprof.o: FUZZ_FLAGS += -I$(B)/gen
+$(B)/fuzz/obj/decode/reports/pprof.o: $(PROTO_GEN).h
 .SECONDARY: $(FUZZ_OBJS)
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
