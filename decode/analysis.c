@@ -89,6 +89,8 @@ struct analysis {
 	struct strbuf keybuf;		/* scratch for hash keys */
 	uint64_t seq;			/* samples seen: dedup stamp for children */
 	uint64_t nr_samples, nr_filtered, nr_unresolved;
+	uint64_t nr_unknown_frames;	/* samples with an [unknown] frame (own or a caller) */
+	int cur_unknown;		/* the current sample has one */
 	uint64_t time_min, time_max;	/* of every sample with a time, filtered or not */
 	struct group group;		/* read-group samples (group.h) */
 	struct hashmap unres_dsos;	/* struct dso * -> samples there without a symbol */
@@ -646,6 +648,7 @@ static int do_callchain(struct analysis *a, uint32_t event, const struct mthread
 		e = resolve(a, event, &t, ip, 0);
 		if (!e)
 			return -ENOMEM;
+		a->cur_unknown |= e->unresolved || !t.dso;
 		count_child(a, e->f, period);
 		err = push_frames(a, event, &t, ip, e, cpumode);
 		if (err)
@@ -804,7 +807,8 @@ static int count_self(struct analysis *a, struct evstat *es, struct ipent *e, co
 {
 	a->seq++;
 	a->nr_samples++;
-	if (e->unresolved || !t->dso)
+	a->cur_unknown = e->unresolved || !t->dso;
+	if (a->cur_unknown)
 		a->nr_unresolved++;
 	if (e->unresolved && t->dso && count_unresolved(a, t->dso))
 		return -ENOMEM;
@@ -869,6 +873,7 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	}
 	if (err)
 		return err;
+	a->nr_unknown_frames += (uint64_t)a->cur_unknown;
 	rs.rec = rec;
 	rs.th = th;
 	rs.event = es->idx;
@@ -1285,6 +1290,7 @@ void analysis__stats(const struct analysis *a, struct analysis_stats *st)
 	st->samples = a->nr_samples;
 	st->filtered = a->nr_filtered;
 	st->unresolved = a->nr_unresolved;
+	st->unknown_frames = a->nr_unknown_frames;
 	st->nr_functions = a->fstat_list.len;
 	st->nr_addresses = a->ipcache.len;
 }

@@ -132,6 +132,7 @@ struct analysis_stats {
 	uint64_t samples;		/* samples that passed the filters */
 	uint64_t filtered;		/* samples dropped by filters */
 	uint64_t unresolved;		/* of those passed: no function found */
+	uint64_t unknown_frames;	/* of those passed: [unknown] as their own function or a caller's */
 	size_t nr_functions, nr_addresses;
 };
 void analysis__stats(const struct analysis *a, struct analysis_stats *st);

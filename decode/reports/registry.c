@@ -10,7 +10,7 @@
 
 extern const struct report_ops filestat_report, overview_report, processes_report, results_report,
 	lines_report, callers_report, stacks_report, speedscope_report, threads_report, timeline_report,
-	cpus_report, pprof_report, diff_report;
+	cpus_report, pprof_report, quality_report, diff_report;
 
 const struct report_ops *const report_registry[] = {
 	&filestat_report,	/* stat, events, header */
@@ -25,6 +25,7 @@ const struct report_ops *const report_registry[] = {
 	&timeline_report,	/* timeline, --timeline */
 	&cpus_report,		/* cpus (--reports cpus) */
 	&pprof_report,		/* --pprof */
+	&quality_report,	/* quality (--reports quality) */
 	&diff_report,		/* readperf diff */
 	NULL
 };
