@@ -100,6 +100,7 @@ struct pprof {
 	uint32_t nr_ev;
 	int has_time;
 	uint64_t t_min, t_max;
+	uint64_t main_map;		/* at write: the mapping written first (id 1), 0 none */
 };
 
 static int pprof_begin(void *state, struct analysis *a)
@@ -592,20 +593,65 @@ static const char *build_id(struct analysis *a, const struct pp_mapping *m)
 	return "";
 }
 
+/*
+ * pprof takes mapping[0] for the main binary: the user mapping with the
+ * most samples of their own (the first column), written first as id 1, the
+ * others after it in their order.  0 when no sample is in a user mapping.
+ */
+static int find_main_mapping(struct pprof *p)
+{
+	uint64_t *n = calloc(p->map_list.len + 1, sizeof(*n)), best = 0;
+	size_t i;
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < p->sample_list.len; i++) {
+		const struct pp_sample *s = ((struct pp_sample **)p->sample_list.data)[i];
+		const struct pp_loc *l = ((struct pp_loc **)p->loc_list.data)[s->locs[0] - 1];
+		uint32_t e;
+
+		if (!l->mapping || ((struct pp_mapping **)p->map_list.data)[l->mapping - 1]->kernel)
+			continue;
+		for (e = 0; e < s->nr_vals; e++)
+			n[l->mapping] += s->vals[2 * e];
+	}
+	p->main_map = 0;
+	for (i = 1; i <= p->map_list.len; i++) {
+		if (n[i] > best) {
+			best = n[i];
+			p->main_map = i;
+		}
+	}
+	free(n);
+	return 0;
+}
+
+/* the id a mapping is written with: the main one first */
+static uint64_t map_out_id(const struct pprof *p, uint64_t id)
+{
+	if (!p->main_map || !id || id > p->main_map)
+		return id;
+	return id == p->main_map ? 1 : id + 1;
+}
+
 static int put_mappings(struct pprof *p, struct analysis *a, struct gz_out *g)
 {
 	Perftools__Profiles__Profile msg = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__Mapping mp, *mpp = &mp;
-	size_t i;
+	size_t k, i;
 
 	msg.n_mapping = 1;
 	msg.mapping = &mpp;
-	for (i = 0; i < p->map_list.len && !g->err; i++) {
-		const struct pp_mapping *m = ((struct pp_mapping **)p->map_list.data)[i];
-		const char *bid = build_id(a, m);
+	for (k = 0; k < p->map_list.len && !g->err; k++) {
+		const struct pp_mapping *m;
+		const char *bid;
 
+		/* the main mapping, then the others in creation order */
+		i = !p->main_map ? k : (k == 0 ? p->main_map - 1 : (k < p->main_map ? k - 1 : k));
+		m = ((struct pp_mapping **)p->map_list.data)[i];
+		bid = build_id(a, m);
 		perftools__profiles__mapping__init(&mp);
-		mp.id = i + 1;
+		mp.id = map_out_id(p, i + 1);
 		mp.memory_start = m->start;
 		mp.memory_limit = m->limit;
 		mp.file_offset = m->pgoff;
@@ -634,7 +680,7 @@ static int put_locations(struct pprof *p, struct gz_out *g)
 
 		perftools__profiles__location__init(&lc);
 		lc.id = i + 1;
-		lc.mapping_id = l->mapping;
+		lc.mapping_id = map_out_id(p, l->mapping);
 		lc.address = l->addr;
 		for (j = 0; j < l->nr; j++) {
 			perftools__profiles__line__init(&ln[j]);
@@ -727,6 +773,8 @@ static int put_all(struct pprof *p, struct analysis *a, struct gz_out *g)
 		err = put_header(p, a, g, col, nr_ev);
 	if (!err)
 		err = put_samples(p, g, col, nr_ev, nr_cols);
+	if (!err)
+		err = find_main_mapping(p);
 	if (!err)
 		err = put_mappings(p, a, g);
 	if (!err)
