@@ -31,7 +31,8 @@ pprof_go() {	# FILE ARGS...: go tool pprof's text
 check_one() {	# NAME [--inline]
 	local name=$1 inl=${2:-} o=$tmp/$1 kopt=(--kallsyms "$td/kallsyms") ev k n
 	[ -f "$td/$name.kallsyms" ] && kopt=(--kallsyms "$td/$name.kallsyms")
-	if ! "$PROG" -q $inl --symfs "$td/symfs" "${kopt[@]}" -o "$o" --pprof "$o.pb.gz" --folded "$o.folded" \
+	# --raw-csv: results.csv's names verbatim, as pprof has them (no leading ' of the formula rule)
+	if ! "$PROG" -q --raw-csv $inl --symfs "$td/symfs" "${kopt[@]}" -o "$o" --pprof "$o.pb.gz" --folded "$o.folded" \
 		"$td/$name.data" 2> "$tmp/err"; then
 		echo "not ok - pprof $name: readperf failed: $(head -1 "$tmp/err")"
 		fail=1
