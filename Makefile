@@ -19,7 +19,7 @@ CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wvla -Wwrite-strings -Wformat=2 -fno-common
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -I. $(CFLAGS) $(WARN) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
-LIBS = -lbfd -lopcodes -ldw -lelf -lzstd -lz -lm -pthread
+LIBS = -lbfd -lopcodes -ldw -lelf -lzstd -lprotobuf-c -lz -lm -pthread
 TEST_LIBS = -lcmocka
 
 ifdef DEVELOPER
@@ -54,7 +54,8 @@ DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/disasm.c de
 REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports/common.c decode/reports/filestat.c \
 	decode/reports/overview.c decode/reports/processes.c decode/reports/results.c decode/reports/lines.c \
 	decode/reports/callers.c decode/reports/flame.c decode/reports/stacks.c decode/reports/speedscope.c \
-	decode/reports/threads.c decode/reports/timeline.c decode/reports/cpus.c decode/reports/calltree.c decode/reports/peek.c \
+	decode/reports/threads.c decode/reports/timeline.c decode/reports/cpus.c decode/reports/calltree.c decode/reports/peek.c decode/reports/pprof.c \
+	decode/reports/quality.c \
 	decode/reports/diff.c decode/reports/schema.c
 # the command line: readperf.c's subcommands, their option tables
 CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/batch.c cli/diff.c cli/annotate.c cli/header.c \
@@ -68,7 +69,9 @@ UNIT_TESTS = test-util test-record test-features test-writer test-capture test-s
 # ---------------------------------------------------------------- rules
 
 LIB_SRCS = $(UTIL_SRCS) $(PERFFILE_SRCS) $(DECODE_SRCS) $(REPORT_SRCS)
-LIB_OBJS = $(LIB_SRCS:%.c=$(B)/%.o)
+# profile.proto (google/pprof, Apache-2.0) compiled by protoc-c into the build directory
+PROTO_GEN = $(B)/gen/profile.pb-c
+LIB_OBJS = $(LIB_SRCS:%.c=$(B)/%.o) $(PROTO_GEN).o
 CLI_OBJS = $(B)/readperf.o $(CLI_SRCS:%.c=$(B)/%.o)
 LIB = $(B)/libreadperf.a
 PROG = $(B)/readperf
@@ -113,6 +116,16 @@ $(B)/tests/unit/%.o: tests/unit/%.c | $(DEPS_STAMP) $(TEST_DEPS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+$(PROTO_GEN).c $(PROTO_GEN).h &: decode/reports/profile.proto | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  PROTOC  $<")
+	$(Q)protoc-c --c_out=$(B)/gen --proto_path=decode/reports $<
+$(PROTO_GEN).o: $(PROTO_GEN).c $(PROTO_GEN).h
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(B)/gen -c -o $@ $<
+$(B)/decode/reports/pprof.o: ALL_CFLAGS += -I$(B)/gen
+$(B)/decode/reports/pprof.o: $(PROTO_GEN).h
+
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -148,7 +161,12 @@ bench: all
 FUZZ_CC ?= clang
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all
 FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf fuzz-text
-FUZZ_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
+FUZZ_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/gen/profile.pb-c.o
+$(B)/fuzz/obj/gen/profile.pb-c.o: $(PROTO_GEN).c
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(B)/gen -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+$(B)/fuzz/obj/decode/reports/pprof.o: FUZZ_FLAGS += -I$(B)/gen
+$(B)/fuzz/obj/decode/reports/pprof.o: $(PROTO_GEN).h
 .SECONDARY: $(FUZZ_OBJS)
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)

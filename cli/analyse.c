@@ -177,6 +177,8 @@ const struct cli_option analyse_only_options[] = {
 	  OPT_MINWIDTH, NULL },
 	{ 0, "interval", "DURATION", "timeline.csv's interval (10ms, 0.5s, ...); default the recording's\n"
 	  "span / 100, rounded up to 1, 2 or 5 x 10^n ns", OPT_INTERVAL, NULL },
+	{ 0, "fail-unknown", "PCT", "exit 4 when more than PCT% of the samples have an [unknown] frame\n"
+	  "(their own function or a caller's): a CI gate for missing symbols", OPT_FAIL_UNKNOWN, NULL },
 	{ 0, "files-from", "LIST", "analyse the files LIST names, one a line ('-': stdin), as FILE FILE...",
 	  OPT_FILES_FROM, NULL },
 	{ 'j', "jobs", "N", "analyse N files at once (default: the number of CPUs); one file with\n"
@@ -201,7 +203,8 @@ static const struct cli_command analyse_cmd = {
 	.usage_head = "\noptions:\n",
 	.usage_tail = "\n"
 		"exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O or system error,\n"
-		"            4 readperf diff: a function crossed --fail-above or --fail-above-ratio\n",
+		"            4 readperf diff: a function crossed --fail-above or --fail-above-ratio;\n"
+		"              readperf: more samples with [unknown] frames than --fail-unknown\n",
 	.groups = analyse_groups,
 	.help_col = 22,
 };
@@ -314,6 +317,13 @@ static int analyse_opt(void *ctx, int id, const char *arg)
 		o->an.percent_limit = (uint64_t)parse_fixed4(arg);
 		if (parse_fixed4(arg) < 0 || o->an.percent_limit > 1000000) {
 			fprintf(stderr, "readperf: --percent-limit wants a percentage, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		return -1;
+	case OPT_FAIL_UNKNOWN:
+		o->fail_unknown = parse_fixed4(arg);
+		if (o->fail_unknown < 0 || o->fail_unknown > 1000000) {
+			fprintf(stderr, "readperf: --fail-unknown wants a percentage, not '%s'\n", arg);
 			return EXIT_USAGE;
 		}
 		return -1;
@@ -629,6 +639,23 @@ static int finish_analysis(struct analyse_opts *o, struct analysis *an, struct c
 }
 
 /* the exit code of a run that ended with err, said when a signal stopped it */
+/* --fail-unknown: 1 (said) when more than PCT% of the samples have an [unknown] frame */
+static int unknown_gate(const struct analyse_opts *o, const struct analysis *an, const struct log *log)
+{
+	struct analysis_stats st;
+
+	if (o->fail_unknown < 0 || !an)
+		return 0;
+	analysis__stats(an, &st);
+	/* percent in 1/10000: unknown / samples > PCT / 1000000, without division */
+	if (!st.samples || (double)st.unknown_frames * 1000000.0 <= (double)o->fail_unknown * (double)st.samples)
+		return 0;
+	log_msg(log, LOG_ERR, "%s: %" PRIu64 " of %" PRIu64 " samples (%.2f%%) have an [unknown] frame, more than "
+		"--fail-unknown %.4g%%", o->input, st.unknown_frames, st.samples,
+		100.0 * (double)st.unknown_frames / (double)st.samples, (double)o->fail_unknown / 10000.0);
+	return 1;
+}
+
 static int analyse_exit(const struct analyse_opts *o, int err, const struct log *log)
 {
 	if (err == -ENOMEM)
@@ -649,7 +676,7 @@ int analyse(struct analyse_opts *o, const struct log *log)
 	struct analysis *an = NULL;
 	struct ordered_queue *q = NULL;
 	struct csv_txn txn = { 0 };
-	int err, read_err = 0;
+	int err, read_err = 0, gate = 0;
 
 	err = fs__mkdir_p(o->outdir);
 	if (!err) {
@@ -695,6 +722,8 @@ int analyse(struct analyse_opts *o, const struct log *log)
 		err = check_filters(o, f, an, log);
 	if (!err && !o->no_summary)
 		print_summary(o, fs, an, log);
+	if (!err && !read_err)
+		gate = unknown_gate(o, an, log);
 	if (o->result)
 		fill_result(o->result, f, fs);
 	if (read_err)
@@ -707,7 +736,8 @@ out_delete:
 out_close:
 	perf_file__delete(f);
 	csv_txn__abort(&txn);
-	return analyse_exit(o, err, log);
+	err = analyse_exit(o, err, log);
+	return err == EXIT_OK && gate ? EXIT_REGRESSION : err;
 }
 
 int cmd_analyse(int argc, char **argv, struct cli *cli)

@@ -70,6 +70,7 @@ struct analyse_opts {
 	int profile_col;			/* --profile-column 1, --no-profile-column 0, else -1 */
 	int no_summary;				/* a batch child: the parent sums up */
 	struct analyse_result *result;		/* filled by analyse() when not NULL */
+	int64_t fail_unknown;			/* --fail-unknown PCT in 1/10000 %, or -1 */
 };
 
 /* the ids of the options without a short name, of analyse and diff (one list: the tables share rows) */
@@ -80,7 +81,7 @@ enum analyse_opt_id {
 	OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR, OPT_WEIGHT, OPT_SORT, OPT_FAIL_ABOVE,
 	OPT_FAIL_RATIO, OPT_FAIL_MIN, OPT_INLINE, OPT_MINWIDTH, OPT_INTERVAL, OPT_SYMBOL_CACHE,
 	OPT_NO_SYMBOL_CACHE, OPT_RAW_CSV, OPT_PAIR, OPT_GATE, OPT_FAIL_CONF, OPT_DIFF_FLAME, OPT_DIFF_FOLDED,
-	OPT_RESULTS_SORT, OPT_INVERTED, OPT_FOCUS, OPT_FOCUS_ROOT, OPT_IGNORE,
+	OPT_RESULTS_SORT, OPT_INVERTED, OPT_FOCUS, OPT_FOCUS_ROOT, OPT_IGNORE, OPT_FAIL_UNKNOWN,
 	OPT_PATH = CLI_OPT_LONG_ONLY + 1024,	/* + output id: the path outputs of the registry */
 };
 

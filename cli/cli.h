@@ -25,7 +25,8 @@ enum exit_code {
 	EXIT_USAGE = 1,		/* bad command line */
 	EXIT_BAD_INPUT = 2,	/* malformed or truncated input */
 	EXIT_SYSTEM = 3,	/* I/O or system error */
-	EXIT_REGRESSION = 4,	/* readperf diff: a function crossed --fail-above or --fail-above-ratio */
+	EXIT_REGRESSION = 4,	/* readperf diff: a function crossed --fail-above or --fail-above-ratio;
+				   readperf --fail-unknown: too many samples with [unknown] frames */
 };
 
 /* the log callback's state: -q, -v, and the first error (batch mode's index.csv) */

@@ -262,6 +262,7 @@ void analyse_opts__init(struct analyse_opts *o)
 	o->outdir = ".";
 	o->reports = analyse_default_reports();
 	o->profile_col = -1;
+	o->fail_unknown = -1;
 }
 
 void analyse_opts__release(struct analyse_opts *o)

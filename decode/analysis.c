@@ -95,6 +95,8 @@ struct analysis {
 	struct strbuf keybuf;		/* scratch for hash keys */
 	uint64_t seq;			/* samples seen: dedup stamp for children */
 	uint64_t nr_samples, nr_filtered, nr_unresolved;
+	uint64_t nr_unknown_frames;	/* samples with an [unknown] frame (own or a caller) */
+	int cur_unknown;		/* the current sample has one */
 	uint64_t time_min, time_max;	/* of every sample with a time, filtered or not */
 	struct group group;		/* read-group samples (group.h) */
 	struct hashmap unres_dsos;	/* struct dso * -> samples there without a symbol */
@@ -106,6 +108,8 @@ struct analysis {
 	int stack_filter;		/* --focus or --ignore: the stack decides, children wait for it */
 	struct array chain;		/* struct hub_func *: the children of the current sample, with stack_filter */
 	int syms_on_stack;		/* analysis_stats.syms_on_stack */
+	struct array addrs;		/* uint64_t: the address of each frame, when want_addrs */
+	int want_addrs;
 	int record_filter;		/* a report reads rrecord.filtered */
 	struct report_inst *rep;	/* the enabled reports, registry order */
 	size_t nr_rep;
@@ -507,14 +511,21 @@ static int pass_time(const struct analysis *a, uint64_t time)
 
 /* ---------------------------------------------------------------- samples */
 
-/* one frame of the current sample's stack (innermost first) */
-static int push_frame(struct analysis *a, const struct hub_func *f, unsigned cpumode)
+/* one frame of the current sample's stack (innermost first), at address ip */
+static int push_frame(struct analysis *a, const struct hub_func *f, unsigned cpumode, uint64_t ip)
 {
 	uintptr_t frame = (uintptr_t)&f->pub | (cpumode == PERF_RECORD_MISC_KERNEL ? FRAME_KERNEL : 0);
 	uintptr_t *slot;
 
 	if (!a->want_frames)
 		return 0;
+	if (a->want_addrs) {
+		uint64_t *at = array__push(&a->addrs);
+
+		if (!at)
+			return -ENOMEM;
+		*at = ip;
+	}
 	if (a->frames.len < a->frames.cap) {	/* the common case, without a call */
 		((uintptr_t *)a->frames.data)[a->frames.len++] = frame;
 		return 0;
@@ -580,10 +591,10 @@ static int push_frames(struct analysis *a, uint32_t event, const struct target *
 		if (err)
 			return err;
 		for (i = 0; i < e->nr_inl; i++)
-			if (push_frame(a, e->inl[i], cpumode))
+			if (push_frame(a, e->inl[i], cpumode, ip))
 				return -ENOMEM;
 	}
-	return push_frame(a, e->f, cpumode);
+	return push_frame(a, e->f, cpumode, ip);
 }
 
 static void count_child(struct analysis *a, struct hub_func *f, uint64_t period)
@@ -649,6 +660,7 @@ static int do_callchain(struct analysis *a, uint32_t event, const struct mthread
 		e = resolve(a, event, &t, ip, 0);
 		if (!e)
 			return -ENOMEM;
+		a->cur_unknown |= e->unresolved || !t.dso;
 		if (stack_child(a, e->f, period))
 			return -ENOMEM;
 		err = push_frames(a, event, &t, ip, e, cpumode);
@@ -807,8 +819,10 @@ static int count_self(struct analysis *a, struct evstat *es, struct ipent *e, co
 		      struct mthread *th, uint64_t period)
 {
 	a->nr_samples++;
-	if (e->unresolved || !t->dso)
+	if (e->unresolved || !t->dso) {
+		a->cur_unknown = 1;	/* its callers were looked at before it */
 		a->nr_unresolved++;
+	}
 	if (e->unresolved && t->dso && count_unresolved(a, t->dso))
 		return -ENOMEM;
 	es->samples++;
@@ -900,6 +914,7 @@ static int to_reports(struct analysis *a, struct rsample *rs)
 
 	rs->frames = a->frames.data;
 	rs->nr_frames = a->frames.len;
+	rs->addrs = a->want_addrs ? a->addrs.data : NULL;
 	rs->seq = a->seq;
 	for (; r < end; r++)
 		if ((err = r->ops->sample(r->state, a, rs)))
@@ -932,6 +947,8 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	a->seq++;
 	a->frames.len = 0;
 	a->chain.len = 0;
+	a->addrs.len = 0;
+	a->cur_unknown = 0;
 	err = push_frames(a, es->idx, &t, s->ip, e, cpumode);
 	if (!err && (s->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		struct perf_record unwound;
@@ -947,6 +964,7 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	if (count_self(a, es, e, &t, th, rs.period))
 		return -ENOMEM;
 	a->cur = t;
+	a->nr_unknown_frames += (uint64_t)a->cur_unknown;
 	rs.rec = rec;
 	rs.th = th;
 	rs.event = es->idx;
@@ -1132,6 +1150,8 @@ static int begin_reports(struct analysis *a)
 		a->nr_rep++;
 		if (ops->needs & REPORT_NEEDS_FRAMES)
 			a->want_frames = 1;
+		if (ops->needs & REPORT_NEEDS_ADDRS)
+			a->want_frames = a->want_addrs = 1;
 		if (ops->needs & REPORT_NEEDS_RECORD_FILTER)
 			a->record_filter = 1;
 		if (ops->sample)
@@ -1166,6 +1186,7 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 	/* --focus and --ignore look at the whole stack before anything counts */
 	a->stack_filter = opts->nr_focus || opts->nr_ignore;
 	a->want_frames = a->stack_filter;
+	array__init(&a->addrs, sizeof(uint64_t));
 	array__init(&a->fstat_list, sizeof(void *));
 	array__init(&a->lstat_list, sizeof(void *));
 	strbuf__init(&a->keybuf);
@@ -1244,6 +1265,7 @@ void analysis__delete(struct analysis *a)
 	hashmap__release(&a->ipcache, NULL);
 	array__release(&a->frames);
 	array__release(&a->chain);
+	array__release(&a->addrs);
 	array__release(&a->fstat_list);
 	array__release(&a->lstat_list);
 	strbuf__release(&a->keybuf);
@@ -1400,6 +1422,7 @@ void analysis__stats(const struct analysis *a, struct analysis_stats *st)
 	st->filtered = a->nr_filtered;
 	st->unresolved = a->nr_unresolved;
 	st->syms_on_stack = a->syms_on_stack;
+	st->unknown_frames = a->nr_unknown_frames;
 	st->nr_functions = a->fstat_list.len;
 	st->nr_addresses = a->ipcache.len;
 }

@@ -148,6 +148,7 @@ struct analysis_stats {
 	uint64_t filtered;		/* samples dropped by filters */
 	uint64_t unresolved;		/* of those passed: no function found */
 	int syms_on_stack;		/* a --symbols name is a caller on a dropped sample's stack */
+	uint64_t unknown_frames;	/* of those passed: [unknown] as their own function or a caller's */
 	size_t nr_functions, nr_addresses;
 };
 void analysis__stats(const struct analysis *a, struct analysis_stats *st);

@@ -82,6 +82,11 @@ struct rsample {
 	/* the stack, innermost first, with --inline's inlined frames: only for REPORT_NEEDS_FRAMES */
 	const uintptr_t *frames;
 	size_t nr_frames;
+	/*
+	 * the address of each frame (an inlined function's frames repeat the
+	 * address of the frame they are inlined into): only for REPORT_NEEDS_ADDRS
+	 */
+	const uint64_t *addrs;
 	int callchain;			/* the record carries a callchain (frames past the first are callers) */
 	uint64_t seq;			/* 1, 2, ...: a stamp to count something once per sample */
 };
@@ -125,6 +130,7 @@ enum report_source {
 /* what the report needs of the hub beyond the resolved sample */
 #define REPORT_NEEDS_FRAMES	(1u << 0)	/* rsample.frames */
 #define REPORT_NEEDS_RECORD_FILTER (1u << 1)	/* rrecord.filtered (else 0) */
+#define REPORT_NEEDS_ADDRS	(1u << 2)	/* rsample.frames and rsample.addrs */
 
 struct report_ops {
 	const char *name;

@@ -35,6 +35,11 @@ if [ "$cc" != true ]; then
 	need libelf.h libelf-dev
 	need zlib.h zlib1g-dev
 	need zstd.h libzstd-dev
+	need protobuf-c/protobuf-c.h libprotobuf-c-dev
+	if ! command -v protoc-c >/dev/null 2>&1; then
+		missing+=(protobuf-c-compiler)
+		lines+=("readperf: protoc-c not found: install the Debian package protobuf-c-compiler (apt-get install protobuf-c-compiler)")
+	fi
 	[ $tests -eq 1 ] && need cmocka.h libcmocka-dev
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers the reports share (common.h). */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "decode/reports/common.h"
@@ -57,4 +59,14 @@ const struct func_stat *report__leaf(const uintptr_t *frames, uint32_t nr)
 		return NULL;
 	memcpy(&f, frames, sizeof(f));
 	return frame__func(f);
+}
+
+const char *report__comm(struct analysis *a, const struct mthread *th)
+{
+	char name[16];
+
+	if (th->comm)
+		return th->comm;
+	snprintf(name, sizeof(name), ":%" PRIi32, (int32_t)th->tid);
+	return analysis__intern(a, name);
 }

@@ -22,6 +22,9 @@ static inline int report__cmp_u64_desc(uint64_t a, uint64_t b)
 	return a == b ? 0 : (a > b ? -1 : 1);
 }
 
+/* the thread's comm, ":TID" for a thread without COMM as perf names it (thread__new); NULL on ENOMEM */
+const char *report__comm(struct analysis *a, const struct mthread *th);
+
 /* the function of a frame list's leaf that blocks: the innermost user frame, else the innermost; NULL when none */
 const struct func_stat *report__leaf(const uintptr_t *frames, uint32_t nr);
 

@@ -9,10 +9,9 @@
  * With --focus-root no comm: a stack starts at the --focus function.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "decode/reports/common.h"
 #include "decode/reports/flame.h"
 #include "decode/reports/stacks.h"
 #include "util/pool.h"
@@ -55,15 +54,10 @@ static int stacks_sample(void *state, struct analysis *a, const struct rsample *
 	memset(&key, 0, sizeof(key));
 	key.event = s->event;
 	key.nr = (uint32_t)s->nr_frames;
-	key.comm = s->th->comm;
 	if (analysis__opts(a)->focus_root) {
 		key.comm = NULL;	/* the stacks start at the --focus function */
-	} else if (!key.comm) {
-		char name[16];
-
-		/* perf names a thread without COMM ":TID" (thread__new) */
-		snprintf(name, sizeof(name), ":%" PRIi32, (int32_t)s->th->tid);
-		key.comm = analysis__intern(a, name);
+	} else {
+		key.comm = report__comm(a, s->th);
 		if (!key.comm)
 			return -ENOMEM;
 	}

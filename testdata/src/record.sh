@@ -42,6 +42,8 @@ $R -g -e '{cpu-clock,page-faults,context-switches}:S' -o "$out/group-g.data" -- 
 $R -e cpu-clock -F 1000 -o "$out/rebuilt.data" -- $bin/rebuilt
 $R -z -e cpu-clock -F 400 --call-graph dwarf,4096 -o "$out/dwarf-nofp.data" -- $bin/nofp
 $R -z -e cpu-clock -F 400 --call-graph dwarf,4096 -o "$out/dwarf-cxx.data" -- $bin/nofpxx
+# unwind quality: a 1 KiB stack copy, too small for the deeper stacks (another boot: no kallsyms shipped)
+$R -z -e cpu-clock -F 1000 --call-graph dwarf,1024 -o "$out/deep-dwarf.data" -- $bin/deep 10000
 $R -a -g -e cpu-clock:k -F 500 -o "$out/systemwide-g.data" -- sleep 0.5
 # time and off-CPU (another boot: kallsyms.boot3); the program prints its measured sleep
 $R -g --switch-events -e cpu-clock/freq=1000/ -e context-switches/period=1/ -o "$out/phases-switch.data" -- $bin/phases > "$out/phases-switch.measured"

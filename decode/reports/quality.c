@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * quality.csv (--reports quality): how whole the stacks are, per (event,
+ * dso), the dso being the sample's own (results.csv's):
+ *   samples       the samples there
+ *   user_stacks   those with a callchain that has user frames
+ *   cut           of those, the user stack does not reach a thread root
+ *   unknown       samples with an [unknown] frame (their own function or a caller's)
+ *   cut_here      cut samples (of any dso) whose user stack ends in this dso:
+ *                 where the unwinding stopped, the dso to blame
+ * and the percentages of samples.  A user stack reaches a thread root when
+ * its outermost frame is where a process or a thread begins:
+ *  - a stack unwound from a user stack copy (--call-graph dwarf): _start
+ *    (the executable's or ld.so's), clone or clone3 (also named __clone,
+ *    __clone3, __GI___clone, __GI___clone3), the entry points whose CFI ends
+ *    the stack (the return address undefined);
+ *  - a frame-pointer chain (-g): those, or __libc_start_call_main,
+ *    __libc_start_main (__libc_start_main_impl) and start_thread: the
+ *    outermost glibc frames that save a frame pointer, where every complete
+ *    chain of a glibc program ends.
+ * Anything else is cut: the DWARF stack copy ran out (--call-graph
+ * dwarf,SIZE smaller than the stack), the unwinder found no CFI, a
+ * frame-pointer chain broke into an address in no map ([unknown]) or went
+ * through code without frame pointers, or the chain passed the hub's 1024
+ * frames.  perf script shows the same chains (test-quality.sh counts them).
+ *
+ * A warning per process whose samples are cut for more than 5%, naming the
+ * dsos the cut stacks end in.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/reports/common.h"
+#include "util/array.h"
+#include "util/hashmap.h"
+#include "util/pool.h"
+#include "util/strbuf.h"
+
+#define WARN_CUT_PCT 5
+#define WARN_DSOS 5
+
+struct qrow {
+	uint32_t event;
+	const char *dso;		/* interned */
+	uint64_t samples, user_stacks, cut, unknown, cut_here;
+};
+
+/* a process, and a dso its cut stacks end in */
+struct qproc {
+	const struct process *proc;
+	const char *dso;		/* NULL: the process's own totals */
+	uint64_t samples, cut;
+};
+
+struct quality {
+	struct pool pool;
+	struct hashmap rows, procs;
+	struct array row_list, proc_list;	/* pointers, creation order */
+};
+
+static const struct report_column quality_cols[] = {
+	{ "event", "TEXT" }, { "dso", "TEXT" }, { "samples", "BIGINT" }, { "user_stacks", "BIGINT" },
+	{ "cut", "BIGINT" }, { "cut_percent", "DOUBLE" }, { "unknown", "BIGINT" }, { "unknown_percent", "DOUBLE" },
+	{ "cut_here", "BIGINT" }, { NULL, NULL }
+};
+
+/* the entry points: the roots of every unwinding */
+static const char *const entry_roots[] = {
+	"_start", "clone", "clone3", "__clone", "__clone3", "__GI___clone", "__GI___clone3", NULL
+};
+/* the outermost glibc frames with a frame pointer: the roots of frame-pointer chains */
+static const char *const fp_roots[] = {
+	"__libc_start_call_main", "__libc_start_main", "__libc_start_main_impl", "start_thread", NULL
+};
+
+static int in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
+static int is_thread_root(const char *function, int from_stack_copy)
+{
+	return in_list(entry_roots, function) || (!from_stack_copy && in_list(fp_roots, function));
+}
+
+static int quality_begin(void *state, struct analysis *a)
+{
+	struct quality *q = state;
+
+	(void)a;
+	hashmap__init(&q->rows);
+	hashmap__init(&q->procs);
+	array__init(&q->row_list, sizeof(void *));
+	array__init(&q->proc_list, sizeof(void *));
+	return 0;
+}
+
+static void quality_release(void *state)
+{
+	struct quality *q = state;
+
+	hashmap__release(&q->rows, NULL);	/* values are pool memory */
+	hashmap__release(&q->procs, NULL);
+	array__release(&q->row_list);
+	array__release(&q->proc_list);
+	pool__release(&q->pool);
+}
+
+/* the entry of key (size bytes, the entry's first bytes) in map, made when new; NULL on ENOMEM */
+static void *entry(struct quality *q, struct hashmap *map, struct array *list, const void *key, size_t keylen,
+		   size_t size)
+{
+	void **slot, **at;
+	int ret = hashmap__insert(map, key, keylen, &slot);
+
+	if (ret < 0)
+		return NULL;
+	if (ret == 1) {
+		*slot = pool__alloc(&q->pool, size);
+		at = array__push(list);
+		if (!*slot || !at)
+			return NULL;
+		memcpy(*slot, key, keylen);
+		*at = *slot;
+	}
+	return *slot;
+}
+
+static struct qrow *row(struct quality *q, uint32_t event, const char *dso)
+{
+	struct qrow key;
+
+	memset(&key, 0, sizeof(key));
+	key.event = event;
+	key.dso = dso;
+	return entry(q, &q->rows, &q->row_list, &key, offsetof(struct qrow, samples), sizeof(key));
+}
+
+static struct qproc *proc_entry(struct quality *q, const struct process *proc, const char *dso)
+{
+	struct qproc key;
+
+	memset(&key, 0, sizeof(key));
+	key.proc = proc;
+	key.dso = dso;
+	return entry(q, &q->procs, &q->proc_list, &key, offsetof(struct qproc, samples), sizeof(key));
+}
+
+static int quality_sample(void *state, struct analysis *a, const struct rsample *s)
+{
+	struct quality *q = state;
+	const struct func_stat *outer = NULL;
+	struct qrow *r = row(q, s->event, s->func->dso), *end;
+	struct qproc *p = proc_entry(q, s->th->proc, NULL), *pe;
+	size_t i;
+
+	(void)a;
+	if (!r || !p)
+		return -ENOMEM;
+	r->samples++;
+	p->samples++;
+	for (i = 0; i < s->nr_frames; i++) {
+		if (!strncmp(frame__func(s->frames[i])->function, UNKNOWN, sizeof(UNKNOWN) - 1)) {
+			r->unknown++;
+			break;
+		}
+	}
+	if (!s->callchain)
+		return 0;
+	/* the outermost user frame: the last that is not the kernel's */
+	for (i = s->nr_frames; i-- > 0 && !outer;)
+		if (!frame__is_kernel(s->frames[i]))
+			outer = frame__func(s->frames[i]);
+	if (!outer)
+		return 0;
+	r->user_stacks++;
+	if (is_thread_root(outer->function, !!(s->rec->sample.sample_type & PERF_SAMPLE_STACK_USER)))
+		return 0;
+	r->cut++;
+	p->cut++;
+	end = row(q, s->event, outer->dso);
+	pe = proc_entry(q, s->th->proc, outer->dso);
+	if (!end || !pe)
+		return -ENOMEM;
+	end->cut_here++;
+	pe->cut++;
+	return 0;
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct qrow *a = *(const struct qrow *const *)pa, *b = *(const struct qrow *const *)pb;
+
+	if (a->event != b->event)
+		return a->event < b->event ? -1 : 1;
+	if (a->samples != b->samples)
+		return report__cmp_u64_desc(a->samples, b->samples);
+	if (a->cut_here != b->cut_here)
+		return report__cmp_u64_desc(a->cut_here, b->cut_here);
+	return report__cmp_str(a->dso, b->dso);
+}
+
+static int end_cmp(const void *pa, const void *pb)
+{
+	const struct qproc *a = *(const struct qproc *const *)pa, *b = *(const struct qproc *const *)pb;
+
+	return a->cut != b->cut ? report__cmp_u64_desc(a->cut, b->cut) : report__cmp_str(a->dso, b->dso);
+}
+
+/* the warning of one process: the dsos its cut stacks end in, most first */
+static int warn_process(struct quality *q, struct analysis *a, const struct qproc *p)
+{
+	const struct qproc **ends = calloc(q->proc_list.len + 1, sizeof(*ends));
+	struct strbuf sb;
+	size_t i, n = 0;
+	int err = 0;
+
+	if (!ends)
+		return -ENOMEM;
+	for (i = 0; i < q->proc_list.len; i++) {
+		const struct qproc *e = ((struct qproc **)q->proc_list.data)[i];
+
+		if (e->proc == p->proc && e->dso)
+			ends[n++] = e;
+	}
+	qsort(ends, n, sizeof(*ends), end_cmp);
+	strbuf__init(&sb);
+	for (i = 0; i < n && i < WARN_DSOS && !err; i++)
+		err = strbuf__addf(&sb, "%s%s (%" PRIu64 ")", i ? ", " : "", ends[i]->dso, ends[i]->cut);
+	if (!err && n > WARN_DSOS)
+		err = strbuf__addf(&sb, " and %zu more", n - WARN_DSOS);
+	if (!err)
+		log_msg(analysis__log(a), LOG_WARN, "process %" PRIu32 " (%s): %" PRIu64 " of %" PRIu64 " samples "
+			"(%.1f%%) have a user stack cut short of the thread root; they end in %s (quality.csv)",
+			p->proc->pid, p->proc->comm ? p->proc->comm : UNKNOWN, p->cut, p->samples,
+			100.0 * (double)p->cut / (double)p->samples, sb.buf ? sb.buf : "");
+	strbuf__release(&sb);
+	free(ends);
+	return err ? -ENOMEM : 0;
+}
+
+static int quality_write(void *state, struct analysis *a, const char *dir)
+{
+	struct quality *q = state;
+	struct qrow **v = malloc((q->row_list.len + 1) * sizeof(*v));
+	struct csv out;
+	size_t i;
+	int err = v ? 0 : -ENOMEM;
+
+	for (i = 0; i < q->proc_list.len && !err; i++) {
+		const struct qproc *p = ((struct qproc **)q->proc_list.data)[i];
+
+		if (!p->dso && p->cut * 100 > p->samples * WARN_CUT_PCT)
+			err = warn_process(q, a, p);
+	}
+	if (!err)
+		err = report__open_csv(&out, a, dir, "quality", quality_cols);
+	if (err) {
+		free(v);
+		return err;
+	}
+	if (q->row_list.len)
+		memcpy(v, q->row_list.data, q->row_list.len * sizeof(*v));
+	qsort(v, q->row_list.len, sizeof(*v), row_cmp);
+	for (i = 0; i < q->row_list.len; i++) {
+		csv__str(&out, analysis__event_name(a, v[i]->event));
+		csv__str(&out, v[i]->dso);
+		csv__u64(&out, v[i]->samples);
+		csv__u64(&out, v[i]->user_stacks);
+		csv__u64(&out, v[i]->cut);
+		csv__pct(&out, v[i]->cut, v[i]->samples);
+		csv__u64(&out, v[i]->unknown);
+		csv__pct(&out, v[i]->unknown, v[i]->samples);
+		csv__u64(&out, v[i]->cut_here);
+		csv__end_row(&out);
+	}
+	free(v);
+	return csv__commit(&out);
+}
+
+static const struct report_output quality_outputs[] = {
+	{ .name = "quality", .columns = quality_cols, .write = quality_write, .opt_in = 1 },
+	{ .name = NULL }
+};
+
+const struct report_ops quality_report = {
+	.name = "quality",
+	.source = REPORT_FROM_ANALYSIS,
+	.state_size = sizeof(struct quality),
+	.needs = REPORT_NEEDS_FRAMES,
+	.outputs = quality_outputs,
+	.begin = quality_begin,
+	.sample = quality_sample,
+	.release = quality_release,
+};

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# test-quality.sh: quality.csv (--reports quality), its warning and --fail-unknown.
+# The cut share is what perf script shows: a sample's chain is cut when its outermost user
+# frame (the last line of the sample that is not the kernel's or an inlined frame) is not a
+# thread root: _start, clone, clone3 (__clone, __clone3, __GI___clone, __GI___clone3), and for
+# frame-pointer chains also __libc_start_call_main, __libc_start_main(_impl), start_thread
+# (decode/reports/quality.c).  Without perf, the figures perf 6.1 printed are used:
+#   deep-dwarf.data (--call-graph dwarf,1024 of testdata/src/deep.c): 227 of 299 samples cut,
+#   none with an [unknown] frame; callgraph-fp.data: 6 of 2606 cut, 4 with an [unknown] frame.
+#   PROG=build/readperf tests/cli/test-quality.sh
+. "$(dirname "$0")/testlib.sh"
+fail=0
+
+# perf script's samples, cut and [unknown] samples of NAME: "samples cut unknown"
+perf_counts() {	# NAME dwarf|fp
+	perf script -i "$td/$1.data" --symfs "$td/symfs" --kallsyms "$td/kallsyms" -F ip,sym,dso 2> /dev/null |
+		awk -v mode="$2" '
+		function root(f) {
+			if (f ~ /^(_start|clone|clone3|__clone|__clone3|__GI___clone|__GI___clone3)$/) return 1
+			return mode == "fp" && f ~ /^(__libc_start_call_main|__libc_start_main|__libc_start_main_impl|start_thread)$/
+		}
+		function flush() {
+			if (n) { total++; if (outer != "" && !root(outer)) cut++; if (unk) unknown++ }
+			n = 0; outer = ""; unk = 0
+		}
+		/^$/ { flush(); next }
+		# perf ends a DWARF unwinding that stopped with an address -1 frame: no missing symbol
+		{ n++; if ($2 == "[unknown]" && $1 != "ffffffffffffffff") unk = 1 }
+		/\(inlined\)$/ || /\(\[kernel\.kallsyms\]\)$/ { next }
+		{ outer = $2 }
+		END { flush(); printf "%d %d %d\n", total, cut, unknown }'
+}
+
+# quality.csv's totals over its rows: "samples cut unknown"
+quality_counts() {	# quality.csv
+	tail -n +2 "$1" | csv2tsv | awk -F'\t' '{ s += $3; c += $5; u += $7 } END { printf "%d %d %d\n", s, c, u }'
+}
+
+within_point() {	# CUT1 N1 CUT2 N2: the shares differ by 1 percentage point or less
+	awk -v a="$1" -v n="$2" -v b="$3" -v m="$4" 'BEGIN { d = 100 * a / n - 100 * b / m; exit !(n && m && d <= 1 && d >= -1) }'
+}
+
+for case in "deep-dwarf dwarf 299 227 0" "callgraph-fp fp 2606 6 4"; do
+	set -- $case
+	name=$1 mode=$2
+	want="$3 $4 $5"
+	if command -v perf > /dev/null; then
+		live=$(perf_counts "$name" "$mode")
+		[ -n "$live" ] && want=$live
+	fi
+	"$PROG" --reports quality --symfs "$td/symfs" --kallsyms "$td/kallsyms" -o "$tmp/$name" "$td/$name.data" \
+		> /dev/null 2> "$tmp/$name.err"
+	got=$(quality_counts "$tmp/$name/quality.csv")
+	read -r ws wc wu <<< "$want"
+	read -r gs gc gu <<< "$got"
+	check "quality $name: samples as perf script ($got; perf $want)" test "$gs" = "$ws"
+	check "quality $name: cut share within 1 point of perf script's ($gc of $gs; perf $wc of $ws)" \
+		within_point "$gc" "$gs" "$wc" "$ws"
+	check "quality $name: samples with [unknown] frames as perf script ($gu; perf $wu)" test "$gu" = "$wu"
+done
+
+# the warning: deep's 76% cut stacks end in deep (the unwinder stops in descend); none for work's 0.3%
+check "quality deep-dwarf: a warning names the process and the dso its cut stacks end in" \
+	grep -q "^readperf: warning: process [0-9]* (deep): [0-9]* of 299 samples .* end in deep ([0-9]*)" "$tmp/deep-dwarf.err"
+check "quality callgraph-fp: no warning below 5%" quiet_stderr "$tmp/callgraph-fp.err"
+# cut_here: the cut samples by the dso their stack ends in add up to the cut ones
+check "quality deep-dwarf: cut_here adds up to cut" test "$(tail -n +2 "$tmp/deep-dwarf/quality.csv" | csv2tsv |
+	awk -F'\t' '{ c += $5; h += $9 } END { print (c == h) }')" = 1
+
+# --fail-unknown: callgraph-fp has 4 of 2606 samples (0.15%) with an [unknown] frame
+"$PROG" -q "${sym[@]}" --reports results --fail-unknown 0.1 -o "$tmp/fu" "$td/callgraph-fp.data" 2> "$tmp/fu.err"
+rc=$?
+check "--fail-unknown 0.1: exit 4 (got $rc)" test $rc -eq 4
+check "--fail-unknown 0.1: the share is said" \
+	grep -q "^readperf: .*callgraph-fp.data: 4 of 2606 samples (0.15%) have an \[unknown\] frame, more than --fail-unknown 0.1%" "$tmp/fu.err"
+check "--fail-unknown 0.1: the reports are written" test -s "$tmp/fu/results.csv"
+"$PROG" -q "${sym[@]}" --reports results --fail-unknown 0.2 -o "$tmp/fu2" "$td/callgraph-fp.data" 2> /dev/null
+rc=$?
+check "--fail-unknown 0.2: exit 0 (got $rc)" test $rc -eq 0
+"$PROG" -q "${sym[@]}" --fail-unknown abc -o "$tmp/fu3" "$td/callgraph-fp.data" 2> "$tmp/fu3.err"
+rc=$?
+check "--fail-unknown abc: exit 1 (got $rc)" test $rc -eq 1
+check "--fail-unknown abc: said" grep -q "^readperf: --fail-unknown wants a percentage, not 'abc'" "$tmp/fu3.err"
+
+# not in the default set
+"$PROG" -q "${sym[@]}" -o "$tmp/def" "$td/work.data" 2> /dev/null
+check "quality.csv is not in --reports default" test ! -e "$tmp/def/quality.csv"
+exit $fail
