@@ -10,7 +10,7 @@
 
 extern const struct report_ops filestat_report, overview_report, processes_report, results_report,
 	lines_report, callers_report, stacks_report, speedscope_report, threads_report, timeline_report,
-	cpus_report, diff_report;
+	cpus_report, html_report, diff_report;
 
 const struct report_ops *const report_registry[] = {
 	&filestat_report,	/* stat, events, header */
@@ -24,6 +24,7 @@ const struct report_ops *const report_registry[] = {
 	&threads_report,	/* threads, offcpu, --folded-offcpu, --flamegraph-offcpu */
 	&timeline_report,	/* timeline, --timeline */
 	&cpus_report,		/* cpus (--reports cpus) */
+	&html_report,		/* --html */
 	&diff_report,		/* readperf diff */
 	NULL
 };
