@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # --html FILE.html: one self-contained page of the analysis (issue 26), on
-# callgraph-fp.data (frame pointers) and dwarf-nofp.data (DWARF unwinding):
+# callgraph-fp.data (frame pointers), dwarf-nofp.data (DWARF unwinding) and
+# dwarf-cxx.data (C++ names with < > & and spaces):
 # - in headless chromium (tests/js/html-check.mjs, puppeteer-core): no script
 #   or console error, no request leaves the page, the table's top row is
 #   results.csv's first, sorting by children puts results.csv's highest
@@ -9,13 +10,14 @@
 #   callers and callees and lines.csv's lines for it, filter and keyboard;
 #   screenshots at 1280x800 and 390x844 in $HTML_SHOTS (else the test's tmp);
 # - the embedded data is strict JSON holding no "</", its functions are
-#   results.csv's rows and its edges callers.csv's (python3);
+#   results.csv's rows and its edges callers.csv's (python3); no '<' in it at
+#   all (written \u003c), so nothing a name holds can end the script element;
 # - the same page over two runs, byte for byte; the CSVs of a run with --html
 #   are those of a run without.
 . "$(dirname "$0")/testlib.sh"
 
 shots=${HTML_SHOTS:-$tmp/shots}
-for name in callgraph-fp dwarf-nofp; do
+for name in callgraph-fp dwarf-nofp dwarf-cxx; do
 	ks=$td/$name.kallsyms
 	[ -f "$ks" ] || ks=$td/kallsyms
 	S=(--symfs "$td/symfs" --kallsyms "$ks")
@@ -34,7 +36,7 @@ page = open(sys.argv[1], encoding="utf-8").read()
 start = page.index('<script type="application/json" id="data">\n') + len('<script type="application/json" id="data">\n')
 end = page.index("</script>", start)
 blob = page[start:end]
-assert "</" not in blob, "a </ inside the data"
+assert "<" not in blob, "a raw < inside the data"
 d = json.loads(blob)
 S = d["s"]
 events = [e[0] for e in d["ev"]]
@@ -48,9 +50,9 @@ edges = sorted((events[f[e[1]][0]], S[f[e[0]][1]], S[f[e[0]][2]], S[f[e[1]][1]],
                for e in d["e"])
 want = sorted(tuple(r.values()) for r in csv.DictReader(open(sys.argv[2] + "/callers.csv", encoding="utf-8")))
 assert edges == want, "edges differ from callers.csv: %d vs %d" % (len(edges), len(want))
-print("%d functions, %d edges, %d lines" % (len(funcs), len(edges), len(d["l"])))
+print("%d functions (%d names with <), %d edges, %d lines" % (len(funcs), sum("<" in s for s in S), len(edges), len(d["l"])))
 PY
-		check "$name: the data is strict JSON without </, its functions and edges are results.csv's and callers.csv's ($(tail -1 "$tmp/py.out"))" \
+		check "$name: the data is strict JSON without <, its functions and edges are results.csv's and callers.csv's ($(tail -1 "$tmp/py.out"))" \
 			test $? -eq 0
 	else
 		echo "skip - $name: the embedded data: no python3"
