@@ -55,7 +55,7 @@ REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports
 	decode/reports/overview.c decode/reports/processes.c decode/reports/results.c decode/reports/lines.c \
 	decode/reports/callers.c decode/reports/flame.c decode/reports/stacks.c decode/reports/speedscope.c \
 	decode/reports/threads.c decode/reports/timeline.c decode/reports/cpus.c decode/reports/calltree.c decode/reports/peek.c decode/reports/pprof.c \
-	decode/reports/quality.c \
+	decode/reports/quality.c decode/reports/html.c \
 	decode/reports/diff.c decode/reports/schema.c
 # the command line: readperf.c's subcommands, their option tables
 CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/batch.c cli/diff.c cli/annotate.c cli/header.c \

@@ -45,6 +45,48 @@ int report__cmp_str(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
+int report__func_cmp(const void *pa, const void *pb)
+{
+	const struct func_stat *a = *(const struct func_stat *const *)pa, *b = *(const struct func_stat *const *)pb;
+	int r;
+
+	if (a->event != b->event)
+		return a->event < b->event ? -1 : 1;
+	r = report__cmp_u64_desc(a->period, b->period);
+	if (r)
+		return r;
+	/* children-only rows: by children period */
+	r = report__cmp_u64_desc(a->ch_period, b->ch_period);
+	if (r)
+		return r;
+	r = report__cmp_str(a->dso, b->dso);
+	if (r)
+		return r;
+	return report__cmp_str(a->function, b->function);
+}
+
+int report__line_cmp(const void *pa, const void *pb)
+{
+	const struct line_stat *a = *(const struct line_stat *const *)pa, *b = *(const struct line_stat *const *)pb;
+	int r;
+
+	if (a->f->event != b->f->event)
+		return a->f->event < b->f->event ? -1 : 1;
+	r = report__cmp_u64_desc(a->period, b->period);
+	if (r)
+		return r;
+	r = report__cmp_str(a->f->dso, b->f->dso);
+	if (r)
+		return r;
+	r = report__cmp_str(a->f->function, b->f->function);
+	if (r)
+		return r;
+	r = report__cmp_str(a->src_file, b->src_file);
+	if (r)
+		return r;
+	return a->line == b->line ? 0 : (a->line < b->line ? -1 : 1);
+}
+
 const struct func_stat *report__leaf(const uintptr_t *frames, uint32_t nr)
 {
 	uint32_t i;

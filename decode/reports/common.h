@@ -24,6 +24,9 @@ static inline int report__cmp_u64_desc(uint64_t a, uint64_t b)
 
 /* the thread's comm, ":TID" for a thread without COMM as perf names it (thread__new); NULL on ENOMEM */
 const char *report__comm(struct analysis *a, const struct mthread *th);
+/* qsort orders of const struct func_stat * as results.csv and const struct line_stat * as lines.csv */
+int report__func_cmp(const void *pa, const void *pb);
+int report__line_cmp(const void *pa, const void *pb);
 
 /* the function of a frame list's leaf that blocks: the innermost user frame, else the innermost; NULL when none */
 const struct func_stat *report__leaf(const uintptr_t *frames, uint32_t nr);

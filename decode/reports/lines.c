@@ -15,28 +15,6 @@ static const struct report_column lines_cols[] = {
 	{ NULL, NULL }
 };
 
-static int line_cmp(const void *pa, const void *pb)
-{
-	const struct line_stat *a = *(const struct line_stat *const *)pa, *b = *(const struct line_stat *const *)pb;
-	int r;
-
-	if (a->f->event != b->f->event)
-		return a->f->event < b->f->event ? -1 : 1;
-	r = report__cmp_u64_desc(a->period, b->period);
-	if (r)
-		return r;
-	r = report__cmp_str(a->f->dso, b->f->dso);
-	if (r)
-		return r;
-	r = report__cmp_str(a->f->function, b->f->function);
-	if (r)
-		return r;
-	r = report__cmp_str(a->src_file, b->src_file);
-	if (r)
-		return r;
-	return a->line == b->line ? 0 : (a->line < b->line ? -1 : 1);
-}
-
 static int lines_write(void *state, struct analysis *a, const char *dir)
 {
 	size_t n = analysis__nr_lines(a), i;
@@ -49,7 +27,7 @@ static int lines_write(void *state, struct analysis *a, const char *dir)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		v[i] = analysis__line(a, i);
-	qsort(v, n, sizeof(*v), line_cmp);
+	qsort(v, n, sizeof(*v), report__line_cmp);
 	err = report__open_csv(&c, a, dir, "lines", lines_cols);
 	if (err) {
 		free(v);

@@ -11,7 +11,7 @@
 extern const struct report_ops filestat_report, overview_report, processes_report, results_report,
 	lines_report, callers_report, stacks_report, speedscope_report, threads_report, timeline_report,
 	cpus_report, calltree_report, peek_report, annotate_report,
-	pprof_report, quality_report, diff_report;
+	pprof_report, quality_report, html_report, diff_report;
 
 const struct report_ops *const report_registry[] = {
 	&filestat_report,	/* stat, events, header */
@@ -30,6 +30,7 @@ const struct report_ops *const report_registry[] = {
 	&annotate_report,	/* annotate (--reports annotate) */
 	&pprof_report,		/* --pprof */
 	&quality_report,	/* quality (--reports quality) */
+	&html_report,		/* --html */
 	&diff_report,		/* readperf diff */
 	NULL
 };

@@ -95,26 +95,6 @@ struct results {
 	struct array list;		/* struct sort_row *, creation order */
 };
 
-static int func_cmp(const void *pa, const void *pb)
-{
-	const struct func_stat *a = *(const struct func_stat *const *)pa, *b = *(const struct func_stat *const *)pb;
-	int r;
-
-	if (a->event != b->event)
-		return a->event < b->event ? -1 : 1;
-	r = report__cmp_u64_desc(a->period, b->period);
-	if (r)
-		return r;
-	/* children-only rows: by children period */
-	r = report__cmp_u64_desc(a->ch_period, b->ch_period);
-	if (r)
-		return r;
-	r = report__cmp_str(a->dso, b->dso);
-	if (r)
-		return r;
-	return report__cmp_str(a->function, b->function);
-}
-
 static void result_row(struct csv *c, struct analysis *a, const struct func_stat *f, int children)
 {
 	uint64_t total = analysis__event_period(a, f->event);
@@ -359,7 +339,7 @@ static int results_write(void *state, struct analysis *a, const char *dir)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		v[i] = analysis__func(a, i);
-	qsort(v, n, sizeof(*v), func_cmp);
+	qsort(v, n, sizeof(*v), report__func_cmp);
 	err = report__open_csv(&c, a, dir, "results", NULL);
 	if (err) {
 		free(v);

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 const candidates = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser',
 	'/usr/bin/google-chrome'].filter(Boolean);
 
-export async function openPage(file, { width = 1300, height = 900 } = {}) {
+export async function openPage(file, { width = 1300, height = 900, before = null } = {}) {
 	const exe = candidates.find((p) => existsSync(p));
 	let puppeteer;
 	try {
@@ -34,6 +34,8 @@ export async function openPage(file, { width = 1300, height = 900 } = {}) {
 	page.on('pageerror', (e) => errors.push(String(e)));
 	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 	await page.setViewport({ width, height });
+	if (before)	// e.g. request interception, set before the page loads
+		await before(page);
 	await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
 	return { browser, page, errors };
 }
