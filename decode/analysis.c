@@ -922,6 +922,16 @@ static int to_reports(struct analysis *a, struct rsample *rs)
 	return 0;
 }
 
+/* a sample's stack begins: its stamp, no frame, no child, nothing unknown yet */
+static void new_stack(struct analysis *a)
+{
+	a->seq++;
+	a->frames.len = 0;
+	a->chain.len = 0;
+	a->addrs.len = 0;
+	a->cur_unknown = 0;
+}
+
 static int process_sample(struct analysis *a, struct perf_record *rec)
 {
 	const struct perf_sample *s = &rec->sample;
@@ -944,11 +954,7 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 		err = syms_on_stack(a, es->idx, th, rec);
 		goto filtered;
 	}
-	a->seq++;
-	a->frames.len = 0;
-	a->chain.len = 0;
-	a->addrs.len = 0;
-	a->cur_unknown = 0;
+	new_stack(a);
 	err = push_frames(a, es->idx, &t, s->ip, e, cpumode);
 	if (!err && (s->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		struct perf_record unwound;
