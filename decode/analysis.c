@@ -512,13 +512,11 @@ static int pass_time(const struct analysis *a, uint64_t time)
 /* ---------------------------------------------------------------- samples */
 
 /* one frame of the current sample's stack (innermost first), at address ip */
-static int push_frame(struct analysis *a, const struct hub_func *f, unsigned cpumode, uint64_t ip)
+/* push_frame's rare part: the address too (--pprof), or a frames array to grow */
+static int push_frame_slow(struct analysis *a, uintptr_t frame, uint64_t ip)
 {
-	uintptr_t frame = (uintptr_t)&f->pub | (cpumode == PERF_RECORD_MISC_KERNEL ? FRAME_KERNEL : 0);
 	uintptr_t *slot;
 
-	if (!a->want_frames)
-		return 0;
 	if (a->want_addrs) {
 		uint64_t *at = array__push(&a->addrs);
 
@@ -526,15 +524,24 @@ static int push_frame(struct analysis *a, const struct hub_func *f, unsigned cpu
 			return -ENOMEM;
 		*at = ip;
 	}
-	if (a->frames.len < a->frames.cap) {	/* the common case, without a call */
-		((uintptr_t *)a->frames.data)[a->frames.len++] = frame;
-		return 0;
-	}
 	slot = array__push(&a->frames);
 	if (!slot)
 		return -ENOMEM;
 	*slot = frame;
 	return 0;
+}
+
+static inline int push_frame(struct analysis *a, const struct hub_func *f, unsigned cpumode, uint64_t ip)
+{
+	uintptr_t frame = (uintptr_t)&f->pub | (cpumode == PERF_RECORD_MISC_KERNEL ? FRAME_KERNEL : 0);
+
+	if (!a->want_frames)
+		return 0;
+	if (!a->want_addrs && a->frames.len < a->frames.cap) {	/* the common case, without a call */
+		((uintptr_t *)a->frames.data)[a->frames.len++] = frame;
+		return 0;
+	}
+	return push_frame_slow(a, frame, ip);
 }
 
 /*

@@ -455,6 +455,8 @@ static void test_stats(void **state)
 	assert_true(fabs(stats__stddev_mean(&s) - 0.70710678) < 1e-8);
 	assert_true(fabs(stats__rel_pct(stats__stddev_mean(&s), s.mean) - 23.5702260) < 1e-6);
 	assert_true(stats__rel_pct(1, 0) == 0);
+}
+
 static const char *const data_exts[] = { ".gz", ".zst", ".data", NULL };
 
 /* names of paths[0..n) compared with want[] (and numbered[] with the names a number was given) */
