@@ -234,9 +234,12 @@ static int sym_ok(const struct disasm_ctx *c, long i, int want_section)
 /* the dynamic relocation's symbol at vma, or NULL (objdump: a better name than a symbol below) */
 static asymbol *dynrel_symbol(const struct disasm_ctx *c, bfd_vma vma)
 {
-	arelent **lo = c->t->dynrels, **hi = lo + c->t->nr_dynrels - 1, **at;
+	arelent **lo = c->t->dynrels, **hi, **at;
 
-	if (!c->t->nr_dynrels || lo[0]->address > vma || hi[0]->address < vma)
+	if (!c->t->nr_dynrels)
+		return NULL;
+	hi = lo + c->t->nr_dynrels - 1;
+	if (lo[0]->address > vma || hi[0]->address < vma)
 		return NULL;
 	while (lo <= hi) {
 		arelent **mid = &lo[(hi - lo) / 2];
