@@ -25,7 +25,7 @@ tree_case() {
 	"$py" "$root/tests/cli/peek-count.py" --parse "$o.out" > "$o.got"
 	check "tree $name $func: $(grep -c '^call' "$o.want") callers and callees, total and self as perf script's stacks" \
 		diff "$o.want" "$o.got"
-	check "tree $name $func: nothing on stderr, no report written" test ! -s "$tmp/err" -a ! -e results.csv
+	check "tree $name $func: nothing on stderr, no report written" eval 'quiet_stderr "$tmp/err" && test ! -e results.csv'
 }
 
 cd "$tmp" || exit 1
