@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/analyse.h"
+#include "decode/reports/common.h"
 #include "decode/reports/filestat.h"
 #include "decode/reports/results.h"
 #include "perffile/ordered.h"
@@ -464,17 +465,6 @@ static int to_stdout(const struct analyse_opts *o)
 	return 0;
 }
 
-static int fn_cmp(const void *pa, const void *pb)
-{
-	const struct func_stat *a = *(const struct func_stat *const *)pa, *b = *(const struct func_stat *const *)pb;
-	int r;
-
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
-	r = strcmp(a->dso, b->dso);
-	return r ? r : strcmp(a->function, b->function);
-}
-
 /* the head of each event's results.csv, as perf report --stdio shows it */
 static void print_top(FILE *fp, const struct analysis *an)
 {
@@ -495,7 +485,7 @@ static void print_top(FILE *fp, const struct analysis *an)
 			if (v[n]->event == e && v[n]->samples)
 				n++;
 		}
-		qsort(v, n, sizeof(*v), fn_cmp);
+		qsort(v, n, sizeof(*v), report__top_cmp);
 		/* names from the file as terminal text (util/escape.h) */
 		fprintf(fp, "%s: %" PRIu64 " samples, period %" PRIu64 "\n", escape__term_str(&s1, ev.name),
 			ev.samples, ev.period);

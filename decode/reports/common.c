@@ -112,3 +112,14 @@ const char *report__comm(struct analysis *a, const struct mthread *th)
 	snprintf(name, sizeof(name), ":%" PRIi32, (int32_t)th->tid);
 	return analysis__intern(a, name);
 }
+
+int report__top_cmp(const void *pa, const void *pb)
+{
+	const struct func_stat *a = *(const struct func_stat *const *)pa, *b = *(const struct func_stat *const *)pb;
+	int r;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	r = strcmp(a->dso, b->dso);
+	return r ? r : strcmp(a->function, b->function);
+}

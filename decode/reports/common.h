@@ -26,6 +26,8 @@ static inline int report__cmp_u64_desc(uint64_t a, uint64_t b)
 const char *report__comm(struct analysis *a, const struct mthread *th);
 /* qsort orders of const struct func_stat * as results.csv and const struct line_stat * as lines.csv */
 int report__func_cmp(const void *pa, const void *pb);
+/* qsort order of const struct func_stat *: self period descending, then dso, function (the top functions of an event) */
+int report__top_cmp(const void *pa, const void *pb);
 int report__line_cmp(const void *pa, const void *pb);
 
 /* the function of a frame list's leaf that blocks: the innermost user frame, else the innermost; NULL when none */

@@ -167,17 +167,6 @@ static void table_release(struct tl_table *t)
 	free(t->ev);
 }
 
-static int top_cmp(const void *pa, const void *pb)
-{
-	const struct func_stat *a = *(const struct func_stat *const *)pa, *b = *(const struct func_stat *const *)pb;
-	int r;
-
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
-	r = strcmp(a->dso, b->dso);
-	return r ? r : strcmp(a->function, b->function);
-}
-
 /* the index of f's row in e: a top function, else the [other] row */
 static size_t row_of(const struct tl_event *e, const struct func_stat *f)
 {
@@ -202,7 +191,7 @@ static int table_events(struct analysis *a, struct tl_table *t)
 	for (i = 0; i < nf; i++)
 		sorted[i] = analysis__func(a, i);
 	if (nf)
-		qsort(sorted, nf, sizeof(*sorted), top_cmp);
+		qsort(sorted, nf, sizeof(*sorted), report__top_cmp);
 	for (i = 0; i < ne; i++) {
 		struct tl_event *e = &t->ev[t->nr_ev];
 
