@@ -8,9 +8,9 @@
 # records, group reads, a cpu, data addresses, user registers, READ
 # records, tracepoint samples perf script decodes).  Then:
 # - --switch-events with context-switches/period=1/ and cpu-clock/freq=1000/
-#   of testdata's phases program (2 rounds of 100 ms, not 5 of 300):
-#   offcpu.csv puts the thread's sleep on clock_nanosleep, within 0.5% of
-#   what the program measured itself asleep;
+#   of testdata's phases program (5 rounds of 300 ms asleep): offcpu.csv
+#   puts the thread's sleeps on clock_nanosleep, within 0.1% of what the
+#   program measured itself asleep;
 # - stat -r 5 and -I in perf stat's layout, also with -x;
 # - perf's event forms read, errors one line naming the bad part;
 # - issue 28: a SIGKILLed record keeps a readable file; cpu-clock:k where
@@ -239,23 +239,26 @@ else
 	echo "skip - tracepoints: no tracefs at /sys/kernel/tracing"
 fi
 
-# ---- off-CPU time of testdata's phases program, shortened to 2 rounds of 100 ms
-sed -e 's/^#define ROUNDS 5$/#define ROUNDS 2/' -e 's/^#define PHASE_NS 300000000LL$/#define PHASE_NS 100000000LL/' \
-	"$td/src/phases.c" > "$tmp/phases.c"
-if grep -q '^#define ROUNDS 2$' "$tmp/phases.c" && cc -g -O2 -fno-omit-frame-pointer -pthread -o "$tmp/phases" "$tmp/phases.c"; then
+# ---- off-CPU time of testdata's phases program as it is (5 rounds of 300 ms
+# computing and 300 ms asleep, ~3 s): the sleeps' off-CPU time within 0.1% of
+# what the program measured around its nanosleep calls (CLOCK_MONOTONIC). The
+# program's figure is the larger by the syscall's entry and exit around the
+# switch (~50 us a sleep here: 0.02-0.035% of 1.5 s, for perf record's file too);
+# shorter sleeps would make that fixed part the larger share.
+if cc -g -O2 -fno-omit-frame-pointer -pthread -o "$tmp/phases" "$td/src/phases.c"; then
 	"$PROG" record -q -N -g --switch-events -e context-switches/period=1/ -e cpu-clock/freq=1000/ \
 		-o "$tmp/phases.data" -- "$tmp/phases" > "$tmp/phases.measured" 2> /dev/null
 	"$PROG" -q -o "$tmp/phases.out" "$tmp/phases.data" 2> /dev/null
 	slept=$(sed -n 's/^phases: slept \([0-9]*\) ns.*/\1/p' "$tmp/phases.measured")
 	row=$(csv2tsv "$tmp/phases.out/offcpu.csv" | awk -F'\t' '$1 != $2 && $5 ~ /nanosleep/' | head -1)
 	off=$(echo "$row" | cut -f7)
-	# (a preemption inside the call, on a loaded machine, adds an interval to the 2)
-	check "phases: offcpu.csv has the thread's sleeps on $(echo "$row" | cut -f5) ($(echo "$row" | cut -f6) intervals, 2 sleeps)" \
-		test "$(echo "$row" | cut -f6)" -ge 2
-	check "phases: their off-CPU time $off ns within 0.5% of the $slept ns the program measured" \
-		awk -v a="${off:-0}" -v b="${slept:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * 0.005) }'
+	# (a preemption inside the call, on a loaded machine, adds an interval to the 5)
+	check "phases: offcpu.csv has the thread's sleeps on $(echo "$row" | cut -f5) ($(echo "$row" | cut -f6) intervals, 5 sleeps)" \
+		test "$(echo "$row" | cut -f6)" -ge 5
+	check "phases: their off-CPU time $off ns within 0.1% of the $slept ns the program measured" \
+		awk -v a="${off:-0}" -v b="${slept:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * 0.001) }'
 else
-	echo "skip - phases: cannot build testdata/src/phases.c with 2 rounds"
+	echo "skip - phases: cannot build testdata/src/phases.c"
 fi
 
 # ---- stat -r 5, -I, -x
