@@ -123,17 +123,8 @@ static int calltree_sample(void *state, struct analysis *a, const struct rsample
 static int node_cmp(const void *pa, const void *pb)
 {
 	const struct ct_node *a = *(struct ct_node *const *)pa, *b = *(struct ct_node *const *)pb;
-	int r;
 
-	if (a->f->event != b->f->event)
-		return a->f->event < b->f->event ? -1 : 1;
-	r = report__cmp_u64_desc(a->period, b->period);
-	if (r)
-		return r;
-	r = report__cmp_str(a->f->dso, b->f->dso);
-	if (r)
-		return r;
-	return report__cmp_str(a->f->function, b->f->function);
+	return report__func_period_cmp(a->f, a->period, b->f, b->period);
 }
 
 /* relink n's children in write order; v is scratch */

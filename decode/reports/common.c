@@ -65,20 +65,27 @@ int report__func_cmp(const void *pa, const void *pb)
 	return report__cmp_str(a->function, b->function);
 }
 
+int report__func_period_cmp(const struct func_stat *fa, uint64_t pa, const struct func_stat *fb, uint64_t pb)
+{
+	int r;
+
+	if (fa->event != fb->event)
+		return fa->event < fb->event ? -1 : 1;
+	r = report__cmp_u64_desc(pa, pb);
+	if (r)
+		return r;
+	r = report__cmp_str(fa->dso, fb->dso);
+	if (r)
+		return r;
+	return report__cmp_str(fa->function, fb->function);
+}
+
 int report__line_cmp(const void *pa, const void *pb)
 {
 	const struct line_stat *a = *(const struct line_stat *const *)pa, *b = *(const struct line_stat *const *)pb;
 	int r;
 
-	if (a->f->event != b->f->event)
-		return a->f->event < b->f->event ? -1 : 1;
-	r = report__cmp_u64_desc(a->period, b->period);
-	if (r)
-		return r;
-	r = report__cmp_str(a->f->dso, b->f->dso);
-	if (r)
-		return r;
-	r = report__cmp_str(a->f->function, b->f->function);
+	r = report__func_period_cmp(a->f, a->period, b->f, b->period);
 	if (r)
 		return r;
 	r = report__cmp_str(a->src_file, b->src_file);

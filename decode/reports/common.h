@@ -28,6 +28,9 @@ const char *report__comm(struct analysis *a, const struct mthread *th);
 int report__func_cmp(const void *pa, const void *pb);
 /* qsort order of const struct func_stat *: self period descending, then dso, function (the top functions of an event) */
 int report__top_cmp(const void *pa, const void *pb);
+/* by event, then period descending, then dso and function name: the rows
+ * of one function-keyed table with their own period (lines, call-tree nodes) */
+int report__func_period_cmp(const struct func_stat *fa, uint64_t pa, const struct func_stat *fb, uint64_t pb);
 int report__line_cmp(const void *pa, const void *pb);
 
 /* the function of a frame list's leaf that blocks: the innermost user frame, else the innermost; NULL when none */
