@@ -19,7 +19,9 @@ for t in debuginfod curl gcc perf python3 objcopy strip readelf; do
 done
 unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH DEBUGINFOD_PROGRESS DEBUGINFOD_VERBOSE
 srv_pid=
+# the server goes with the test, however it ends (run.sh's timeout sends SIGTERM)
 trap '[ -n "$srv_pid" ] && kill "$srv_pid" 2> /dev/null; wait 2> /dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 143' TERM INT
 
 cd "$tmp" || exit 1
 mkdir -p build served empty bid
