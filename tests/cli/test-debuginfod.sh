@@ -127,6 +127,16 @@ check "debuginfod: the fetch is said once, with its size ($size1 bytes)" \
 check "debuginfod: one line said of debuginfod (ld.so's debug info is on no server: no word)" \
 	test "$(grep -c -i 'debuginfod\|fetched' remote1.err)" = 1
 check "debuginfod: the file is in libdebuginfod's cache" cmp -s served/prog "dcache/$id1/executable"
+# only the dsos samples fell in were asked for: each build id libdebuginfod's cache has a
+# directory for (a file or its "none") is one perf buildid-list --with-hits lists (not libc's)
+hits=$(perf buildid-list -i p1.data --with-hits 2> /dev/null | awk '{ print $1 }')
+asked=$(cd dcache && ls -d */ | tr -d /)
+subset() {	# WORDS1 WORDS2: every word of the first is one of the second
+	local a
+	for a in $1; do echo "$2" | grep -qx "$a" || return 1; done
+}
+check "debuginfod: only dsos with samples asked for (asked: $(echo $asked); with hits: $(echo $hits))" \
+	subset "${asked:-none}" "$hits"
 rp again1 p1.data
 check "debuginfod: a second run takes it from libdebuginfod's cache: the same results, no fetch said" \
 	eval 'same local1 again1 results.csv lines.csv && ! grep -q fetched again1.err'
