@@ -154,6 +154,11 @@ check "debuginfod: readperf annotate disassembles the fetched binary as the loca
 	eval 'grep -q hot_a annotate.local && cmp -s annotate.local annotate.remote'
 "$PROG" diff --no-debuginfod --no-symbol-cache -o "$tmp/diffout" p1.data p1.data > /dev/null 2>&1
 check "debuginfod: readperf diff takes --no-debuginfod" test -s diffout/diff.csv
+DEBUGINFOD_CACHE_PATH=$tmp/dcache-ann "$PROG" annotate --no-debuginfod --no-symbol-cache --symfs "$tmp/empty" \
+	--buildid-dir "$tmp/bid" p1.data > /dev/null 2> annotate.err
+# (exit 1 also when no sampled function has symbols: whether libc has samples varies)
+check "debuginfod: readperf annotate takes --no-debuginfod and asks nothing" \
+	eval '! grep -q "option" annotate.err && test ! -e dcache-ann'
 
 # --no-debuginfod: no request (libdebuginfod's cache is made at the first question: none)
 DEBUGINFOD_CACHE_PATH=$tmp/dcache-no rp nodbgd p1.data --no-debuginfod
