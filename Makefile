@@ -19,7 +19,9 @@ CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wvla -Wwrite-strings -Wformat=2 -fno-common
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -I. $(CFLAGS) $(WARN) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
-LIBS = -lbfd -lopcodes -ldw -lelf -lzstd -lprotobuf-c -lz -lm -pthread
+# libdebuginfod as its pkg-config file says (it pulls libcurl), else plainly
+DEBUGINFOD_LIBS := $(shell pkg-config --libs libdebuginfod 2>/dev/null || echo -ldebuginfod)
+LIBS = -lbfd -lopcodes -ldw -lelf $(DEBUGINFOD_LIBS) -lzstd -lprotobuf-c -lz -lm -pthread
 TEST_LIBS = -lcmocka
 
 ifdef DEVELOPER
@@ -49,7 +51,7 @@ PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.
 	perffile/capture/capture.c perffile/capture/ringbuf.c perffile/capture/selfmon.c \
 	perffile/capture/synth.c perffile/capture/recorder.c
 # the model, symbols and the hub; then every output, behind the report interface (decode/report.h)
-DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/disasm.c decode/kallsyms.c decode/perfmap.c \
+DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/debuginfod.c decode/disasm.c decode/kallsyms.c decode/perfmap.c \
 	decode/machine.c decode/analysis.c decode/group.c decode/unwind.c
 REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports/common.c decode/reports/filestat.c \
 	decode/reports/overview.c decode/reports/processes.c decode/reports/results.c decode/reports/lines.c \

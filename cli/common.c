@@ -39,6 +39,8 @@ const struct cli_option analyse_shared_options[] = {
 	{ 0, "symbol-cache", "DIR", "keep the symbols and source lines found per binary in DIR for the\n"
 	  "next run (default $XDG_CACHE_HOME/readperf, else ~/.cache/readperf)", OPT_SYMBOL_CACHE, NULL },
 	{ 0, "no-symbol-cache", NULL, "neither read nor write it", OPT_NO_SYMBOL_CACHE, NULL },
+	{ 0, "no-debuginfod", NULL, "do not ask the servers of $DEBUGINFOD_URLS for binaries and\n"
+	  "debug files absent here (by default they are asked, after the local places)", OPT_NO_DEBUGINFOD, NULL },
 	{ 'e', "event", "NAME", "only samples of this event", 'e', NULL },
 	{ 0, "pid", "LIST", "only these processes (comma-separated pids)", OPT_PID, NULL },
 	{ 0, "tid", "LIST", "only these threads", OPT_TID, NULL },
@@ -263,6 +265,7 @@ void analyse_opts__init(struct analyse_opts *o)
 	o->reports = analyse_default_reports();
 	o->profile_col = -1;
 	o->fail_unknown = -1;
+	o->sym.stop = stop_signal;
 }
 
 void analyse_opts__release(struct analyse_opts *o)
@@ -389,6 +392,9 @@ static int symbol_opt(struct analyse_opts *o, int id, const char *arg)
 		break;
 	case OPT_NO_SYMBOL_CACHE:
 		o->no_symbol_cache = 1;
+		break;
+	case OPT_NO_DEBUGINFOD:
+		o->sym.no_debuginfod = 1;
 		break;
 	}
 	return -1;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * ELF DSOs through libbfd: the binary (--symfs, the build-id cache), its
- * separate debug file (by build id under /usr/lib/debug, --debug-dir and
- * ~/.debug, by path, by .gnu_debuglink), the symbol table, PLT symbols,
+ * ELF DSOs through libbfd: the binary (--symfs, the build-id cache,
+ * debuginfod), its separate debug file (by build id under /usr/lib/debug,
+ * --debug-dir and ~/.debug, by path, by .gnu_debuglink, debuginfod), the
+ * symbol table, PLT symbols,
  * the PT_LOAD program headers, source lines.
  *
  * Follows Linux perf 6.1 tools/perf/util/symbol-elf.c (dso__load_sym,
@@ -656,7 +657,8 @@ static bfd *try_debug(struct symbols *s, struct dso *d, const char *path, const 
 }
 
 /*
- * A debug file for d: by build id, by path, by .gnu_debuglink; NULL when
+ * A debug file for d: by build id, by path, by .gnu_debuglink, from
+ * debuginfod; NULL when
  * none, or out of memory (kept, symbols__fail: the search stops).  The
  * build id is the recorded one, else the main binary's.
  */
@@ -671,7 +673,7 @@ static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
 	size_t idsz = 0, i, nroots;
 	const char *roots[64];
 	bfd *dbg = NULL;
-	char *sysdebug = NULL;
+	char *sysdebug = NULL, *dpath;
 
 	if (rec) {
 		id = rec->data;
@@ -726,6 +728,10 @@ static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
 			bfd_failed(s);
 		}
 	}
+	if (!dbg && !s->err && id && !debuginfod__find(s, d, 1, id, idsz, &dpath)) {
+		dbg = try_debug(s, d, dpath, id, idsz);
+		free(dpath);
+	}
 	goto out;
 out_nomem:
 	symbols__fail(s, -ENOMEM);
@@ -735,10 +741,27 @@ out:
 	return dbg;
 }
 
+/* the binary by its recorded build id from debuginfod, into *opened; NULL when none */
+static bfd *fetch_main_file(struct symbols *s, struct dso *d, const struct recorded_id *rec, char **opened)
+{
+	bfd *abfd;
+
+	if (debuginfod__find(s, d, 0, rec->data, rec->size, opened))
+		return NULL;
+	abfd = open_bfd(s, d, *opened);
+	if (abfd && bfd_build_id_matches(s, abfd, rec) && !s->err)
+		return abfd;
+	if (abfd)
+		bfd_close(abfd);
+	free(*opened);
+	*opened = NULL;
+	return NULL;
+}
+
 /*
  * The main binary: symfs/path; else, when the file recorded a build id that
  * the candidate matches, symfs/basename (a flat directory of binaries, as
- * test suites ship them), the plain path, the build-id cache.  NULL also
+ * test suites ship them), the plain path, the build-id cache, debuginfod.  NULL also
  * when out of memory (kept, symbols__fail).
  */
 static bfd *find_main_file(struct symbols *s, struct dso *d, const struct recorded_id *rec,
@@ -804,6 +827,8 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 		bfd_close(abfd);
 		abfd = NULL;
 	}
+	if (!abfd && !s->err && rec && d->kind == DSO_ELF)
+		abfd = fetch_main_file(s, d, rec, opened);
 	/* one word per dso: a later candidate (the build-id cache) may still have the recorded file */
 	if (mismatch && abfd && !d->warned) {
 		d->warned = 1;

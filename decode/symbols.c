@@ -691,7 +691,7 @@ int symbols__new(struct symbols **out, const struct symbols_opts *opts)
 {
 	struct symbols_opts none;
 	struct symbols *s;
-	const char *home, *bdir;
+	const char *home, *bdir, *urls;
 	size_t i;
 	int err = 0;
 
@@ -711,6 +711,9 @@ int symbols__new(struct symbols **out, const struct symbols_opts *opts)
 	s->log = opts->log;
 	s->no_source = opts->no_source;
 	s->no_demangle = opts->no_demangle;
+	s->stop = opts->stop;
+	urls = getenv("DEBUGINFOD_URLS");
+	s->debuginfod = !opts->no_debuginfod && urls && *urls;
 	s->symfs = strdup(opts->symfs ? opts->symfs : "");
 	if (!s->symfs)
 		err = -ENOMEM;
@@ -775,5 +778,6 @@ void symbols__delete(struct symbols *s)
 	free(s->cache_dir);
 	free(s->osrelease);
 	free(s->buildid_dir);
+	debuginfod__release(s);
 	free(s);
 }

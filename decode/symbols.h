@@ -35,6 +35,10 @@
  *            ROOT/path, then the binary's .gnu_debuglink (its own dir, its
  *            .debug/, ROOT/<its dir>/; CRC checked).  The build id is the
  *            recorded one, else the binary's.
+ *   debuginfod: after all those, when $DEBUGINFOD_URLS is set (and not
+ *            opts->no_debuginfod), the binary by its recorded build id and
+ *            the debug file by the build id above from those servers,
+ *            through libdebuginfod and its cache (debuginfod.c).
  *   [vdso]:  BUILDID_DIR/[vdso]/<recorded id>/vdso only.
  *   kernel:  see kallsyms.c: --kallsyms FILE; else
  *            BUILDID_DIR/[kernel.kallsyms]/<id>/kallsyms; else /proc/kallsyms
@@ -64,6 +68,8 @@ struct symbols_opts {
 	size_t recorded_kernel_build_id_size;
 	const struct log *log;             /* util/log.h; may be NULL */
 	const char *cache_dir;             /* the persistent symbol cache (symcache.c), or NULL: none */
+	int no_debuginfod;                 /* never ask the servers of $DEBUGINFOD_URLS (debuginfod.c) */
+	int (*stop)(void);                 /* non-zero: stop a debuginfod download (a signal came), or NULL */
 };
 
 /*

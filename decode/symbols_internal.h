@@ -85,6 +85,7 @@ struct dso {
 	uint8_t from_cache;	/* syms, segments and lines from the cache: no file opened yet */
 	uint8_t cache_has_lines;	/* from_cache: the load had debug lines */
 	uint8_t cache_dirty;	/* knows what its cache file does not (a load from the files, a new line) */
+	uint8_t dbgd_missed;	/* debuginfod was asked and gave nothing: not cached (debuginfod.c) */
 };
 
 struct recorded_id {
@@ -113,6 +114,10 @@ struct symbols {
 	size_t nr_cached;
 	int err;		/* the first -ENOMEM or -errno (symbols__fail), or 0 */
 	char *cache_dir;	/* the persistent symbol cache's directory, or NULL */
+	int debuginfod;		/* ask the servers of $DEBUGINFOD_URLS (set, and no --no-debuginfod) */
+	int dbgd_down;		/* a server failed: warned once, none asked again */
+	struct debuginfod_client *dbgd;	/* libdebuginfod's client, made at the first question, or NULL */
+	int (*stop)(void);	/* symbols_opts.stop */
 };
 
 /* symbols.c */
@@ -208,6 +213,21 @@ void symcache__save(struct symbols *s);
 void symcache__release_probes(struct dso *d);
 /* everything of the cache in d */
 void symcache__release(struct dso *d);
+
+/* debuginfod.c */
+/*
+ * After the local places found nothing: the executable (debuginfo 0) or
+ * the debug file (1) with build id id from the debuginfod servers (or
+ * libdebuginfod's cache) for d, its path (malloc'd) into *path: 0;
+ * -ENOENT when none (not asked: no $DEBUGINFOD_URLS, --no-debuginfod, no
+ * id, a server failed earlier in the run); -ENOMEM (kept).  An answer
+ * that is no file sets d->dbgd_missed.  A download is said once (info);
+ * the first server failure is warned once.
+ */
+int debuginfod__find(struct symbols *s, struct dso *d, int debuginfo, const uint8_t *id, size_t idsz,
+		     char **path);
+/* end the client */
+void debuginfod__release(struct symbols *s);
 
 /* kallsyms.c */
 int dso__load_kernel(struct symbols *s, struct dso *d);

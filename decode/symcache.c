@@ -21,7 +21,11 @@
  * end with what was learnt.
  *
  * A dso whose load warned (a build id that differs, an unreadable file) is
- * not cached, so its warning is said on every run.  A cache file that is
+ * not cached, so its warning is said on every run; nor is one for which
+ * debuginfod was asked and gave no file (a server down, or without it yet:
+ * a later run may get it; libdebuginfod's own cache remembers a "none" for
+ * ten minutes).  With debuginfod on, the key says so: an entry made
+ * without the servers is not used then.  A cache file that is
  * truncated, corrupt (CRC-32 of its body), of another version or byte
  * order, or larger than SYMCACHE_FILE_MAX is treated as absent.  Files are
  * written whole (a temporary file and a rename); when the directory holds
@@ -97,6 +101,9 @@ static int cache_key(const struct symbols *s, const struct dso *d, struct strbuf
 	for (i = 0; i < s->nr_debug_dirs; i++)
 		if (strbuf__addf(key, "debug dir %s\n", s->debug_dirs[i]) < 0)
 			return -ENOMEM;
+	/* a load without the servers may lack what they give: not the same entry (none without them: old keys stay) */
+	if (s->debuginfod && strbuf__addstr(key, "debuginfod\n"))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -859,8 +866,11 @@ void symcache__save(struct symbols *s)
 	while ((he = hashmap__next(&s->dsos, &it))) {
 		const struct dso *d = he->value;
 
-		/* a load that warned is not cached: its warning is said again */
-		if (!d || !d->loaded || !d->cache_dirty || d->warned || !dso__main_file(d) ||
+		/*
+		 * a load that warned is not cached: its warning is said again; nor
+		 * one debuginfod gave nothing: a later run may get the file
+		 */
+		if (!d || !d->loaded || !d->cache_dirty || d->warned || d->dbgd_missed || !dso__main_file(d) ||
 		    (d->kind != DSO_ELF && d->kind != DSO_VDSO))
 			continue;
 		if (!wrote) {

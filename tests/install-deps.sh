@@ -32,6 +32,7 @@ fi
 if [ "$cc" != true ]; then
 	need bfd.h binutils-dev
 	need elfutils/libdwfl.h libdw-dev
+	need elfutils/debuginfod.h libdebuginfod-dev
 	need libelf.h libelf-dev
 	need zlib.h zlib1g-dev
 	need zstd.h libzstd-dev

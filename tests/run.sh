@@ -12,6 +12,8 @@ export PROG GEN B
 export READPERF_TOP=$PWD
 # the persistent symbol cache of the runs under test, not the user's
 export XDG_CACHE_HOME=$(mktemp -d)
+# no debuginfod server asked by the tests (test-debuginfod.sh starts its own)
+unset DEBUGINFOD_URLS
 pass=0 fail=0 skip=0
 log=$(mktemp -d)
 trap 'rm -rf "$log" "$XDG_CACHE_HOME"' EXIT

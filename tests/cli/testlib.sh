@@ -20,6 +20,8 @@ export HOME=$tmp/home
 mkdir -p "$HOME"
 # the symbol cache of these runs: the test's own, never the user's
 export XDG_CACHE_HOME=$tmp/cache
+# no debuginfod server asked (Debian's profile sets DEBUGINFOD_URLS): test-debuginfod.sh starts its own
+unset DEBUGINFOD_URLS
 sym=(--symfs "$td/symfs" --kallsyms "$td/kallsyms")
 # the shared fixtures (testdata-external/), beside the checkout unless $READPERF_SHARED says
 shared=${READPERF_SHARED:-$root/../shared}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Binaries and separate debug files by build id from the servers of
+ * $DEBUGINFOD_URLS, through elfutils' libdebuginfod (the client perf and
+ * Hotspot use): its cache ($DEBUGINFOD_CACHE_PATH, else
+ * ~/.cache/debuginfod_client), its timeouts ($DEBUGINFOD_TIMEOUT) and its
+ * negative cache of files no server has.  dso.c asks here only after every
+ * local place (symfs, the plain path, the build-id cache, the debug roots)
+ * found nothing, and only while loading a dso, which happens at its first
+ * sample (symbols.h: loading is lazy).
+ *
+ * The client is made at the first question and never prints: no verbose
+ * fd, our own progress callback (which also stops a download when the
+ * caller's stop callback says so: SIGINT).  A download is said once at
+ * info level with its size; a file already in libdebuginfod's cache at
+ * debug level.  The first failure that is not "no server has it" (refused,
+ * unreachable, timed out) is warned once, and no server is asked again in
+ * this run: the dsos it would have given stay unresolved as without it.
+ */
+#include <elfutils/debuginfod.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/log.h"
+#include "decode/symbols_internal.h"
+
+/* libdebuginfod's progress callback: non-zero stops the transfer */
+static int progress(debuginfod_client *c, long done, long total)
+{
+	struct symbols *s = debuginfod_get_user_data(c);
+
+	(void)done;
+	(void)total;
+	return s && s->stop && s->stop();
+}
+
+/* the client, made at the first question; NULL when libdebuginfod cannot make one */
+static debuginfod_client *client(struct symbols *s)
+{
+	if (s->dbgd)
+		return s->dbgd;
+	s->dbgd = debuginfod_begin();
+	if (!s->dbgd)
+		return NULL;
+	debuginfod_set_user_data(s->dbgd, s);
+	debuginfod_set_progressfn(s->dbgd, progress);
+	debuginfod_set_verbose_fd(s->dbgd, -1);
+	return s->dbgd;
+}
+
+/* a question that failed with err (not "none has it"): warned once, and no server is asked again */
+static void servers_down(struct symbols *s, int err)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	s->dbgd_down = 1;
+	if (s->stop && s->stop())
+		return;
+	log_msg(s->log, LOG_WARN, "debuginfod: %s: %s: binaries not found here stay without symbols",
+		urls ? urls : "", strerror(err));
+}
+
+int debuginfod__find(struct symbols *s, struct dso *d, int debuginfo, const uint8_t *id, size_t idsz,
+		     char **path)
+{
+	const char *what = debuginfo ? "debug info" : "executable";
+	char *got = NULL;
+	struct stat st;
+	int fd, missed;
+
+	*path = NULL;
+	missed = d->dbgd_missed;
+	if (!s->debuginfod || !id || !idsz || idsz > BUILD_ID_MAX)
+		return -ENOENT;
+	/* until a file comes: the symbol cache must not keep an absence a later run may fill */
+	d->dbgd_missed = 1;
+	if (s->dbgd_down)
+		return -ENOENT;
+	if (!client(s)) {
+		servers_down(s, ENOMEM);
+		return -ENOENT;
+	}
+	fd = debuginfo ? debuginfod_find_debuginfo(s->dbgd, id, (int)idsz, &got)
+		       : debuginfod_find_executable(s->dbgd, id, (int)idsz, &got);
+	if (fd < 0) {
+		free(got);
+		if (fd == -ENOMEM)
+			return symbols__fail(s, -ENOMEM);
+		/* -ENOENT: no server has it; -EFBIG: over $DEBUGINFOD_MAXSIZE, this file only */
+		if (fd != -ENOENT && fd != -EFBIG)
+			servers_down(s, -fd);
+		log_msg(s->log, LOG_DEBUG, "%s: %s not from debuginfod: %s", d->path, what, strerror(-fd));
+		return -ENOENT;
+	}
+	if (fstat(fd, &st))
+		st.st_size = 0;
+	close(fd);
+	if (!got)
+		return symbols__fail(s, -ENOMEM);
+	d->dbgd_missed = missed;
+	if (debuginfod_get_url(s->dbgd))
+		log_msg(s->log, LOG_INFO, "%s: %s fetched from %s (%" PRIu64 " bytes)", d->path, what,
+			debuginfod_get_url(s->dbgd), (uint64_t)st.st_size);
+	else
+		log_msg(s->log, LOG_DEBUG, "%s: %s from the debuginfod cache %s", d->path, what, got);
+	*path = got;
+	return 0;
+}
+
+void debuginfod__release(struct symbols *s)
+{
+	if (s->dbgd)
+		debuginfod_end(s->dbgd);
+	s->dbgd = NULL;
+}
