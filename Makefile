@@ -58,7 +58,7 @@ REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports
 	decode/reports/quality.c decode/reports/html.c \
 	decode/reports/diff.c decode/reports/schema.c
 # the command line: readperf.c's subcommands, their option tables
-CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/batch.c cli/diff.c cli/annotate.c cli/header.c \
+CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/manifest.c cli/batch.c cli/diff.c cli/annotate.c cli/header.c \
 	cli/record.c cli/schema.c cli/tree.c
 # the perf.data emitter the generator and the unit tests share; the external fixtures
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
