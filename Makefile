@@ -156,7 +156,7 @@ check-run: all $(UNIT_BINS) $(GEN)
 bench: all
 	$(Q)PROG=$(PROG) tests/bench/bench.sh
 
-# libFuzzer targets (clang): the reader, the whole analysis, the symbol code on ELF
+# libFuzzer targets (clang): the reader, the whole analysis and readperf diff, the symbol code on ELF
 # files, names through the text outputs' escapers; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.
 FUZZ_CC ?= clang
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all

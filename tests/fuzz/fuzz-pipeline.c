@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_RECORDS 1000000
 
-static char outdir[64];
+static char outdir[4096];
 /* the inputs of the analyses of one run, deleted after them */
 static struct perf_file *files[2];
 static size_t nr_files;
@@ -84,7 +84,7 @@ static void diff_outputs(struct analysis *old, struct analysis *new, size_t size
 	const size_t nr[2] = { 1, 1 };
 	struct diff *d = NULL;
 	struct folded fd;
-	char path[96];
+	char path[4200];
 
 	if (diff__new(&d, (struct analysis *const *[2]){ side0, side1 }, nr, &cfg))
 		return;
@@ -104,11 +104,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct analysis_opts ao, old_ao;
 	struct analysis *an = NULL, *old = NULL;
 	const struct report_ops *owner;
-	char path[96];
+	char path[4200];
 	size_t n = 0, id;
 
 	if (!outdir[0]) {
-		snprintf(outdir, sizeof(outdir), "/tmp/readperf-fuzz-XXXXXX");
+		/* under $TMPDIR: run.sh gives each run its own, removed after it */
+		snprintf(outdir, sizeof(outdir), "%s/readperf-fuzz-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 		if (!mkdtemp(outdir))
 			abort();
 	}
