@@ -60,7 +60,7 @@ REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports
 	decode/reports/quality.c decode/reports/html.c \
 	decode/reports/diff.c decode/reports/schema.c
 # the command line: readperf.c's subcommands, their option tables
-CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/batch.c cli/diff.c cli/annotate.c cli/header.c \
+CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/manifest.c cli/batch.c cli/diff.c cli/annotate.c cli/header.c \
 	cli/record.c cli/schema.c cli/tree.c
 # the perf.data emitter the generator and the unit tests share; the external fixtures
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
@@ -158,7 +158,7 @@ check-run: all $(UNIT_BINS) $(GEN)
 bench: all
 	$(Q)PROG=$(PROG) tests/bench/bench.sh
 
-# libFuzzer targets (clang): the reader, the whole analysis, the symbol code on ELF
+# libFuzzer targets (clang): the reader, the whole analysis and readperf diff, the symbol code on ELF
 # files, names through the text outputs' escapers; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.
 FUZZ_CC ?= clang
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all

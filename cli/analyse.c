@@ -604,14 +604,28 @@ static int start_analysis(struct analyse_opts *o, struct perf_file *f, const cha
 	return 0;
 }
 
+int commit_manifest(const struct analyse_opts *o, struct csv_txn *txn, const struct manifest_input *in, size_t nr,
+		    const struct log *log)
+{
+	int err = manifest__write(txn->stage, o, in, nr);
+
+	if (err && err != -ENOMEM)
+		log_msg(log, LOG_ERR, "%s/%s: cannot write: %s", o->outdir, MANIFEST_NAME, strerror(-err));
+	txn->last = MANIFEST_NAME;
+	txn->owns = manifest__owns;
+	return err;
+}
+
 /* the reports moved in when all are whole (else the previous ones stay), then the extra outputs */
-static int finish_analysis(struct analyse_opts *o, struct analysis *an, struct csv_txn *txn, int err,
-			   const struct log *log)
+static int finish_analysis(struct analyse_opts *o, const struct perf_file *f, struct analysis *an,
+			   struct csv_txn *txn, int err, const struct log *log)
 {
 	if (err && an && err == analysis__status(an))
 		analysis_error(o->input, err, log);
 	if (!err && an)
 		err = analysis__write(an, txn->stage);	/* it names the report that failed */
+	if (!err && !stop_signal() && o->reports)
+		err = commit_manifest(o, txn, &(struct manifest_input){ "", o->input, f }, 1, log);
 	if (err || stop_signal()) {
 		csv_txn__abort(txn);
 		if (err && err != -EINTR && err != -ENOMEM)
@@ -707,7 +721,7 @@ int analyse(struct analyse_opts *o, const struct log *log)
 	/* after an error the dsos without symbols may only be the ones it stopped */
 	if (!err && an)
 		err = analysis__warn_unresolved(an);
-	err = finish_analysis(o, an, &txn, err, log);
+	err = finish_analysis(o, f, an, &txn, err, log);
 	if (!err && !read_err)
 		err = check_filters(o, f, an, log);
 	if (!err && !o->no_summary)
@@ -747,6 +761,10 @@ int cmd_analyse(int argc, char **argv, struct cli *cli)
 	analyse_path_options(paths);
 	groups[2].rows = paths;
 	cmd.groups = groups;
+	if (analyse_opts__args(&o, argc, argv)) {
+		fputs("readperf: out of memory\n", stderr);
+		return EXIT_SYSTEM;
+	}
 	code = cli_command__parse(&cmd, argc, argv, analyse_opt, &ctx, &next);
 	if (code < 0)
 		code = analyse_opts__finish(&o);

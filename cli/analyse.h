@@ -71,6 +71,8 @@ struct analyse_opts {
 	int no_summary;				/* a batch child: the parent sums up */
 	struct analyse_result *result;		/* filled by analyse() when not NULL */
 	int64_t fail_unknown;			/* --fail-unknown PCT in 1/10000 %, or -1 */
+	char **args; size_t nr_args;		/* the command's arguments as given, for the manifest (a copy of
+					   the pointers: getopt reorders argv) */
 };
 
 /* the ids of the options without a short name, of analyse and diff (one list: the tables share rows) */
@@ -109,6 +111,8 @@ int analyse_opts__shared(struct analyse_opts *o, struct cli *cli, int id, const 
 /* after the options: the default symbol cache; -1 to go on, else the exit code */
 int analyse_opts__finish(struct analyse_opts *o);
 void analyse_opts__release(struct analyse_opts *o);
+/* keep argv[1..argc) for the manifest before the options are parsed; 0 or -ENOMEM */
+int analyse_opts__args(struct analyse_opts *o, int argc, char **argv);
 
 /* -e's event in f (its full name into *name, borrowed from f); -EINVAL (said) when none or two match */
 int find_event(const struct perf_file *f, const char *want, const char **name, const struct log *log);
@@ -137,6 +141,30 @@ int deliver(void *an, struct perf_record *rec);
  * the records read so far still count, goes to *read_err.
  */
 int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue *q, int quiet, int *read_err);
+
+/*
+ * The output directory's manifest (cli/manifest.c): MANIFEST_NAME written
+ * into the transaction's stage after the reports, from the inputs in[0..nr)
+ * (prefix: "" for the analysis, "old_"/"new_" for diff's sides) and
+ * o->args; 0 or -errno.  manifest__owns: is name a report readperf writes
+ * into a directory (the registry's NAME.csv), which a commit may remove
+ * (csv_txn.owns)?
+ */
+#define MANIFEST_NAME "manifest.csv"
+struct manifest_input {
+	const char *prefix, *path;
+	const struct perf_file *f;
+};
+int manifest__write(const char *stage, const struct analyse_opts *o, const struct manifest_input *in, size_t nr);
+int manifest__owns(const char *name);
+struct csv_txn;
+/*
+ * The manifest into txn's stage (its failure said, but ENOMEM), and txn set
+ * to move it in last and remove the reports of an earlier run that this one
+ * did not write (cli/analyse.c); 0 or -errno.
+ */
+int commit_manifest(const struct analyse_opts *o, struct csv_txn *txn, const struct manifest_input *in, size_t nr,
+		    const struct log *log);
 
 /* one file into o->outdir (cli/analyse.c); the exit code */
 int analyse(struct analyse_opts *o, const struct log *log);

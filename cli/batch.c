@@ -218,13 +218,13 @@ static const char *res_field(const struct strbuf *res, int i)
 	return p < end ? p : "";
 }
 
-static int write_index(const struct analyse_opts *o, const struct batch_item *items, size_t n)
+static int write_index(const struct analyse_opts *o, const char *dir, const struct batch_item *items, size_t n)
 {
 	static const char *const cols[] = { "profile", "path", "status", "samples", "duration_ns", "hostname",
 					    "perf_version", "message", NULL };
 	struct csv c;
 	size_t i;
-	int err = csv__open(&c, o->outdir, "index.csv");
+	int err = csv__open(&c, dir, "index.csv");
 
 	if (err)
 		return err;
@@ -245,6 +245,34 @@ static int write_index(const struct analyse_opts *o, const struct batch_item *it
 		csv__end_row(&c);
 	}
 	return csv__commit(&c);
+}
+
+/*
+ * DIR/index.csv and DIR's manifest (the command, index.csv) as one
+ * transaction, which removes the reports an earlier run left in DIR itself
+ * (DIR/NAME/ has its own); 0 or -errno (said, but ENOMEM)
+ */
+static int commit_index(const struct analyse_opts *o, const struct batch_item *items, size_t n,
+			const struct log *log)
+{
+	struct csv_txn txn = { 0 };
+	int err;
+
+	csv__remove_stale(o->outdir);
+	err = csv_txn__begin(&txn, o->outdir);
+	if (!err)
+		err = write_index(o, txn.stage, items, n);
+	if (err)
+		log_msg(log, LOG_ERR, "%s/index.csv: cannot write: %s", o->outdir, strerror(-err));
+	if (!err)
+		err = commit_manifest(o, &txn, NULL, 0, log);
+	if (!err) {
+		err = csv_txn__commit(&txn);
+		if (err)
+			log_msg(log, LOG_ERR, "%s: cannot move index.csv in: %s", o->outdir, strerror(-err));
+	}
+	csv_txn__abort(&txn);
+	return err;
 }
 
 /*
@@ -365,11 +393,8 @@ int batch(struct analyse_opts *o, char **files, size_t nr_files, struct cli *cli
 			code = items[i].status;
 		failed += items[i].status != 0;
 	}
-	if (!err && items) {
-		err = write_index(o, items, n);
-		if (err)
-			log_msg(log, LOG_ERR, "%s/index.csv: cannot write: %s", o->outdir, strerror(-err));
-	}
+	if (!err && items)
+		err = commit_index(o, items, n, log);
 	if (!err && !o->quiet && !stop_signal())
 		printf("readperf: %zu profiles in %s/ (index.csv): %zu ok, %zu failed\n", n, o->outdir, n - failed,
 		       failed);

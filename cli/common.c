@@ -276,6 +276,17 @@ void analyse_opts__release(struct analyse_opts *o)
 	free(o->sym_list);
 	free(o->focus_list);
 	free(o->ignore_list);
+	free(o->args);
+}
+
+int analyse_opts__args(struct analyse_opts *o, int argc, char **argv)
+{
+	o->nr_args = argc > 1 ? (size_t)argc - 1 : 0;
+	o->args = calloc(o->nr_args + 1, sizeof(*o->args));
+	if (!o->args)
+		return -ENOMEM;
+	memcpy(o->args, argv + 1, o->nr_args * sizeof(*o->args));
+	return 0;
 }
 
 /* is dir ours (root running with a user's HOME, as sudo may keep it, must not leave root's files there)? */

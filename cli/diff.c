@@ -19,6 +19,7 @@
 #include "decode/reports/flame.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
+#include "util/csv.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
 
@@ -401,6 +402,41 @@ static int diff_stacks(const struct diff *d, const struct diff_opts *o, const st
 	return err;
 }
 
+/*
+ * diff.csv and the manifest of both sides' files as one transaction (the
+ * reports of an earlier run in the directory removed); 0 or -errno (said, but ENOMEM)
+ */
+static int diff_commit(const struct diff *d, const struct diff_opts *o, struct diff_side *side[2], char **files[2],
+		       const size_t nr[2], const struct log *log)
+{
+	struct manifest_input *in = calloc(nr[0] + nr[1], sizeof(*in));
+	struct csv_txn txn = { 0 };
+	size_t k, n = 0;
+	int err, s;
+
+	if (!in)
+		return -ENOMEM;
+	for (s = 0; s < 2; s++)
+		for (k = 0; k < nr[s]; k++)
+			in[n++] = (struct manifest_input){ s ? "new_" : "old_", files[s][k], side[s][k].f };
+	csv__remove_stale(o->o.outdir);
+	err = csv_txn__begin(&txn, o->o.outdir);
+	if (!err)
+		err = diff__write(d, txn.stage, o->o.an.raw_csv);
+	if (err)
+		log_msg(log, LOG_ERR, "%s/diff.csv: cannot write: %s", o->o.outdir, strerror(-err));
+	if (!err)
+		err = commit_manifest(&o->o, &txn, in, n, log);
+	if (!err) {
+		err = csv_txn__commit(&txn);
+		if (err)
+			log_msg(log, LOG_ERR, "%s: cannot move the reports in: %s", o->o.outdir, strerror(-err));
+	}
+	csv_txn__abort(&txn);
+	free(in);
+	return err;
+}
+
 static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files[2], const size_t nr[2],
 		    const struct log *log)
 {
@@ -428,10 +464,8 @@ static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files
 		o->gate = diff__has_children(d) ? 3 : 1;
 	if (!err) {
 		diff_notes(d, o, log);
-		err = diff__write(d, o->o.outdir, o->o.an.raw_csv);
-		if (err)
-			log_msg(log, LOG_ERR, "%s/diff.csv: cannot write: %s", o->o.outdir, strerror(-err));
-		else
+		err = diff_commit(d, o, side, files, nr, log);
+		if (!err)
 			err = diff_stacks(d, o, log);
 	}
 	if (err == -ENOMEM)
@@ -478,6 +512,10 @@ int cmd_diff(int argc, char **argv, struct cli *cli)
 		if (!strcmp(argv[i], "--"))
 			dashes = i;
 	analyse_opts__init(&o.o);
+	if (analyse_opts__args(&o.o, argc, argv)) {
+		fputs("readperf: out of memory\n", stderr);
+		return EXIT_SYSTEM;
+	}
 	analyse_path_options(paths);
 	diff_own_paths(paths);
 	groups[3].rows = paths;

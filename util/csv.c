@@ -535,30 +535,82 @@ int csv_txn__begin(struct csv_txn *t, const char *dir)
 	return 0;
 }
 
+/* stage/name to dir/name; 0 or -errno */
+static int stage_rename(const struct csv_txn *t, const char *name)
+{
+	char *from = path_join(t->stage, "", name, ""), *to = path_join(t->dir, "", name, "");
+	int err = 0;
+
+	if (!from || !to)
+		err = -ENOMEM;
+	else if (rename(from, to))
+		err = -errno;
+	free(from);
+	free(to);
+	return err;
+}
+
+/* is name among moved ("NAME\0NAME\0...")? */
+static int moved_has(const struct strbuf *moved, const char *name)
+{
+	size_t off;
+
+	for (off = 0; off < moved->len; off += strlen(moved->buf + off) + 1)
+		if (!strcmp(moved->buf + off, name))
+			return 1;
+	return 0;
+}
+
+/* the files of dir that t->owns accepts and the commit did not move in: removed; 0 or -errno */
+static int remove_unwritten(const struct csv_txn *t, const struct strbuf *moved)
+{
+	DIR *d = opendir(t->dir);
+	struct dirent *e;
+	struct stat st;
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while (!err && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || !t->owns(e->d_name) || moved_has(moved, e->d_name))
+			continue;
+		/* a directory or a device of that name is not a report readperf wrote */
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)))
+			continue;
+		if (unlinkat(dirfd(d), e->d_name, 0) && errno != ENOENT)
+			err = -errno;
+	}
+	closedir(d);
+	return err;
+}
+
 int csv_txn__commit(struct csv_txn *t)
 {
 	DIR *d = opendir(t->stage);
+	struct strbuf moved = STRBUF_INIT;
 	struct dirent *e;
-	int err = 0;
+	int err = 0, has_last = 0;
 
 	if (!d)
 		return -errno;
 	/* renames need no space: once every report is whole, they all go in */
 	while (!err && (e = readdir(d))) {
-		char *from, *to;
-
 		if (e->d_name[0] == '.')
 			continue;
-		from = path_join(t->stage, "", e->d_name, "");
-		to = path_join(t->dir, "", e->d_name, "");
-		if (!from || !to)
+		if (t->last && !strcmp(e->d_name, t->last))
+			has_last = 1;
+		else
+			err = stage_rename(t, e->d_name);
+		if (!err && strbuf__add(&moved, e->d_name, strlen(e->d_name) + 1))
 			err = -ENOMEM;
-		else if (rename(from, to))
-			err = -errno;
-		free(from);
-		free(to);
 	}
 	closedir(d);
+	if (!err && has_last)
+		err = stage_rename(t, t->last);
+	if (!err && t->owns)
+		err = remove_unwritten(t, &moved);
+	strbuf__release(&moved);
 	csv_txn__abort(t);
 	return err;
 }

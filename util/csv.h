@@ -118,10 +118,19 @@ int csv__remove_stale(const char *dir);
  * failure (ENOSPC, a signal) leaves the previous reports whole and no
  * temporary file.  begin: 0 or -errno; commit: renames every file of the
  * stage into dir and removes the stage (0 or -errno); abort: removes it.
+ *
+ * Set after begin, for commit: last, a file of the stage renamed after all
+ * the others (a manifest of the set, so it is in place only when they are);
+ * owns, which names of dir belong to the set: after the renames commit
+ * removes each regular file (or symbolic link) of dir that owns accepts and
+ * the stage did not hold (reports of an earlier run that this one did not
+ * write).  A run killed before commit removes nothing.
  */
 struct csv_txn {
 	const char *dir;	/* borrowed */
 	char *stage;
+	const char *last;			/* or NULL; borrowed */
+	int (*owns)(const char *name);		/* or NULL: nothing is removed */
 };
 int csv_txn__begin(struct csv_txn *t, const char *dir);
 int csv_txn__commit(struct csv_txn *t);

@@ -19,7 +19,7 @@ for name in work cxx shlib static systemwide; do
 		echo "not ok - annotate $name: readperf failed: $(head -1 "$tmp/err")"
 		continue
 	fi
-	check "annotate $name: --reports annotate writes annotate.csv only" test "$(ls "$o")" = annotate.csv
+	check "annotate $name: --reports annotate writes annotate.csv only" test "$(reports_in "$o")" = annotate.csv
 	perf script -i "$td/$name.data" "${sym[@]}" -F ip,sym,symoff,dso 2> /dev/null > "$tmp/$name.script"
 	"$py" "$check_py" counts "$o/annotate.csv" "$tmp/$name.script" "annotate $name"
 	"$py" "$check_py" insns "$o/annotate.csv" "$td/symfs" "annotate $name"

@@ -28,8 +28,8 @@ for exp in "$exp_dir"/*.txt; do
 		fail=1
 		continue
 	fi
-	if [ "$(ls "$o")" != cpus.csv ]; then
-		echo "not ok - cpus $name: --reports cpus wrote $(ls "$o" | tr '\n' ' ')"
+	if [ "$(reports_in "$o")" != cpus.csv ]; then
+		echo "not ok - cpus $name: --reports cpus wrote $(reports_in "$o")"
 		fail=1
 	fi
 	tail -n +2 "$o/cpus.csv" | cut -d, -f1-4 | sort > "$tmp/got"

@@ -138,7 +138,7 @@ check "folded multi: exit 0, a warning names $first (exit $rc)" \
 check "folded multi: counts add up to $first's samples" \
 	test "$(sum_counts "$tmp/multi.folded")" = "$(awk -F, 'NR == 2 { print $7 }' "$tmp/multi/events.csv")"
 third=$(awk -F, 'NR == 4 { print $1 }' "$tmp/multi/events.csv")
-"$PROG" -q -o "$tmp/multi" --reports stat "${sym[@]}" -e "$third" --folded "$tmp/multi3.folded" "$td/multi.data"
+"$PROG" -q -o "$tmp/multi3" --reports stat "${sym[@]}" -e "$third" --folded "$tmp/multi3.folded" "$td/multi.data"
 check "folded multi -e $third: its samples, one-frame stacks (no callchain)" \
 	test "$(sum_counts "$tmp/multi3.folded")" = "$(awk -F, 'NR == 4 { print $7 }' "$tmp/multi/events.csv")" \
 	-a "$(grep -c -v -E '^[^;]+;[^;]+ [0-9]+$' "$tmp/multi3.folded")" -eq 0

@@ -28,7 +28,7 @@ for name in callgraph-fp dwarf-nofp dwarf-cxx; do
 	check "$name: the page is byte-identical over two runs ($(wc -c < "$tmp/$name.html") bytes)" \
 		cmp -s "$tmp/$name.html" "$tmp/$name.2.html"
 	"$PROG" -q -o "$tmp/$name.plain" "${S[@]}" "$td/$name.data"
-	check "$name: the CSVs are the same with and without --html" diff -r "$tmp/$name.plain" "$tmp/$name"
+	check "$name: the CSVs are the same with and without --html" diff_reports "$tmp/$name.plain" "$tmp/$name"
 	check "$name: no src= or href= (nothing to fetch)" test "$(grep -c -E '(src|href)=' "$tmp/$name.html")" -eq 0
 	if command -v python3 > /dev/null; then
 		python3 - "$tmp/$name.html" "$tmp/$name" > "$tmp/py.out" 2>&1 <<'PY'

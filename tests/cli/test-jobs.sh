@@ -26,7 +26,7 @@ same_run() {	# NAME ARGS...: -j 1 and -j 2 give the same reports, stdout and std
 	cmp -s <(grep '^readperf: ' "$tmp/err2" | grep -v ': the analysis in a second thread$') \
 		<(grep '^readperf: ' "$tmp/err1") || why="$why stderr differs;"
 	cmp -s "$tmp/out1" "$tmp/out2" || why="$why stdout or exit differs;"
-	diff -r "$tmp/o1" "$tmp/o2" > /dev/null 2>&1 || why="$why reports differ;"
+	diff_reports "$tmp/o1" "$tmp/o2" > /dev/null 2>&1 || why="$why reports differ;"
 	if [ -z "$why" ]; then
 		echo "ok - jobs: $name: -j 2 as -j 1"
 	else

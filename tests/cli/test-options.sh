@@ -14,9 +14,9 @@ csvrows() { awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $6 }' "$1" | sort; }
 
 # -i
 "$PROG" -q -o "$tmp/i" "${sym[@]}" -i "$f"
-check "-i FILE: the same reports as FILE" diff -r "$tmp/all" "$tmp/i"
+check "-i FILE: the same reports as FILE" diff_reports "$tmp/all" "$tmp/i"
 "$PROG" -q -o "$tmp/i2" "${sym[@]}" --input "$f"
-check "--input FILE: the same reports" diff -r "$tmp/all" "$tmp/i2"
+check "--input FILE: the same reports" diff_reports "$tmp/all" "$tmp/i2"
 "$PROG" -q -o "$tmp/i3" -i "$f" "$f" 2> "$tmp/err"
 check "-i FILE and FILE: exit 1, one line and Try" \
 	test $? -eq 1 -a "$(wc -l < "$tmp/err")" -eq 2 -a "$(grep -c "^Try 'readperf --help'" "$tmp/err")" -eq 1
@@ -54,7 +54,7 @@ check "--percent-limit x: exit 1" test $? -eq 1
 
 # --full-source-path (the default) and source_file as the full path
 "$PROG" -q -o "$tmp/fsp" "${sym[@]}" --full-source-path "$f"
-check "--full-source-path: the same reports (the default)" diff -r "$tmp/all" "$tmp/fsp"
+check "--full-source-path: the same reports (the default)" diff_reports "$tmp/all" "$tmp/fsp"
 check "source_file is the full path the debug info names" \
 	grep -q '^cpu-clock,work,hot_big,/readperf-testdata/src/work.c,' "$tmp/all/results.csv"
 
@@ -80,7 +80,7 @@ done
 check "--reports none --folded: exit 0, no report, the folded file" \
 	test $? -eq 0 -a "$(ls "$tmp/rn" 2> /dev/null | wc -l)" -eq 0 -a -s "$tmp/rn.folded"
 "$PROG" -q -o "$tmp/rd" --reports default "${sym[@]}" "$f"
-check "--reports default: all the reports" diff -r "$tmp/all" "$tmp/rd"
+check "--reports default: all the reports" diff_reports "$tmp/all" "$tmp/rd"
 "$PROG" -q -o "$tmp/rf" --reports foo "$f" 2> "$tmp/err"
 check "--reports foo: exit 1 listing the reports" test $? -eq 1 -a "$(grep -c 'none, default (all), stat, events' "$tmp/err")" -eq 1
 

@@ -20,7 +20,7 @@ run() {
 	"$PROG" -v -o "$out" "$@" > /dev/null 2> "$out.err"
 }
 same() {	# A B: the same reports
-	diff -r -q -x '*.err' "$1" "$2" > /dev/null
+	diff_reports -q -x '*.err' "$1" "$2" > /dev/null
 }
 ks_of() {	# NAME: its kallsyms
 	if [ -f "$td/$1.kallsyms" ]; then echo "$td/$1.kallsyms"; else echo "$td/kallsyms"; fi

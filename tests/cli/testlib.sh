@@ -26,6 +26,17 @@ sym=(--symfs "$td/symfs" --kallsyms "$td/kallsyms")
 # the shared fixtures (testdata-external/), beside the checkout unless $READPERF_SHARED says
 shared=${READPERF_SHARED:-$root/../shared}
 
+# the reports of two runs whose commands differ (-j, -o, the input's name) are the same: diff -r
+# of the directories but their manifest.csv, which says what each command was (README "Reports")
+diff_reports() {
+	diff -r -x manifest.csv "$@"
+}
+
+# the files of output directory DIR but its manifest, one line
+reports_in() {
+	ls "$1" | grep -vx manifest.csv | tr '\n' ' ' | sed 's/ $//'
+}
+
 # no message from readperf in FILE (a sanitizer build adds its own summary lines)
 quiet_stderr() {
 	! grep -q '^readperf:' "$1"

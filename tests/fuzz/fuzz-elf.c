@@ -20,7 +20,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char dir[64], elf[96];
+static char dir[4096], elf[4200];
 
 /* the bytes as an image in memory (a copy: libFuzzer's input is read-only) */
 static void elf_image(const uint8_t *data, size_t size)
@@ -55,7 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t a;
 
 	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "/tmp/readperf-fuzz-elf-XXXXXX");
+		/* under $TMPDIR: run.sh gives each run its own, removed after it */
+		snprintf(dir, sizeof(dir), "%s/readperf-fuzz-elf-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 		if (!mkdtemp(dir))
 			abort();
 		snprintf(elf, sizeof(elf), "%s/prog", dir);

@@ -35,10 +35,15 @@ else
 		build/tests/gen/gen-perf build/fuzz/gen >/dev/null 2>&1 && cp build/fuzz/gen/*.data "$corpus/" 2>/dev/null || true
 	fi
 fi
+# the targets' temporary files under a directory of this run only: removing
+# /tmp/readperf-fuzz-* removed those of another run going on at the same time
+# (its next fopen failed: a false "deadly signal" in fuzz-elf)
+export TMPDIR
+TMPDIR=$(mktemp -d /tmp/readperf-fuzzrun-XXXXXX)
 rc=0
 "$bin" -max_total_time="${FUZZ_SECONDS:-120}" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix=build/fuzz/crashes/ "$corpus" > "build/fuzz/$name.log" 2>&1 || rc=$?
-rm -rf /tmp/readperf-fuzz-*
+rm -rf "$TMPDIR"
 tail -n 1 "build/fuzz/$name.log"
 if [ $rc -ne 0 ]; then
 	echo "fuzz: $name failed (exit $rc): build/fuzz/$name.log, build/fuzz/crashes/" >&2

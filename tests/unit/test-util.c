@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -322,6 +323,92 @@ static void test_csv_abort_leaves_nothing(void **state)
 	assert_int_equal(csv__open(&c, "/nonexistent/dir", "t.csv"), -ENOENT);
 }
 
+/* the test's set: *.csv but mine.csv */
+static int txn_owns(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && !strcmp(name + n - 4, ".csv") && strcmp(name, "mine.csv");
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static int file_is(const char *dir, const char *name, const char *text)
+{
+	char path[256], buf[64] = "";
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	return !strcmp(buf, text);
+}
+
+/*
+ * csv_txn's commit with last and owns: the stage's files moved in (last
+ * too), then the owned regular files of dir the stage did not hold removed;
+ * a file not owned and a directory of an owned name stay; abort removes nothing
+ */
+static void test_csv_txn_replaces(void **state)
+{
+	char dir[] = "/tmp/readperf-test-txn-XXXXXX", path[256];
+	struct csv_txn t = { 0 };
+	struct csv c;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put_file(dir, "old.csv", "old\n");
+	put_file(dir, "keep.csv", "before\n");
+	put_file(dir, "mine.csv", "mine\n");
+	put_file(dir, "notes.txt", "notes\n");
+	snprintf(path, sizeof(path), "%s/sub.csv", dir);
+	assert_int_equal(mkdir(path, 0777), 0);
+	/* an aborted transaction removes nothing */
+	assert_int_equal(csv_txn__begin(&t, dir), 0);
+	t.owns = txn_owns;
+	csv_txn__abort(&t);
+	assert_true(file_is(dir, "old.csv", "old\n"));
+	assert_int_equal(csv_txn__begin(&t, dir), 0);
+	put_file(t.stage, "keep.csv", "after\n");
+	assert_int_equal(csv__open(&c, t.stage, "m.csv"), 0);
+	csv__str(&c, "manifest");
+	csv__end_row(&c);
+	assert_int_equal(csv__commit(&c), 0);
+	t.last = "m.csv";
+	t.owns = txn_owns;
+	assert_int_equal(csv_txn__commit(&t), 0);
+	assert_null(t.stage);
+	assert_false(file_is(dir, "old.csv", "old\n"));
+	snprintf(path, sizeof(path), "%s/old.csv", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_true(file_is(dir, "keep.csv", "after\n"));
+	assert_true(file_is(dir, "m.csv", "manifest\n"));
+	assert_true(file_is(dir, "mine.csv", "mine\n"));
+	assert_true(file_is(dir, "notes.txt", "notes\n"));
+	snprintf(path, sizeof(path), "%s/sub.csv", dir);
+	assert_int_equal(rmdir(path), 0);
+	for (const char *const *n = (const char *const[]){ "keep.csv", "m.csv", "mine.csv", "notes.txt", NULL }; *n; n++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *n);
+		assert_int_equal(unlink(path), 0);
+	}
+	assert_int_equal(rmdir(dir), 0);	/* nothing else: no stage left */
+}
+
 /* digits at every power of ten, pre-escaped text, raw output across buffer flushes */
 static void test_csv_digits_text_raw(void **state)
 {
@@ -591,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_csv_quoting_and_numbers),
 		cmocka_unit_test(test_csv_abort_leaves_nothing),
+		cmocka_unit_test(test_csv_txn_replaces),
 		cmocka_unit_test(test_csv_digits_text_raw),
 		cmocka_unit_test(test_log_callback),
 		cmocka_unit_test(test_stats),
