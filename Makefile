@@ -4,7 +4,7 @@
 #   make demo            install what is missing (Debian), build, analyse a shipped recording
 #   make check           the same, then unit tests + CLI tests; prints "N passed, N failed"
 #   make bench           speed and memory benchmarks against perf
-#   make fuzz            libFuzzer targets (clang): reader, whole analysis, ELF, names; FUZZ_SECONDS each
+#   make fuzz            libFuzzer targets (clang): reader, whole analysis, ELF, names, jitdump; FUZZ_SECONDS each
 #   make install         the binary and the man page; PREFIX=/usr/local DESTDIR=
 #   make uninstall       removes them
 #   SANITIZE=address,undefined   sanitizer build in build-san/ (binary build-san/readperf)
@@ -64,7 +64,7 @@ CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/b
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
 GEN_SRCS = tests/gen/gen-perf.c tests/lib/perfemit.c
 UNIT_TESTS = test-util test-record test-features test-writer test-capture test-selfmon test-symbols \
-	test-ordered test-machine test-analysis test-unwind test-tracing test-escape
+	test-ordered test-machine test-analysis test-unwind test-tracing test-escape test-jitdump
 
 # ---------------------------------------------------------------- rules
 
@@ -160,7 +160,7 @@ bench: all
 # files, names through the text outputs' escapers; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.
 FUZZ_CC ?= clang
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all
-FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf fuzz-text
+FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf fuzz-text fuzz-jitdump
 FUZZ_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/gen/profile.pb-c.o
 $(B)/fuzz/obj/gen/profile.pb-c.o: $(PROTO_GEN).c
 	@mkdir -p $(dir $@)

@@ -178,10 +178,13 @@ static uint64_t map_len(const struct parse *p, uint64_t code_size)
  */
 static int lines_fit(const struct parse *p, const struct jit_code *c)
 {
-	const struct jit_line *l = &ARRAY_AT(&p->lines, struct jit_line, p->debug_first);
+	const struct jit_line *l;
 	uint64_t end = c->addr + c->size + 64;
 	size_t i;
 
+	if (!p->debug_nr)
+		return 0;
+	l = &ARRAY_AT(&p->lines, struct jit_line, p->debug_first);
 	for (i = 0; i < p->debug_nr; i++)
 		if (l[i].addr < c->addr || l[i].addr > end || end < c->addr || !l[i].file[0])
 			return 0;
@@ -284,8 +287,9 @@ static int parse_debug(struct parse *p, uint64_t off, uint64_t size)
 		at = (uint64_t)(nul - (const char *)p->buf) + 1;
 	}
 	p->debug_nr = p->lines.len - p->debug_first;
-	qsort(&ARRAY_AT(&p->lines, struct jit_line, p->debug_first), p->debug_nr, sizeof(struct jit_line),
-	      line_cmp);
+	if (p->debug_nr)
+		qsort(&ARRAY_AT(&p->lines, struct jit_line, p->debug_first), p->debug_nr,
+		      sizeof(struct jit_line), line_cmp);
 	p->has_debug = 1;
 	return 0;
 }
@@ -536,6 +540,11 @@ int symbols__jitdump(struct symbols *s, const char *path, const struct jit_map *
 	j = jitdump_get(s, path);
 	if (!j)
 		return s->err ? s->err : -ENOENT;
+	return jitdump__maps(j, maps, nr, flags);
+}
+
+int jitdump__maps(const struct jitdump *j, const struct jit_map **maps, size_t *nr, uint64_t *flags)
+{
 	if (j->unusable)
 		return -EINVAL;
 	*maps = j->maps;

@@ -576,6 +576,8 @@ static int do_resolve(struct symbols *s, struct dso *d, uint64_t map_start, uint
 		return s->err;
 	if (d->kind == DSO_ELF || d->kind == DSO_VDSO)
 		addr = dso__file_vaddr(d, ip - map_start + map_pgoff);
+	else if (d->kind == DSO_JIT)
+		addr = ip - map_start + d->syms->start;	/* a moved code's map: its load's addresses */
 	else
 		addr = ip;
 	out->addr = addr;

@@ -174,7 +174,7 @@ struct sym_result {
  * the MMAP record, ip the address.  User DSOs: file offset = ip - map_start +
  * map_pgoff, then an ELF vaddr through the PT_LOAD program headers (PIE,
  * shared objects, non-zero pgoff, prelinked).  Kernel/kallsyms/perf-map: ip
- * as is.  Fills function and sym_addr and, unless opts->no_source, the
+ * as is.  A jitdump's code: ip - map_start + the load's code address.  Fills function and sym_addr and, unless opts->no_source, the
  * source fields (def_* and src_*).  0 found; -ENOENT no symbol (function
  * NULL, sym_addr and def_* zero; src_* may still be set when debug info
  * covers the address, as perf's srcline is); -EINVAL bad arguments;

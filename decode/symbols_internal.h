@@ -234,6 +234,8 @@ struct jitdump;
  */
 int jitdump__parse(struct symbols *s, const char *path, const void *buf, size_t len, struct jitdump **out);
 void jitdump__free(void *j);
+/* its maps and flags as symbols__jitdump gives them: 0, or -EINVAL when its header is unusable */
+int jitdump__maps(const struct jitdump *j, const struct jit_map **maps, size_t *nr, uint64_t *flags);
 /* the source line of addr in a DSO_JIT dso's code, into r's src_* (unchanged when none) */
 void jitdump__line(const struct dso *d, uint64_t addr, struct sym_result *r);
 
