@@ -951,12 +951,17 @@ static void new_stack(struct analysis *a)
 static void set_jit_clock(struct analysis *a)
 {
 	const struct perf_evlist *el = a->f ? perf_file__evlist(a->f) : NULL;
-	struct machine_jit j = { .monotonic = el && el->nr, .log = a->log };
+	struct machine_jit j = { .monotonic = el && el->nr, .times = el && el->nr, .log = a->log };
 	size_t i;
 
-	for (i = 0; el && i < el->nr; i++)
-		if (!el->attrs[i].attr.use_clockid || el->attrs[i].attr.clockid != CLOCK_MONOTONIC)
+	for (i = 0; el && i < el->nr; i++) {
+		const struct perf_event_attr *at = &el->attrs[i].attr;
+
+		if (!at->use_clockid || at->clockid != CLOCK_MONOTONIC)
 			j.monotonic = 0;
+		if (!(at->sample_type & PERF_SAMPLE_TIME))
+			j.times = 0;
+	}
 	machine__set_jit(a->m, &j);
 }
 

@@ -623,7 +623,8 @@ static int jitdump_mapped(struct machine *m, struct process *p, const char *path
 		return err == -ENOMEM ? err : 0;
 	p->jitdump = 1;
 	arch = (flags & JIT_FLAG_ARCH_TIMESTAMP) != 0;
-	timed = arch ? m->has_tsc && m->tsc.time_mult && (!m->tsc.has_ext || m->tsc.cap_user_time_zero)
+	timed = !m->jit.times ? 0 :
+		arch ? m->has_tsc && m->tsc.time_mult && (!m->tsc.has_ext || m->tsc.cap_user_time_zero)
 		     : m->jit.monotonic;
 	if (timed)
 		return jit_queue(m, maps, nr, arch);

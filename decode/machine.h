@@ -94,6 +94,7 @@ void machine__delete(struct machine *m);
 /* what jitdumps need of the recording */
 struct machine_jit {
 	int monotonic;			/* every event has use_clockid, clockid CLOCK_MONOTONIC (perf record -k 1) */
+	int times;			/* every event's samples have times (else nothing is timed) */
 	const struct log *log;		/* the clock warning (once); may be NULL */
 };
 /* before the first record; j is copied */

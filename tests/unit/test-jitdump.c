@@ -387,7 +387,7 @@ static void test_machine(void **state)
 	build(&d, 0);
 	path = write_dump(&d, d.b.len);
 	for (timed = 1; timed >= 0; timed--) {
-		struct machine_jit j = { .monotonic = timed, .log = &log };
+		struct machine_jit j = { .monotonic = timed, .times = 1, .log = &log };
 
 		strbuf__reset(&lc);
 		assert_int_equal(machine__new(&mc, s), 0);
