@@ -4,7 +4,7 @@
 #   make demo            install what is missing (Debian), build, analyse a shipped recording
 #   make check           the same, then unit tests + CLI tests; prints "N passed, N failed"
 #   make bench           speed and memory benchmarks against perf
-#   make fuzz            libFuzzer targets (clang): reader, whole analysis, ELF, names; FUZZ_SECONDS each
+#   make fuzz            libFuzzer targets (clang): reader, whole analysis, ELF, names, jitdump; FUZZ_SECONDS each
 #   make install         the binary and the man page; PREFIX=/usr/local DESTDIR=
 #   make uninstall       removes them
 #   SANITIZE=address,undefined   sanitizer build in build-san/ (binary build-san/readperf)
@@ -51,7 +51,7 @@ PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.
 	perffile/capture/capture.c perffile/capture/ringbuf.c perffile/capture/selfmon.c \
 	perffile/capture/synth.c perffile/capture/recorder.c
 # the model, symbols and the hub; then every output, behind the report interface (decode/report.h)
-DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/debuginfod.c decode/disasm.c decode/kallsyms.c decode/perfmap.c \
+DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/debuginfod.c decode/disasm.c decode/kallsyms.c decode/perfmap.c decode/jitdump.c \
 	decode/machine.c decode/analysis.c decode/group.c decode/unwind.c
 REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports/common.c decode/reports/filestat.c \
 	decode/reports/overview.c decode/reports/processes.c decode/reports/results.c decode/reports/lines.c \
@@ -66,7 +66,7 @@ CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/m
 TEST_LIB_SRCS = tests/lib/perfemit.c tests/lib/external.c
 GEN_SRCS = tests/gen/gen-perf.c tests/lib/perfemit.c
 UNIT_TESTS = test-util test-record test-features test-writer test-capture test-selfmon test-symbols \
-	test-ordered test-machine test-analysis test-unwind test-tracing test-escape
+	test-ordered test-machine test-analysis test-unwind test-tracing test-escape test-jitdump
 
 # ---------------------------------------------------------------- rules
 
@@ -162,7 +162,7 @@ bench: all
 # files, names through the text outputs' escapers; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.
 FUZZ_CC ?= clang
 FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all
-FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf fuzz-text
+FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf fuzz-text fuzz-jitdump
 FUZZ_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/gen/profile.pb-c.o
 $(B)/fuzz/obj/gen/profile.pb-c.o: $(PROTO_GEN).c
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "decode/report.h"
 #include "decode/group.h"
@@ -798,6 +799,10 @@ static int sample_passes(struct analysis *a, const struct perf_record *rec, stru
 	uint64_t time = (s->sample_type & PERF_SAMPLE_TIME) ? s->time : 0;
 
 	if (s->sample_type & PERF_SAMPLE_TIME) {
+		int err = machine__advance(a->m, time);	/* the JIT code loaded by now */
+
+		if (err)
+			return err;
 		if (!a->time_min || time < a->time_min)
 			a->time_min = time;
 		if (time > a->time_max)
@@ -937,6 +942,27 @@ static void new_stack(struct analysis *a)
 	a->chain.len = 0;
 	a->addrs.len = 0;
 	a->cur_unknown = 0;
+}
+
+/*
+ * jitdump timestamps are CLOCK_MONOTONIC: they order with the samples when
+ * every event has that clock (perf record -k 1), what perf inject requires
+ */
+static void set_jit_clock(struct analysis *a)
+{
+	const struct perf_evlist *el = a->f ? perf_file__evlist(a->f) : NULL;
+	struct machine_jit j = { .monotonic = el && el->nr, .times = el && el->nr, .log = a->log };
+	size_t i;
+
+	for (i = 0; el && i < el->nr; i++) {
+		const struct perf_event_attr *at = &el->attrs[i].attr;
+
+		if (!at->use_clockid || at->clockid != CLOCK_MONOTONIC)
+			j.monotonic = 0;
+		if (!(at->sample_type & PERF_SAMPLE_TIME))
+			j.times = 0;
+	}
+	machine__set_jit(a->m, &j);
 }
 
 static int process_sample(struct analysis *a, struct perf_record *rec)
@@ -1084,6 +1110,9 @@ static int process_record(struct analysis *a, struct perf_record *rec)
 	if (rec->type < PERF_RECORD_USER_TYPE_START && (rec->sample.sample_type & PERF_SAMPLE_TIME)) {
 		rr.time = rec->sample.time;
 		rr.has_time = 1;
+		err = machine__advance(a->m, rr.time);
+		if (err)
+			return err;
 	}
 	err = machine__process(a->m, rec, rr.time);
 	if (err)
@@ -1236,8 +1265,10 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 			goto out_delete;
 	}
 	err = machine__new(&a->m, a->syms);
-	if (!err)
+	if (!err) {
+		set_jit_clock(a);
 		err = begin_reports(a);
+	}
 	if (err)
 		goto out_delete;
 	*out = a;

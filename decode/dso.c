@@ -334,6 +334,18 @@ static char *demangle(struct symbols *s, bfd *abfd, const char *raw)
 	return dem;
 }
 
+const char *dso__demangled_name(struct symbols *s, const char *raw)
+{
+	char *dem = demangle(s, NULL, raw);
+	const char *name;
+
+	if (!dem)
+		return s->err ? NULL : symbols__intern(s, raw);
+	name = symbols__intern(s, dem);
+	free(dem);
+	return name;
+}
+
 static const char *symbol_name(struct symbols *s, bfd *abfd, const char *raw, int dynamic)
 {
 	char *dem;

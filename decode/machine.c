@@ -2,7 +2,9 @@
 /*
  * Processes, threads and maps (see machine.h).  Follows
  * machine__process_{comm,fork,exit,mmap,mmap2}_event(), thread__fork() and
- * maps__fixup_overlappings() of Linux perf 6.1.
+ * maps__fixup_overlappings() of Linux perf 6.1, and for jitdumps perf
+ * inject --jit (util/jitdump.c: jit_process, jit_repipe_code_load/move,
+ * convert_timestamp; builtin-inject.c's anon map stripping).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -11,7 +13,9 @@
 
 #include "decode/machine.h"
 #include "decode/symbols.h"
+#include "util/array.h"
 #include "util/hashmap.h"
+#include "util/log.h"
 
 #define TCACHE 256
 
@@ -28,6 +32,21 @@ struct machine {
 	struct mthread *last;		/* the thread of the last lookup */
 	/* the threads of recent lookups by tid % TCACHE (samples of a few threads interleave) */
 	struct mthread *tcache[TCACHE];
+	/* jitdumps */
+	struct machine_jit jit;
+	struct array jit_due;		/* struct jit_due: maps of timed dumps, sorted from jit_head on */
+	size_t jit_head;		/* the first not applied */
+	uint64_t jit_next;		/* the time of jit_head's, UINT64_MAX when none */
+	uint64_t jit_seq;
+	int jit_warned;
+	int has_tsc;			/* a TIME_CONV record: arch timestamps convert */
+	struct perf_rec_time_conv tsc;
+};
+
+/* a JIT map waiting for its time */
+struct jit_due {
+	struct jit_map m;
+	uint64_t seq;			/* arrival order: ties keep it */
 };
 
 /* the map owns a NUL-terminated copy of every key: that copy is the interned string */
@@ -68,6 +87,8 @@ int machine__new(struct machine **out, struct symbols *syms)
 	if (!m)
 		return -ENOMEM;
 	m->syms = syms;
+	array__init(&m->jit_due, sizeof(struct jit_due));
+	m->jit_next = UINT64_MAX;
 	hashmap__init(&m->strings);
 	hashmap__init(&m->procs);
 	hashmap__init(&m->threads);
@@ -90,6 +111,7 @@ void machine__delete(struct machine *m)
 	free(m->all_procs);
 	free(m->all_threads);
 	maps__release(&m->kmaps);
+	array__release(&m->jit_due);
 	hashmap__release(&m->strings, NULL);
 	hashmap__release(&m->procs, NULL);
 	hashmap__release(&m->threads, NULL);
@@ -493,6 +515,131 @@ static uint64_t map_end(uint64_t start, uint64_t len)
 	return start + len;
 }
 
+/* ------------------------------------------------------------- jitdumps */
+
+void machine__set_jit(struct machine *m, const struct machine_jit *j)
+{
+	m->jit = *j;
+}
+
+/* perf inject drops these maps of a process whose jitdump it read: the dump's loads cover them */
+static int is_jit_anon(const char *f)
+{
+	return !strncmp(f, "//anon", 6) || !strncmp(f, "[anon:", 6) || !strncmp(f, "/memfd:", 7);
+}
+
+/* a JIT map into its process's maps, as perf inject's MMAP2 of jitted-PID-N.so */
+static int jit_insert(struct machine *m, const struct jit_map *jm, const char *path)
+{
+	struct mthread *t = machine__findnew_thread(m, jm->pid, jm->tid);
+	struct map_entry e;
+
+	if (!t)
+		return -ENOMEM;
+	memset(&e, 0, sizeof(e));
+	e.start = jm->start;
+	e.end = map_end(jm->start, jm->len);
+	e.dso = jm->dso;
+	e.filename = path;
+	return maps__insert(&t->proc->maps, &e);
+}
+
+/* perf's tsc_to_perf_time (util/tsc.c) */
+static uint64_t tsc_to_time(const struct perf_rec_time_conv *tc, uint64_t cyc)
+{
+	uint64_t quot, rem, shift = tc->time_shift & 63;
+
+	if (tc->has_ext && tc->cap_user_time_short)
+		cyc = tc->time_cycles + ((cyc - tc->time_cycles) & tc->time_mask);
+	quot = cyc >> shift;
+	rem = cyc & (((uint64_t)1 << shift) - 1);
+	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> shift);
+}
+
+static int due_cmp(const void *pa, const void *pb)
+{
+	const struct jit_due *a = pa, *b = pb;
+
+	if (a->m.time != b->m.time)
+		return a->m.time < b->m.time ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* the maps of a timed dump wait for their times (converted from the arch counter when it is one) */
+static int jit_queue(struct machine *m, const struct jit_map *maps, size_t nr, int arch)
+{
+	struct jit_due *d;
+	size_t i;
+
+	if (m->jit_head == m->jit_due.len)
+		m->jit_head = m->jit_due.len = 0;
+	if (array__reserve(&m->jit_due, nr))
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		d = array__push(&m->jit_due);
+		d->m = maps[i];
+		if (arch)
+			d->m.time = tsc_to_time(&m->tsc, d->m.time);
+		d->seq = m->jit_seq++;
+	}
+	d = &ARRAY_AT(&m->jit_due, struct jit_due, m->jit_head);
+	qsort(d, m->jit_due.len - m->jit_head, sizeof(*d), due_cmp);
+	m->jit_next = m->jit_due.len > m->jit_head ? d->m.time : UINT64_MAX;
+	return 0;
+}
+
+int machine__advance(struct machine *m, uint64_t time)
+{
+	const struct jit_due *d;
+	int err;
+
+	while (m->jit_next <= time) {
+		d = &ARRAY_AT(&m->jit_due, struct jit_due, m->jit_head);
+		err = jit_insert(m, &d->m, dso__path(d->m.dso));
+		if (err)
+			return err;
+		m->jit_head++;
+		m->jit_next = m->jit_head < m->jit_due.len ? d[1].m.time : UINT64_MAX;
+	}
+	return 0;
+}
+
+/*
+ * A process mapped a jitdump: its code as maps.  perf inject requires the
+ * dump's clock (CLOCK_MONOTONIC, or the arch counter with a TIME_CONV
+ * record) to be the recording's and refuses the dump otherwise; here each
+ * address then takes its latest load, with one warning.
+ */
+static int jitdump_mapped(struct machine *m, struct process *p, const char *path)
+{
+	const struct jit_map *maps;
+	uint64_t flags;
+	size_t nr, i;
+	int err, arch, timed;
+
+	err = symbols__jitdump(m->syms, path, &maps, &nr, &flags);
+	/* perf inject reads one dump per process; one it cannot read leaves the anonymous maps as they are */
+	if (err || p->jitdump)
+		return err == -ENOMEM ? err : 0;
+	p->jitdump = 1;
+	arch = (flags & JIT_FLAG_ARCH_TIMESTAMP) != 0;
+	timed = !m->jit.times ? 0 :
+		arch ? m->has_tsc && m->tsc.time_mult && (!m->tsc.has_ext || m->tsc.cap_user_time_zero)
+		     : m->jit.monotonic;
+	if (timed)
+		return jit_queue(m, maps, nr, arch);
+	if (nr && !m->jit_warned) {
+		m->jit_warned = 1;
+		log_msg(m->jit.log, LOG_WARN, "%s: %s: each JIT address takes its latest code load, whatever the "
+			"sample's time", path, arch ? "timestamps of the CPU's counter but no TIME_CONV record" :
+			"the recording's clock is not the dump's CLOCK_MONOTONIC (record with -k 1)");
+	}
+	for (i = 0; i < nr; i++)
+		if ((err = jit_insert(m, &maps[i], path)))
+			return err;
+	return 0;
+}
+
 static int process_mmap(struct machine *m, const struct perf_record *rec)
 {
 	const struct perf_rec_mmap *mm = &rec->u.mmap;
@@ -529,6 +676,7 @@ static int process_mmap(struct machine *m, const struct perf_record *rec)
 
 	{
 		struct mthread *t = machine__findnew_thread(m, mm->pid, mm->tid);
+		int err;
 
 		if (!t)
 			return -ENOMEM;
@@ -541,7 +689,12 @@ static int process_mmap(struct machine *m, const struct perf_record *rec)
 				return -ENOMEM;
 		}
 		t->proc->nr_mmaps++;
-		return maps__insert(&t->proc->maps, &e);
+		if (t->proc->jitdump && is_jit_anon(mm->filename))
+			return 0;
+		err = maps__insert(&t->proc->maps, &e);
+		if (!err && m->syms && symbols__is_jitdump(mm->filename, mm->pid))
+			err = jitdump_mapped(m, t->proc, e.filename);
+		return err;
 	}
 }
 
@@ -557,6 +710,10 @@ int machine__process(struct machine *m, const struct perf_record *rec, uint64_t 
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		return process_mmap(m, rec);
+	case PERF_RECORD_TIME_CONV:
+		m->tsc = rec->u.time_conv;
+		m->has_tsc = 1;
+		return 0;
 	default:
 		return 0;
 	}

@@ -18,7 +18,14 @@
  *  - a new map removes the parts of older maps it overlaps (perf's
  *    maps__fixup_overlappings), keeping pgoff right for the pieces;
  *  - processes that existed before the recording (synthesized records at
- *    time 0, or a first sample) are created on first sight.
+ *    time 0, or a first sample) are created on first sight;
+ *  - a user MMAP of a jitdump (".../jit-PID.dump", perf's jit_detect) adds
+ *    the dump's code loads and moves as maps (symbols__jitdump), as perf
+ *    inject --jit writes them: each at its record's time when the dump's
+ *    clock is the recording's (timed: machine__advance applies them), else
+ *    all at once, a later load of an address over an earlier one (with one
+ *    warning); the process's anonymous maps after it ("//anon", "[anon:",
+ *    "/memfd:") are left out, as perf inject drops them.
  *
  * Everything returned is owned by the machine and lives until
  * machine__delete; struct map_entry pointers only until the next record
@@ -34,6 +41,7 @@
 
 struct symbols;
 struct dso;
+struct log;
 
 struct map_entry {
 	uint64_t start, end;		/* [start, end) */
@@ -72,6 +80,7 @@ struct process {
 	uint64_t nr_mmaps;		/* MMAP/MMAP2 records for it */
 	uint64_t samples, period;	/* filled by the analysis */
 	int retired;			/* a later lifetime took the pid */
+	int jitdump;			/* a jitdump of it was read: later anonymous maps are left out */
 	size_t seq;			/* creation order (machine__processes' index) */
 	struct maps maps;
 };
@@ -82,8 +91,22 @@ struct machine;
 int machine__new(struct machine **out, struct symbols *syms);
 void machine__delete(struct machine *m);
 
+/* what jitdumps need of the recording */
+struct machine_jit {
+	int monotonic;			/* every event has use_clockid, clockid CLOCK_MONOTONIC (perf record -k 1) */
+	int times;			/* every event's samples have times (else nothing is timed) */
+	const struct log *log;		/* the clock warning (once); may be NULL */
+};
+/* before the first record; j is copied */
+void machine__set_jit(struct machine *m, const struct machine_jit *j);
 /*
- * Apply one record (COMM, FORK, EXIT, MMAP, MMAP2; others are ignored).
+ * Apply the JIT maps of timed jitdumps due at time (at or before it): call
+ * before a record or sample of that time.  0 or -ENOMEM.
+ */
+int machine__advance(struct machine *m, uint64_t time);
+
+/*
+ * Apply one record (COMM, FORK, EXIT, MMAP, MMAP2, TIME_CONV; others are ignored).
  * time is the record's time (0 when unknown).  0 or -ENOMEM.
  */
 int machine__process(struct machine *m, const struct perf_record *rec, uint64_t time);

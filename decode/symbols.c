@@ -2,7 +2,8 @@
 /*
  * Symbol resolution, in process, cached: the DSO registry, the per-address
  * cache, the symbol tables' perf rules, options.  ELF files (libbfd) are in
- * dso.c, kallsyms in kallsyms.c, /tmp/perf-PID.map in perfmap.c.
+ * dso.c, kallsyms in kallsyms.c, /tmp/perf-PID.map in perfmap.c, jitdumps
+ * in jitdump.c.
  *
  * Follows Linux perf 6.1 (tools/perf/util/symbol.c, map.c, dso.c):
  *  - symbols__fixup_end: a zero-size symbol ends where the next one starts,
@@ -310,6 +311,7 @@ static int dso_load(struct symbols *s, struct dso *d)
 	case DSO_PERFMAP:
 		err = dso__load_perfmap(s, d);
 		break;
+	case DSO_JIT:		/* made loaded (jitdump.c) */
 	case DSO_NONE:
 		break;
 	}
@@ -425,6 +427,7 @@ static struct dso *dso_new(struct symbols *s, enum dso_kind kind, const char *pa
 		free(tmp);
 		break;
 	case DSO_ELF:
+	case DSO_JIT:
 		name = symbols__intern(s, symbols__basename(path));
 		break;
 	}
@@ -436,6 +439,16 @@ fail:
 	dso_free(d);
 	symbols__fail(s, -ENOMEM);
 	return NULL;
+}
+
+struct dso *symbols__dso_new(struct symbols *s, enum dso_kind kind, const char *path, uint32_t pid)
+{
+	return dso_new(s, kind, path, pid, NULL);
+}
+
+void symbols__dso_free(struct dso *d)
+{
+	dso_free(d);
 }
 
 struct dso *symbols__dso_for_map(struct symbols *s, const char *filename, uint32_t pid, int kernel)
@@ -563,6 +576,8 @@ static int do_resolve(struct symbols *s, struct dso *d, uint64_t map_start, uint
 		return s->err;
 	if (d->kind == DSO_ELF || d->kind == DSO_VDSO)
 		addr = dso__file_vaddr(d, ip - map_start + map_pgoff);
+	else if (d->kind == DSO_JIT)
+		addr = ip - map_start + d->syms->start;	/* a moved code's map: its load's addresses */
 	else
 		addr = ip;
 	out->addr = addr;
@@ -592,7 +607,9 @@ static int do_resolve(struct symbols *s, struct dso *d, uint64_t map_start, uint
 	if (want_lines && !s->no_source && !e->lines_done) {
 		e->lines_done = 1;
 		sym = e->found ? symtab__find(d->syms, d->nr_syms, addr) : NULL;
-		if (dso__lookup_lines(s, d, &e->r, sym, addr))
+		if (d->kind == DSO_JIT)
+			jitdump__line(d, addr, &e->r);
+		else if (dso__lookup_lines(s, d, &e->r, sym, addr))
 			return s->err;
 	}
 	*out = e->r;
@@ -708,6 +725,7 @@ int symbols__new(struct symbols **out, const struct symbols_opts *opts)
 	hashmap__init(&s->dsos);
 	hashmap__init(&s->strings);
 	hashmap__init(&s->build_ids);
+	hashmap__init(&s->jitdumps);
 	s->log = opts->log;
 	s->no_source = opts->no_source;
 	s->no_demangle = opts->no_demangle;
@@ -765,6 +783,7 @@ void symbols__delete(struct symbols *s)
 	if (!s)
 		return;
 	hashmap__release(&s->dsos, dso_free);
+	hashmap__release(&s->jitdumps, jitdump__free);
 	dso_free(s->kernel);
 	hashmap__release(&s->build_ids, free_plain);
 	free(s->ksyms);

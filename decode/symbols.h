@@ -2,8 +2,8 @@
 /*
  * Symbol resolution, in process, with libbfd: DSOs (ELF binaries, shared
  * objects, separate debug files, the build-id cache), the kernel from a
- * kallsyms file, JIT code from /tmp/perf-PID.map, and the [vdso] from the
- * build-id cache.  Follows tools/perf/util/symbol.c, symbol-elf.c, dso.c and
+ * kallsyms file, JIT code from /tmp/perf-PID.map and from jitdump files
+ * (jit-PID.dump, decode/jitdump.c), and the [vdso] from the build-id cache.  Follows tools/perf/util/symbol.c, symbol-elf.c, dso.c and
  * map.c of Linux perf 6.1 so names agree with `perf report`.
  *
  * Ownership: struct symbols owns every struct dso and every string it hands
@@ -136,6 +136,33 @@ const char *symbols__dso_file(struct symbols *s, struct dso *d);
 
 int symbols__dso_has_symbols(struct symbols *s, const struct dso *d, const char **tried, char *wanted, size_t n);
 
+/*
+ * JIT code from a jitdump file, as perf inject --jit maps it: each code
+ * load (and move) a map [start, start + len) of process pid from time on,
+ * its dso one symbol (the load's name) with the dump's source lines;
+ * dso__name is the dump's base name ("jit-1234.dump").
+ */
+struct jit_map {
+	uint64_t time;		/* the record's timestamp: CLOCK_MONOTONIC, or the arch counter (JIT_FLAG_ARCH_TIMESTAMP) */
+	uint64_t start, len;
+	uint32_t pid, tid;
+	struct dso *dso;
+};
+#define JIT_FLAG_ARCH_TIMESTAMP 1	/* the header's flag: timestamps are TSC counts, not CLOCK_MONOTONIC */
+
+/* is filename (a user MMAP's) a jitdump of process pid: ".../jit-PID.dump" (perf's jit_detect; pid 0: any) */
+int symbols__is_jitdump(const char *filename, uint32_t pid);
+/*
+ * The maps of the jitdump at path (as recorded; read as SYMFS/path with
+ * --symfs), in file order, and the header's flags; parsed once per path,
+ * *maps borrowed until symbols__delete.  An absent or unreadable file has
+ * no maps (-ENOENT), one whose header perf would refuse none (-EINVAL), a
+ * malformed record ends the maps (0): a warning once, with the byte
+ * offset.  0, -ENOENT, -EINVAL, -ENOMEM (kept).
+ */
+int symbols__jitdump(struct symbols *s, const char *path, const struct jit_map **maps, size_t *nr,
+		     uint64_t *flags);
+
 struct sym_result {
 	const char *function;     /* demangled as perf report prints it, NULL when unresolved (interned) */
 	uint64_t sym_addr;        /* symbol start (file vaddr space; absolute for kernel and perf-map) */
@@ -153,7 +180,7 @@ struct sym_result {
  * the MMAP record, ip the address.  User DSOs: file offset = ip - map_start +
  * map_pgoff, then an ELF vaddr through the PT_LOAD program headers (PIE,
  * shared objects, non-zero pgoff, prelinked).  Kernel/kallsyms/perf-map: ip
- * as is.  Fills function and sym_addr and, unless opts->no_source, the
+ * as is.  A jitdump's code: ip - map_start + the load's code address.  Fills function and sym_addr and, unless opts->no_source, the
  * source fields (def_* and src_*).  0 found; -ENOENT no symbol (function
  * NULL, sym_addr and def_* zero; src_* may still be set when debug info
  * covers the address, as perf's srcline is); -EINVAL bad arguments;

@@ -21,6 +21,7 @@ enum dso_kind {
 	DSO_KERNEL,	/* [kernel.kallsyms] */
 	DSO_KMODULE,	/* [mod] */
 	DSO_PERFMAP,	/* /tmp/perf-PID.map */
+	DSO_JIT,	/* one code load of a jitdump (jitdump.c), named as the dump */
 	DSO_NONE,	/* never resolves */
 };
 
@@ -77,6 +78,7 @@ struct dso {
 	struct probe *probes;	/* every file the ELF load looked at, in order */
 	struct hashmap *cached_lines;	/* from the cache file: uint64_t addr -> struct cached_line, or NULL */
 	struct disasm_syms *disasm;	/* disasm.c's symbol table of the binary, made at the first disassembly, or NULL */
+	const struct jit_code *jit;	/* DSO_JIT: its code load (jitdump.c), owned by the jitdump */
 	uint32_t nr_probes;
 	/* flags, small: a recording may map 100k files */
 	uint8_t loaded;
@@ -118,6 +120,7 @@ struct symbols {
 	int dbgd_down;		/* a server failed: warned once, none asked again */
 	struct debuginfod_client *dbgd;	/* libdebuginfod's client, made at the first question, or NULL */
 	int (*stop)(void);	/* symbols_opts.stop */
+	struct hashmap jitdumps;	/* dump path -> struct jitdump (jitdump.c), NULL when unreadable */
 };
 
 /* symbols.c */
@@ -132,6 +135,9 @@ int symbols__fail(struct symbols *s, int err);
 const char *symbols__intern_n(struct symbols *s, const char *str, size_t len);
 const char *symbols__intern(struct symbols *s, const char *str);
 const char *symbols__basename(const char *path);
+/* a dso not in the registry (the caller owns it: symbols__dso_free); NULL on ENOMEM (kept) */
+struct dso *symbols__dso_new(struct symbols *s, enum dso_kind kind, const char *path, uint32_t pid);
+void symbols__dso_free(struct dso *d);
 int file__exists(const char *path);
 void build_id__hex(const uint8_t *id, size_t size, char *hex);
 int build_id__equal(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
@@ -234,5 +240,23 @@ int dso__load_kernel(struct symbols *s, struct dso *d);
 
 /* perfmap.c */
 int dso__load_perfmap(struct symbols *s, struct dso *d);
+
+/* dso.c: raw demangled as ELF symbol names are (unless --no-demangle), interned; NULL on ENOMEM (kept) */
+const char *dso__demangled_name(struct symbols *s, const char *raw);
+
+/* jitdump.c */
+struct jit_code;
+struct jitdump;
+/*
+ * Parse a jitdump's bytes (path names it in the warning a malformed record
+ * gets, with its offset; the records before it are kept): its code loads as
+ * dsos of DSO_JIT, its loads and moves as maps.  0 or -ENOMEM (kept).
+ */
+int jitdump__parse(struct symbols *s, const char *path, const void *buf, size_t len, struct jitdump **out);
+void jitdump__free(void *j);
+/* its maps and flags as symbols__jitdump gives them: 0, or -EINVAL when its header is unusable */
+int jitdump__maps(const struct jitdump *j, const struct jit_map **maps, size_t *nr, uint64_t *flags);
+/* the source line of addr in a DSO_JIT dso's code, into r's src_* (unchanged when none) */
+void jitdump__line(const struct dso *d, uint64_t addr, struct sym_result *r);
 
 #endif

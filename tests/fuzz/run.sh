@@ -21,6 +21,13 @@ if [ "$name" = fuzz-text ]; then
 		printf "\\$(printf '%03o' $((i * 37 % 256)))\\00$((i % 2))$s" > "$corpus/seed-$i"
 		i=$((i + 1))
 	done
+elif [ "$name" = fuzz-jitdump ]; then
+	# a jitdump (tests/unit/test-jitdump.c has the layout): the header, a debug info, a load, a move
+	hdr='DTiJ\x01\0\0\0\x28\0\0\0\x3e\0\0\0\0\0\0\0\x4d\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'
+	dbg='\x02\0\0\0\x35\0\0\0\x05\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\x05\0\0\0\0\0\0\0a.js\0'
+	ld='\0\0\0\0\x40\0\0\0\x0a\0\0\0\0\0\0\0\x4d\0\0\0\x4d\0\0\0\0\x10\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\x04\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0fnA\0\xcc\xcc\xcc\xcc'
+	mv='\x01\0\0\0\x40\0\0\0\x14\0\0\0\0\0\0\0\x4d\0\0\0\x4d\0\0\0\0\x30\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\x30\0\0\0\0\0\0\x04\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0'
+	printf "$hdr$dbg$ld$mv" > "$corpus/seed-jit.dump"
 elif [ "$name" = fuzz-elf ]; then
 	for f in testdata/symfs/readperf-testdata/bin/*; do
 		[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 262144 ] && cp "$f" "$corpus/seed-$(basename "$f")"
