@@ -17,6 +17,7 @@
 #include "cli/analyse.h"
 #include "decode/reports/diff.h"
 #include "decode/reports/flame.h"
+#include "decode/reports/stacks.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
 #include "util/csv.h"
@@ -159,12 +160,13 @@ static int diff_opt(void *ctx, int id, const char *arg)
 struct diff_side {
 	struct perf_file *f;
 	struct analysis *an;
+	struct stack_count *stacks;	/* --folded, --flamegraph: its stacks (stack_count_ops, an's consumer), or NULL */
 	struct symbols_opts sym;	/* borrowed by an */
 	struct analysis_opts opts;	/* borrowed by an */
 };
 
 /* open and replay path; 0 or a negative errno (-EINVAL: a fault, the records before it count) */
-static int diff_load(struct diff_side *d, const char *path, const struct analyse_opts *o, uint64_t outputs,
+static int diff_load(struct diff_side *d, const char *path, const struct analyse_opts *o, int want_stacks,
 		     const struct log *log)
 {
 	struct ordered_queue *q = NULL;
@@ -183,8 +185,15 @@ static int diff_load(struct diff_side *d, const char *path, const struct analyse
 	d->sym.log = log;
 	d->opts.symbols = &d->sym;
 	d->opts.log = log;
-	d->opts.outputs = outputs;	/* the aggregates, and the stacks for --flamegraph/--folded */
+	d->opts.outputs = 0;		/* the hub's aggregates only */
 	d->opts.out_dir = NULL;
+	if (want_stacks) {		/* and the stacks for --flamegraph/--folded, counted here */
+		err = stack_count__new(&d->stacks);
+		if (err)
+			return err;
+		d->opts.consumer = &stack_count_ops;
+		d->opts.consumer_state = d->stacks;
+	}
 	err = analysis__new(&d->an, d->f, &d->opts);
 	if (!err)
 		err = ordered_queue__new(&q, d->f, deliver, d->an);
@@ -363,28 +372,29 @@ static int split_sides(int argc, char **argv, int next, int dashes, char **files
 
 /* load every file of both sides; 0, a negative errno, or -EINVAL (*fault) for a damaged file read up to its fault */
 static int load_sides(struct diff_side *side[2], char **files[2], const size_t nr[2], struct analysis **an[2],
-		      const struct diff_opts *o, const struct log *log)
+		      struct stack_count **st[2], const struct diff_opts *o, const struct log *log)
 {
 	size_t k;
 	int s, err = 0, fault = 0;
 
 	for (s = 0; s < 2 && !err; s++) {
 		for (k = 0; k < nr[s] && !err; k++) {
-			err = diff_load(&side[s][k], files[s][k], &o->o, o->flamegraph || o->folded ?
-					1ull << report_outputs__find("folded", 1) : 0, log);
+			err = diff_load(&side[s][k], files[s][k], &o->o, o->flamegraph || o->folded, log);
 			/* a damaged file still compares by what was read before the fault */
 			if (err == -EINVAL && side[s][k].an) {
 				fault = err;
 				err = 0;
 			}
 			an[s][k] = side[s][k].an;
+			st[s][k] = side[s][k].stacks;
 		}
 	}
 	return err ? err : fault;
 }
 
 /* --folded and --flamegraph: the differential stacks; 0 or a negative errno (said, but -ENOMEM) */
-static int diff_stacks(const struct diff *d, const struct diff_opts *o, const struct log *log)
+static int diff_stacks(const struct diff *d, struct stack_count *const *st[2], const struct diff_opts *o,
+		       const struct log *log)
 {
 	const char *path[2] = { o->folded, o->flamegraph };
 	struct folded fd;
@@ -393,7 +403,7 @@ static int diff_stacks(const struct diff *d, const struct diff_opts *o, const st
 	for (i = 0; i < 2 && !err; i++) {
 		if (!path[i])
 			continue;
-		err = diff__folded(d, &fd);
+		err = diff__folded(d, st, &fd);
 		if (!err)
 			err = i ? flame__write_svg(&fd, path[i], FLAME_DIFF, FLAME_MIN_CPX) : folded__write(&fd, path[i]);
 		if (err && err != -ENOMEM)
@@ -441,11 +451,12 @@ static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files
 		    const struct log *log)
 {
 	struct analysis **an[2] = { calloc(nr[0], sizeof(*an[0])), calloc(nr[1], sizeof(*an[1])) };
+	struct stack_count **st[2] = { calloc(nr[0], sizeof(*st[0])), calloc(nr[1], sizeof(*st[1])) };
 	struct diff *d = NULL;
 	size_t k;
 	int err, fault = 0, code, s;
 
-	err = an[0] && an[1] ? load_sides(side, files, nr, an, o, log) : -ENOMEM;
+	err = an[0] && an[1] && st[0] && st[1] ? load_sides(side, files, nr, an, st, o, log) : -ENOMEM;
 	if (err == -EINVAL) {
 		fault = err;
 		err = 0;
@@ -455,10 +466,8 @@ static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files
 	if (!err && o->gate & 2 && !diff__has_children(d)) {
 		log_msg(log, LOG_ERR, "diff: --gate %s needs callchains in both profiles (perf record -g)",
 			o->gate == 2 ? "children" : "both");
-		diff__delete(d);
-		free(an[0]);
-		free(an[1]);
-		return EXIT_USAGE;
+		code = EXIT_USAGE;
+		goto out;
 	}
 	if (!err && !o->gate)
 		o->gate = diff__has_children(d) ? 3 : 1;
@@ -466,7 +475,7 @@ static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files
 		diff_notes(d, o, log);
 		err = diff_commit(d, o, side, files, nr, log);
 		if (!err)
-			err = diff_stacks(d, o, log);
+			err = diff_stacks(d, (struct stack_count *const *[2]){ st[0], st[1] }, o, log);
 	}
 	if (err == -ENOMEM)
 		log_msg(log, LOG_ERR, "out of memory");
@@ -476,9 +485,12 @@ static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files
 			analysis__save_symbol_cache(side[s][k].an);
 	if (!err && diff_gate(d, o, log) && code == EXIT_OK)
 		code = EXIT_REGRESSION;
+out:
 	diff__delete(d);
-	free(an[0]);
-	free(an[1]);
+	for (s = 0; s < 2; s++) {
+		free(an[s]);
+		free(st[s]);
+	}
 	return code;
 }
 
@@ -549,6 +561,7 @@ out:
 	for (s = 0; s < 2; s++) {
 		for (k = 0; side[s] && k < nr[s]; k++) {
 			analysis__delete(side[s][k].an);
+			stack_count__delete(side[s][k].stacks);
 			perf_file__delete(side[s][k].f);
 		}
 		free(side[s]);

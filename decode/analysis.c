@@ -75,6 +75,7 @@ struct target {
 struct report_inst {
 	const struct report_ops *ops;
 	void *state;
+	int borrowed;			/* analysis_opts.consumer's: the caller's state */
 };
 
 struct analysis {
@@ -1163,7 +1164,26 @@ int analysis__deliver(void *ctx, struct perf_record *rec)
 
 /* ------------------------------------------------------------ lifecycle */
 
-/* the enabled reports of the registry (decode/report.h), each with its state, begun */
+/* report ops with state as the next enabled report, begun */
+static int enable_report(struct analysis *a, const struct report_ops *ops, void *state, int borrowed)
+{
+	struct report_inst *r = &a->rep[a->nr_rep++];
+
+	r->ops = ops;
+	r->state = state;
+	r->borrowed = borrowed;
+	if (ops->needs & REPORT_NEEDS_FRAMES)
+		a->want_frames = 1;
+	if (ops->needs & REPORT_NEEDS_ADDRS)
+		a->want_frames = a->want_addrs = 1;
+	if (ops->needs & REPORT_NEEDS_RECORD_FILTER)
+		a->record_filter = 1;
+	if (ops->sample)
+		a->on_sample[a->nr_on_sample++] = *r;
+	return ops->begin ? ops->begin(state, a) : 0;
+}
+
+/* the enabled reports of the registry (decode/report.h), each with its state, begun; then opts.consumer */
 static int begin_reports(struct analysis *a)
 {
 	size_t id = 0, i, n = 0;
@@ -1171,13 +1191,14 @@ static int begin_reports(struct analysis *a)
 
 	for (i = 0; report_registry[i]; i++)
 		n++;
-	a->rep = calloc(n + 1, sizeof(*a->rep));
+	a->rep = calloc(n + 1, sizeof(*a->rep));	/* and the consumer */
 	a->on_sample = calloc(n + 1, sizeof(*a->on_sample));
 	if (!a->rep || !a->on_sample)
 		return -ENOMEM;
 	for (i = 0; report_registry[i]; i++) {
 		const struct report_ops *ops = report_registry[i];
 		const struct report_output *o;
+		void *state;
 		int on = 0;
 
 		for (o = ops->outputs; o->name; o++, id++)
@@ -1185,23 +1206,13 @@ static int begin_reports(struct analysis *a)
 				on = 1;
 		if (!on || ops->source != REPORT_FROM_ANALYSIS)
 			continue;
-		a->rep[a->nr_rep].ops = ops;
-		a->rep[a->nr_rep].state = calloc(1, ops->state_size ? ops->state_size : 1);
-		if (!a->rep[a->nr_rep].state)
+		state = calloc(1, ops->state_size ? ops->state_size : 1);
+		if (!state)
 			return -ENOMEM;
-		a->nr_rep++;
-		if (ops->needs & REPORT_NEEDS_FRAMES)
-			a->want_frames = 1;
-		if (ops->needs & REPORT_NEEDS_ADDRS)
-			a->want_frames = a->want_addrs = 1;
-		if (ops->needs & REPORT_NEEDS_RECORD_FILTER)
-			a->record_filter = 1;
-		if (ops->sample)
-			a->on_sample[a->nr_on_sample++] = a->rep[a->nr_rep - 1];
-		if (ops->begin && (err = ops->begin(a->rep[a->nr_rep - 1].state, a)))
+		if ((err = enable_report(a, ops, state, 0)))
 			return err;
 	}
-	return 0;
+	return a->opts.consumer ? enable_report(a, a->opts.consumer, a->opts.consumer_state, 1) : 0;
 }
 
 int analysis__new(struct analysis **out, const struct perf_file *f, const struct analysis_opts *opts)
@@ -1291,6 +1302,8 @@ void analysis__delete(struct analysis *a)
 	if (!a)
 		return;
 	for (i = 0; i < a->nr_rep; i++) {
+		if (a->rep[i].borrowed)
+			continue;
 		if (a->rep[i].ops->release)
 			a->rep[i].ops->release(a->rep[i].state);
 		free(a->rep[i].state);
@@ -1331,7 +1344,7 @@ int analysis__write(struct analysis *a, const char *dir)
 		const struct report_ops *ops = a->rep[i].ops;
 		const struct report_output *o;
 
-		for (o = ops->outputs; o->name; o++) {
+		for (o = ops->outputs; o->name && !a->rep[i].borrowed; o++) {
 			id = (size_t)report_outputs__find(o->name, o->is_path);
 			if (o->is_path || !(a->opts.outputs >> id & 1))
 				continue;
@@ -1362,16 +1375,6 @@ int analysis__write_output(struct analysis *a, size_t id, const char *path)
 }
 
 /* ------------------------------------------------------------- services */
-
-void *analysis__report_state(const struct analysis *a, const struct report_ops *ops)
-{
-	size_t i;
-
-	for (i = 0; i < a->nr_rep; i++)
-		if (a->rep[i].ops == ops)
-			return a->rep[i].state;
-	return NULL;
-}
 
 const struct analysis_opts *analysis__opts(const struct analysis *a)
 {

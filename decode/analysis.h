@@ -36,6 +36,7 @@
 #include "util/log.h"
 
 struct strbuf;
+struct report_ops;
 
 struct analysis_opts {
 	const char *event;                 /* -e: only this event name, or NULL */
@@ -75,6 +76,16 @@ struct analysis_opts {
 	int inverted;                      /* --inverted: calltree.csv bottom-up (roots are the sampled functions) */
 	const char *const *annotate_funcs; size_t nr_annotate_funcs;	/* --annotate's text: these functions, or none: */
 	unsigned annotate_top;             /* the N hottest (0: 20) */
+	/*
+	 * A report of the caller's beside the registry's (readperf diff counts
+	 * each run's stacks with decode/reports/stacks.h's stack_count_ops): the
+	 * hub calls its begin, sample and record callbacks as a registry
+	 * report's, after theirs, with consumer_state, which the caller owns:
+	 * the hub neither allocates, releases nor writes it (its outputs are
+	 * not looked at).  Or NULL.
+	 */
+	const struct report_ops *consumer;
+	void *consumer_state;
 };
 
 struct analysis;

@@ -173,8 +173,6 @@ uint64_t analysis__event_period(const struct analysis *a, uint32_t event);
 int analysis__have_callchains(const struct analysis *a);
 /* is output NAME (a path output when is_path) among opts.outputs? */
 int analysis__wants(const struct analysis *a, const char *name, int is_path);
-/* the state of enabled report ops (another report's public helpers find theirs), or NULL */
-void *analysis__report_state(const struct analysis *a, const struct report_ops *ops);
 /* ask for rsample.frames from now on (a report's begin, when it needs them only sometimes) */
 void analysis__want_frames(struct analysis *a);
 

@@ -926,7 +926,7 @@ static int merge_folded(const char *const comm[2], int side, const struct folded
 	return 0;
 }
 
-int diff__folded(const struct diff *d, struct folded *out)
+int diff__folded(const struct diff *d, struct stack_count *const *stacks[2], struct folded *out)
 {
 	const char *comm[2] = { main_comm(d, 0), main_comm(d, 1) };
 	struct hashmap map;
@@ -944,7 +944,7 @@ int diff__folded(const struct diff *d, struct folded *out)
 		for (k = 0; k < d->nr_runs[s] && !err; k++) {
 			struct folded fd;
 
-			err = stacks__folded(d->run[s][k], &fd);
+			err = stack_count__folded(stacks[s][k], d->run[s][k], &fd);
 			if (err)
 				break;
 			if (!out->event)

@@ -168,15 +168,17 @@ void diff__format(char *buf, size_t size, int64_t v);
 int64_t diff__fixed(double v);
 
 struct folded;
+struct stack_count;
 /*
  * The differential stacks (flame.h, fd->diff): every run's stacks of the
- * first event with samples (the stacks report must be enabled in each
- * analysis), NEW's and OLD's period per stack as the mean per run, stacks
- * paired as functions are (clone suffixes ignored, OLD's main process comm
- * as NEW's); a stack in OLD only keeps OLD's names with NEW weight 0.
- * 0, -EINVAL (no stacks report) or -ENOMEM; out released by folded__release.
+ * first event with samples, counted by the caller's stack_count_ops
+ * (decode/reports/stacks.h: stacks[s][k] counted the samples of run
+ * [s][k] of diff__new), NEW's and OLD's period per stack as the mean per
+ * run, stacks paired as functions are (clone suffixes ignored, OLD's main
+ * process comm as NEW's); a stack in OLD only keeps OLD's names with NEW
+ * weight 0.  0 or -ENOMEM; out released by folded__release.
  */
-int diff__folded(const struct diff *d, struct folded *out);
+int diff__folded(const struct diff *d, struct stack_count *const *stacks[2], struct folded *out);
 
 /* name without its compiler clone suffixes: its length */
 size_t diff__clone_base_len(const char *name);

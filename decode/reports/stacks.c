@@ -7,8 +7,11 @@
  * samples too (-e chooses another).  A sample without a callchain is a
  * one-frame stack; a thread without a COMM is ":TID", as perf names it.
  * With --focus-root no comm: a stack starts at the --focus function.
+ * The same counters serve a report of the caller's (stack_count_ops,
+ * readperf diff's differential stacks).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decode/reports/common.h"
@@ -16,7 +19,7 @@
 #include "decode/reports/stacks.h"
 #include "util/pool.h"
 
-struct stacks {
+struct stack_count {
 	struct pool pool;		/* the counters */
 	struct hashmap stacks;		/* struct stack_key + frames -> uint64_t[2] samples, period */
 	struct strbuf key;		/* scratch */
@@ -25,7 +28,7 @@ struct stacks {
 
 static int stacks_begin(void *state, struct analysis *a)
 {
-	struct stacks *st = state;
+	struct stack_count *st = state;
 
 	(void)a;
 	hashmap__init(&st->stacks);
@@ -35,7 +38,7 @@ static int stacks_begin(void *state, struct analysis *a)
 
 static void stacks_release(void *state)
 {
-	struct stacks *st = state;
+	struct stack_count *st = state;
 
 	hashmap__release(&st->stacks, NULL);	/* counters are pool memory */
 	strbuf__release(&st->key);
@@ -44,7 +47,7 @@ static void stacks_release(void *state)
 
 static int stacks_sample(void *state, struct analysis *a, const struct rsample *s)
 {
-	struct stacks *st = state;
+	struct stack_count *st = state;
 	struct strbuf *k = &st->key;
 	struct stack_key key;
 	uint64_t *count;
@@ -78,7 +81,7 @@ static int stacks_sample(void *state, struct analysis *a, const struct rsample *
 }
 
 /* the event the stacks show: the first with samples; warn once when there are more */
-static int stacks_event(struct stacks *st, struct analysis *a, uint32_t *event, const char **name)
+static int stacks_event(struct stack_count *st, struct analysis *a, uint32_t *event, const char **name)
 {
 	struct analysis_event ev;
 	size_t i, with_samples = 0;
@@ -105,7 +108,7 @@ static int stacks_event(struct stacks *st, struct analysis *a, uint32_t *event, 
 }
 
 /* the stacks of the chosen event, weighted by period or samples */
-static int collapse(struct stacks *st, struct analysis *a, struct folded *fd, int by_period)
+static int collapse(struct stack_count *st, struct analysis *a, struct folded *fd, int by_period)
 {
 	uint32_t event = 0;
 	const char *name = NULL;
@@ -120,13 +123,23 @@ static int collapse(struct stacks *st, struct analysis *a, struct folded *fd, in
 	return folded__collapse(&st->stacks, event, by_period ? 1 : 0, fd);
 }
 
-int stacks__folded(struct analysis *a, struct folded *fd)
+int stack_count__new(struct stack_count **out)
 {
-	struct stacks *st = analysis__report_state(a, &stacks_report);
+	*out = calloc(1, sizeof(**out));
+	return *out ? stacks_begin(*out, NULL) : -ENOMEM;
+}
 
-	if (!st)
-		return -EINVAL;
-	return collapse(st, a, fd, 1);
+int stack_count__folded(struct stack_count *sc, struct analysis *a, struct folded *fd)
+{
+	return collapse(sc, a, fd, 1);
+}
+
+void stack_count__delete(struct stack_count *sc)
+{
+	if (!sc)
+		return;
+	stacks_release(sc);
+	free(sc);
 }
 
 static int folded_write(void *state, struct analysis *a, const char *path)
@@ -159,10 +172,21 @@ static const struct report_output stacks_outputs[] = {
 const struct report_ops stacks_report = {
 	.name = "stacks",
 	.source = REPORT_FROM_ANALYSIS,
-	.state_size = sizeof(struct stacks),
+	.state_size = sizeof(struct stack_count),
 	.needs = REPORT_NEEDS_FRAMES,
 	.outputs = stacks_outputs,
 	.begin = stacks_begin,
 	.sample = stacks_sample,
 	.release = stacks_release,
+};
+
+/* the counters alone, for analysis_opts.consumer: no outputs, the caller owns the state */
+static const struct report_output no_outputs[] = { { .name = NULL } };
+
+const struct report_ops stack_count_ops = {
+	.name = "stack_count",
+	.source = REPORT_FROM_ANALYSIS,
+	.needs = REPORT_NEEDS_FRAMES,
+	.outputs = no_outputs,
+	.sample = stacks_sample,
 };

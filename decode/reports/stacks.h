@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The on-CPU stacks report (--folded, --flamegraph): its stacks for another
- * report (readperf diff's differential flame graph, decode/reports/diff.c).
+ * The on-CPU stacks report (--folded, --flamegraph), and its counters for a
+ * report of the caller's (analysis_opts.consumer): readperf diff counts
+ * each run's stacks this way for its differential flame graph
+ * (decode/reports/diff.c) without reaching into the stacks report.
  */
 #ifndef DECODE_REPORTS_STACKS_H
 #define DECODE_REPORTS_STACKS_H
@@ -10,11 +12,25 @@
 
 extern const struct report_ops stacks_report;
 
+/* one (samples, period) per distinct (event, comm, frames) of the samples it was handed */
+struct stack_count;
+
 /*
- * The collapsed stacks of a's first event with samples, weighted by period,
- * into fd (released by the caller: folded__release); the stacks report must
- * be enabled (the "folded" output in opts.outputs), else -EINVAL.  0 or -ENOMEM.
+ * The counting report: analysis_opts.consumer = &stack_count_ops and
+ * consumer_state a struct stack_count of stack_count__new; the analysis
+ * hands it every sample with its frames.
  */
-int stacks__folded(struct analysis *a, struct folded *fd);
+extern const struct report_ops stack_count_ops;
+
+/* 0 or -ENOMEM; freed by stack_count__delete (NULL: no-op), after or before its analysis */
+int stack_count__new(struct stack_count **out);
+void stack_count__delete(struct stack_count *sc);
+/*
+ * The collapsed stacks of a's first event with samples (a warning, once,
+ * when other events have samples too), weighted by period, into fd
+ * (released by the caller: folded__release); sc counted a's samples and a
+ * is alive.  0 or -ENOMEM.
+ */
+int stack_count__folded(struct stack_count *sc, struct analysis *a, struct folded *fd);
 
 #endif

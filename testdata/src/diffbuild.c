@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * diffbuild: the two builds of tests/cli/test-diff-builds.sh.  hot and leaf
- * take a constant GCC specialises (hot.constprop.0, leaf.constprop.0 at -O2;
- * the NEW build is made with -fno-ipa-cp-clone, so its names differ by the
- * clone suffix).  -DHOT=2 gives hot twice the iterations, -DDEEP=3 gives
- * deep (called from mid only) three times the iterations, leaf stays the same;
- * -DSMALL=130 gives small (about 2.4% of the samples) 1.3 times its work.
+ * diffbuild: the two builds of tests/cli/test-diff-builds.sh and of
+ * tests/bench/diff-noise.sh.  hot and leaf take a constant GCC specialises
+ * (hot.constprop.0, leaf.constprop.0 at -O2).  -DRENUMBER adds calls of hot
+ * with another constant after the others in main's loop, taken only with
+ * two arguments: built with -fipa-cp-clone (GCC 12) hot gets two clones,
+ * numbered in the order GCC meets them, hot.constprop.0 for the new
+ * constant (never run) and hot.constprop.1 for the one that does the work,
+ * so the two builds name the same function with different clone numbers.
+ * -DHOT=2 gives hot twice the iterations, -DDEEP=3 gives deep (called from
+ * mid only) three times the iterations, leaf stays the same; small does
+ * SMALL/1000 of a unit per round (100: about 19% of the samples; the noise
+ * script's 10 and 13: about 2%, and 1.3 times that work).
  * Usage: diffbuild [UNIT]   (iterations per unit of work, default 4000000)
  */
 #include <stdio.h>
@@ -87,6 +93,10 @@ int main(int argc, char **argv)
 		r += leaf(u, 7) + leaf(u + 1, 7);
 		r += mid(u / 32);
 		r += small(u * SMALL / 1000);
+#ifdef RENUMBER
+		if (argc > 2)
+			r += hot(u, 5) + hot(u + 1, 5);
+#endif
 	}
 	printf("%lu\n", r & 1);
 	return 0;

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # readperf diff on two real builds of one program (testdata/src/diffbuild.c)
-# built here with gcc under different names (prog_old: -O2, hot and leaf are
-# hot.constprop.0 and leaf.constprop.0; prog_new: -O2 -fno-ipa-cp, plain
-# hot and leaf, -DHOT=2 -DDEEP=3) and recorded with perf record -g -F 999:
-#  - the main executables pair (said on stderr), the clones pair with the
-#    plain names (said), every function of the program is one row;
+# built here with gcc under different names and with different clone numbers
+# (prog_old: -O2, hot is hot.constprop.0, leaf leaf.constprop.0; prog_new:
+# -O2 -fipa-cp-clone -DRENUMBER, hot's clone that does the work is
+# hot.constprop.1, the other one never runs; -DHOT=2 -DDEEP=3) and recorded
+# with perf record -g -F 4000:
+#  - nm shows the clone numbers differ (else the clone checks skip: another gcc);
+#  - the main executables pair (said on stderr), hot.constprop.0 pairs with
+#    hot.constprop.1 (said), every function of the program is one row and
+#    every OLD function is in one row;
 #  - hot, twice the iterations (the true slowdown 2), is the first row of
 #    the program with ratio within 1.8..2.2 (10%);
 #  - mid (no work of its own, calls deep, 3x the iterations): --gate children
@@ -24,38 +28,53 @@
 command -v gcc > /dev/null && command -v perf > /dev/null || { echo "skip - diff builds: no gcc or perf"; exit 0; }
 src=$root/testdata/src/diffbuild.c
 gcc -O2 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$tmp/prog_old" "$src" &&
-	gcc -O2 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-ipa-cp -DHOT=2 -DDEEP=3 -o "$tmp/prog_new" "$src" ||
+	gcc -O2 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fipa-cp-clone -DRENUMBER -DHOT=2 -DDEEP=3 \
+		-o "$tmp/prog_new" "$src" ||
 	{ echo "not ok - diff builds: gcc failed"; exit 0; }
 rec() { perf record -q -g -F ${FREQ:-4000} -o "$1" -- "${@:2}" > /dev/null 2> "$1.err"; }
 rec "$tmp/old.data" "$tmp/prog_old" 30000000 || { echo "skip - diff builds: perf record refused: $(head -1 "$tmp/old.data.err")"; exit 0; }
 rec "$tmp/new.data" "$tmp/prog_new" 30000000
-nm "$tmp/prog_old" | grep -q ' hot\.constprop\.0$' && ! nm "$tmp/prog_new" | grep -q 'hot\.' ||
-	echo "# gcc did not make the clones this test expects: $(nm "$tmp/prog_old" | grep -c constprop) in prog_old"
 
+# base: a function name without GCC's clone suffixes, as diff pairs them
+base='function base(f) { while (sub(/\.(constprop|isra|part)\.[0-9]+$/, "", f)); return f }'
 "$PROG" diff -o "$tmp/d" "$tmp/old.data" "$tmp/new.data" 2> "$tmp/d.err"
 rc=$?
 check "diff builds: exit 0 (exit $rc)" test $rc -eq 0
 check "diff builds: the main executables paired, said on stderr" \
 	grep -q '^readperf: diff: dso prog_old (OLD) paired with prog_new (NEW): both the main executable$' "$tmp/d.err"
-check "diff builds: the clones paired, said on stderr" \
-	grep -q 'paired without their clone suffix: .*prog_old hot.constprop.0 (OLD) with prog_new hot (NEW)' "$tmp/d.err"
-rows=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" { print $3 "\t" $4 "\t" $5 }')
+# the clone numbers: hot.constprop.0 in prog_old; in prog_new hot.constprop.1 is the
+# clone that runs (diff.csv's NEW row of hot has its samples), .0 never runs
+if nm "$tmp/prog_old" | grep -q ' hot\.constprop\.0$' && ! nm "$tmp/prog_old" | grep -q ' hot\.constprop\.1$' &&
+	nm "$tmp/prog_new" | grep -q ' hot\.constprop\.1$'; then
+	check "diff builds: hot.constprop.0 (OLD) and hot.constprop.1 (NEW) paired, said on stderr" \
+		grep -q 'paired without their clone suffix: .*prog_old hot.constprop.0 (OLD) with prog_new hot.constprop.1 (NEW)' "$tmp/d.err"
+	got=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" && $NF == "hot.constprop.0" { print $3, $5 }')
+	check "diff builds: diff.csv's hot row is NEW's hot.constprop.1 with its samples, OLD's hot.constprop.0 ($got)" \
+		awk -v g="$got" 'BEGIN { split(g, x, " "); exit !(x[1] == "hot.constprop.1" && x[2] > 0) }'
+else
+	echo "skip - diff builds: gcc did not number hot's clones as gcc 12 does ($(nm "$tmp/prog_old" "$tmp/prog_new" | grep -o ' hot[.a-z0-9]*$' | tr -d '\n'))"
+fi
+rows=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' "$base"'$2 == "prog_new" { print base($3) "\t" $4 "\t" $5 }')
 for f in hot leaf mid deep main; do
 	n=$(printf '%s\n' "$rows" | awk -F'\t' -v f="$f" '$1 == f' | wc -l)
 	both=$(printf '%s\n' "$rows" | awk -F'\t' -v f="$f" '$1 == f && ($2 > 0) == ($3 > 0)' | wc -l)
 	[ "$f" = mid ] || [ "$f" = main ] && both=$n	# no self samples of their own
 	check "diff builds: $f is one row, on both sides (rows $n)" test "$n" -eq 1 -a "$both" -eq 1
 done
+# each OLD function of the program is in one row: no OLD name paired twice or left beside its NEW row
+twice=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' 'NR > 1 && $(NF - 1) == "prog_old" { n[$NF]++ } END { for (f in n) if (n[f] > 1) print f }')
+check "diff builds: every OLD function of prog_old in one row${twice:+: twice $twice}" test -z "$twice"
 # a prog_old row is a function NEW has no sample of (a rare callee such as tick), never one NEW has
-left=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" { n[$3] = 1 } $2 == "prog_old" { o[$3] = 1 }
-	END { for (f in o) { b = f; sub(/\.(constprop|isra|part)\.[0-9]+$/, "", b); if (b in n) print f } }')
+left=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' "$base"'$2 == "prog_new" { n[base($3)] = 1 } $2 == "prog_old" { o[$3] = 1 }
+	END { for (f in o) if (base(f) in n) print f }')
 check "diff builds: no prog_old function left unpaired that NEW has${left:+: $left}" test -z "$left"
 # the true slowdown: hot does 2x the iterations of the same loop (leaf's ratio,
 # the same work in both builds, is printed: how much the machine moved between the runs)
-first=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' 'NR > 1 && $2 == "prog_new" { print $3; exit }')
+first=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' "$base"'NR > 1 && $2 == "prog_new" { print base($3); exit }')
 check "diff builds: hot is the program's first row (got $first)" test "$first" = hot
-read -r rh rl <<< "$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" && $3 == "hot" { h = $11 }
-	$2 == "prog_new" && $3 == "leaf" { l = $11 } END { print h, l }')"
+read -r rh rl hot_new leaf_new <<< "$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' "$base"'
+	$2 == "prog_new" && base($3) == "hot" { h = $11; hn = $3 } $2 == "prog_new" && base($3) == "leaf" { l = $11; ln = $3 }
+	END { print h, l, hn, ln }')"
 check "diff builds: hot ratio $rh within 1.8..2.2 (leaf, unchanged: $rl)" \
 	awk -v h="$rh" 'BEGIN { exit !(h >= 1.8 && h <= 2.2) }'
 "$PROG" diff -q -o "$tmp/g" --gate children --fail-above-ratio 1.5 "$tmp/old.data" "$tmp/new.data" 2> "$tmp/g.err"
@@ -73,12 +92,12 @@ bad=$(awk 'NF < 3 || $(NF - 1) !~ /^[0-9]+$/ || $NF !~ /^[0-9]+$/' "$tmp/f.folde
 check "diff builds --folded: every line STACK OLD NEW ($(wc -l < "$tmp/f.folded") lines)${bad:+: $bad}" \
 	test -z "$bad" -a -s "$tmp/f.folded"
 got=$(awk '$(NF - 2) ~ /;hot(\.constprop\.[0-9]+)?$/ { o += $(NF - 1); n += $NF } END { print o + 0, n + 0 }' "$tmp/f.folded")
-want=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" && $3 == "hot" { print $6, $7 }')
+want=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' -v f="$hot_new" '$2 == "prog_new" && $3 == f { print $6, $7 }')
 check "diff builds --folded: the stacks ending in hot sum to diff.csv's old/new period ($got, diff.csv $want)" \
 	test "$got" = "$want"
 # the differential flame graph in headless chromium: hot red, leaf pale, zoom and search
-pct=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' '$2 == "prog_new" && $3 == "hot" { print $13 }')
-node_check chromium flamegraph-check.mjs "$tmp/f.svg" hot '^hot$' "$pct" hot leaf
+pct=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' -v f="$hot_new" '$2 == "prog_new" && $3 == f { print $13 }')
+node_check chromium flamegraph-check.mjs "$tmp/f.svg" "$hot_new" '^hot(\.constprop\.[0-9]+)?$' "$pct" "$hot_new" "$leaf_new"
 "$PROG" diff -q -o "$tmp/f2" --flamegraph "$tmp/f2.svg" "$tmp/old.data" "$tmp/new.data" 2> /dev/null
 check "diff builds --flamegraph: byte-identical twice" cmp -s "$tmp/f.svg" "$tmp/f2.svg"
 

@@ -10,6 +10,7 @@
  * of two differently filtered analyses.
  */
 #include <elf.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +26,7 @@
 #include "decode/analysis.h"
 #include "decode/report.h"
 #include "decode/reports/diff.h"
+#include "decode/reports/stacks.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
 #include "tests/lib/perfemit.h"
@@ -426,6 +428,40 @@ static char *folded_of(const struct prog *p, struct analysis *a)
 	return slurp(path, NULL);
 }
 
+/*
+ * A report of the caller's (analysis_opts.consumer): the stacks counted by
+ * stack_count_ops with no output enabled, as readperf diff counts them;
+ * the same stacks as test_folded's, by period (alpha 3 x 100, beta 200,
+ * [unknown] 50); the registry's stacks report is not there; the state is
+ * the caller's after analysis__delete (freed once, by stack_count__delete).
+ */
+static void test_consumer(void **state)
+{
+	struct analysis_opts o;
+	const struct prog *p = prog_of(state, &o);
+	struct stack_count *sc;
+	struct replay r;
+	struct folded fd;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	assert_int_equal(stack_count__new(&sc), 0);
+	o.consumer = &stack_count_ops;
+	o.consumer_state = sc;
+	replay_open(&r, p, &o);
+	assert_int_equal(analysis__write_output(r.a, (size_t)report_outputs__find("folded", 1), "-"), -EINVAL);
+	assert_int_equal(stack_count__folded(sc, r.a, &fd), 0);
+	folded__sort(&fd);
+	for (i = 0; i < fd.nr; i++)
+		assert_int_equal(strbuf__addf(&sb, "%.*s %" PRIu64 "\n", (int)fd.v[i].len, fd.v[i].s, fd.v[i].samples), 0);
+	assert_string_equal(sb.buf, "prog;[unknown] 50\nprog;beta 200\nprog;beta;alpha 300\n");
+	assert_string_equal(fd.event, "cpu-clock");
+	folded__release(&fd);
+	replay_close(&r);
+	stack_count__delete(sc);
+	strbuf__release(&sb);
+}
+
 static void test_folded(void **state)
 {
 	struct analysis_opts o;
@@ -601,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_reports),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_folded),
+		cmocka_unit_test(test_consumer),
 		cmocka_unit_test(test_diff),
 	};
 
