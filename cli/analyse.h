@@ -58,6 +58,7 @@ struct analyse_opts {
 	const char *dsos[64], *syms[64], *focus[64], *ignore[64];
 	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
 	struct time_spec time;			/* --time as given; resolved per file */
+	struct analysis_notes notes;		/* an.notes: the run's warnings and losses, for --html */
 	/* the analysis only (analyse_only_options) */
 	const char *input;
 	uint64_t reports;			/* --reports: the CSV outputs of the registry, a bit per output id */

@@ -1134,27 +1134,46 @@ int analysis__deliver(void *ctx, struct perf_record *rec)
 
 /* ------------------------------------------------------------ lifecycle */
 
+/* which of the n reports of the registry are on: those with an output in opts->outputs and those they use; NULL on ENOMEM */
+static unsigned char *report_enabled(const struct analysis_opts *opts, size_t n)
+{
+	unsigned char *on = calloc(n + 1, 1);
+	const struct report_ops *const *u;
+	const struct report_output *o;
+	size_t id = 0, i, j;
+
+	for (i = 0; on && i < n; i++)
+		for (o = report_registry[i]->outputs; o->name; o++, id++)
+			if (id < REPORT_MAX_OUTPUTS && (opts->outputs >> id & 1))
+				on[i] = 1;
+	for (i = 0; on && i < n; i++)
+		for (u = report_registry[i]->uses; on[i] && u && *u; u++)
+			for (j = 0; j < n; j++)
+				if (report_registry[j] == *u)
+					on[j] = 1;
+	return on;
+}
+
 /* the enabled reports of the registry (decode/report.h), each with its state, begun */
 static int begin_reports(struct analysis *a)
 {
-	size_t id = 0, i, n = 0;
+	size_t i, n = 0;
 	int err;
+	unsigned char *on;
 
 	for (i = 0; report_registry[i]; i++)
 		n++;
 	a->rep = calloc(n + 1, sizeof(*a->rep));
 	a->on_sample = calloc(n + 1, sizeof(*a->on_sample));
-	if (!a->rep || !a->on_sample)
+	on = report_enabled(&a->opts, n);
+	if (!a->rep || !a->on_sample || !on) {
+		free(on);
 		return -ENOMEM;
+	}
 	for (i = 0; report_registry[i]; i++) {
 		const struct report_ops *ops = report_registry[i];
-		const struct report_output *o;
-		int on = 0;
 
-		for (o = ops->outputs; o->name; o++, id++)
-			if (id < REPORT_MAX_OUTPUTS && (a->opts.outputs >> id & 1))
-				on = 1;
-		if (!on || ops->source != REPORT_FROM_ANALYSIS)
+		if (!on[i] || ops->source != REPORT_FROM_ANALYSIS)
 			continue;
 		a->rep[a->nr_rep].ops = ops;
 		a->rep[a->nr_rep].state = calloc(1, ops->state_size ? ops->state_size : 1);
@@ -1169,9 +1188,12 @@ static int begin_reports(struct analysis *a)
 			a->record_filter = 1;
 		if (ops->sample)
 			a->on_sample[a->nr_on_sample++] = a->rep[a->nr_rep - 1];
-		if (ops->begin && (err = ops->begin(a->rep[a->nr_rep - 1].state, a)))
+		if (ops->begin && (err = ops->begin(a->rep[a->nr_rep - 1].state, a))) {
+			free(on);
 			return err;
+		}
 	}
+	free(on);
 	return 0;
 }
 

@@ -37,6 +37,14 @@
 
 struct strbuf;
 
+/* what the command line saw around the analysis, for the --html page */
+struct analysis_notes {
+	const struct log_keep *warnings;	/* the run's warnings so far, or NULL */
+	int have_losses;
+	uint64_t lost_chunks, lost_records;	/* LOST records and the records they say were dropped */
+	uint64_t lost_samples, samples;		/* LOST_SAMPLES' counts and the SAMPLE records */
+};
+
 struct analysis_opts {
 	const char *event;                 /* -e: only this event name, or NULL */
 	const uint32_t *pids; size_t nr_pids;   /* --pid filter, or none */
@@ -75,6 +83,7 @@ struct analysis_opts {
 	int inverted;                      /* --inverted: calltree.csv bottom-up (roots are the sampled functions) */
 	const char *const *annotate_funcs; size_t nr_annotate_funcs;	/* --annotate's text: these functions, or none: */
 	unsigned annotate_top;             /* the N hottest (0: 20) */
+	const struct analysis_notes *notes; /* or NULL; filled while the analysis runs */
 };
 
 struct analysis;

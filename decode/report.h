@@ -138,6 +138,12 @@ struct report_ops {
 	size_t state_size;
 	unsigned needs;			/* REPORT_NEEDS_* */
 	const struct report_output *outputs;	/* ends with a NULL name */
+	/*
+	 * reports whose public helpers this one calls (NULL-terminated, or
+	 * NULL): enabled with it (without their outputs) and begun before it
+	 * when they come first in the registry
+	 */
+	const struct report_ops *const *uses;
 	/* each optional; 0 or -errno (the first error ends the run) */
 	int (*begin)(void *state, struct analysis *a);
 	int (*sample)(void *state, struct analysis *a, const struct rsample *s);
