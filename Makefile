@@ -153,9 +153,11 @@ $(GEN): $(GEN_OBJS) $(LIB)
 unit-tests: $(UNIT_BINS)
 
 # The README's two commands on a fresh Debian machine: they install what is
-# missing (apt-get, through sudo when not root), then build and run.
+# missing (apt-get, through sudo when not root), then build and run; make check
+# also chromium, node and tests/js's npm packages, so the browser and DuckDB checks run.
 check:
 	$(Q)CC="$(CC)" tests/install-deps.sh --install --tests
+	$(Q)tests/install-deps.sh --install --js
 	$(Q)$(MAKE) --no-print-directory check-run
 
 check-run: all $(UNIT_BINS) $(GEN)
