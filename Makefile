@@ -56,7 +56,7 @@ REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports
 	decode/reports/callers.c decode/reports/flame.c decode/reports/stacks.c decode/reports/speedscope.c \
 	decode/reports/threads.c decode/reports/timeline.c decode/reports/cpus.c decode/reports/calltree.c decode/reports/peek.c decode/reports/pprof.c \
 	decode/reports/quality.c decode/reports/page.c decode/reports/html.c \
-	decode/reports/diff.c decode/reports/schema.c
+	decode/reports/diff.c decode/reports/diffpage.c decode/reports/schema.c
 # the command line: readperf.c's subcommands, their option tables
 CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/batch.c cli/diff.c cli/annotate.c cli/header.c \
 	cli/record.c cli/schema.c cli/tree.c
@@ -127,7 +127,7 @@ $(B)/decode/reports/pprof.o: ALL_CFLAGS += -I$(B)/gen
 $(B)/decode/reports/pprof.o: $(PROTO_GEN).h
 # the HTML page's style, markup and script as C strings (decode/reports/page/embed.sh)
 PAGE_ASSETS = decode/reports/page/page.css decode/reports/page/analysis.html decode/reports/page/page.js \
-	decode/reports/page/analysis.js
+	decode/reports/page/analysis.js decode/reports/page/diff.html decode/reports/page/diff.js
 $(B)/gen/page-assets.h: decode/reports/page/embed.sh $(PAGE_ASSETS)
 	@mkdir -p $(dir $@)
 	$(Q)sh decode/reports/page/embed.sh $(PAGE_ASSETS) > $@.tmp && mv $@.tmp $@

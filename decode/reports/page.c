@@ -35,9 +35,9 @@ int page__open(struct page *p, const char *path, enum page_kind kind)
 	csv__puts(&p->c, page_top);
 	csv__puts(&p->c, page_page_css);
 	csv__puts(&p->c, "</style></head><body>\n");
-	csv__puts(&p->c, page_analysis_html);
+	csv__puts(&p->c, kind == PAGE_DIFF ? page_diff_html : page_analysis_html);
 	csv__puts(&p->c, "<script type=\"application/json\" id=\"data\">\n");
-	csv__puts(&p->c, "{\"kind\":\"analysis\"");
+	csv__puts(&p->c, kind == PAGE_DIFF ? "{\"kind\":\"diff\"" : "{\"kind\":\"analysis\"");
 	return 0;
 }
 
@@ -91,7 +91,7 @@ int page__close(struct page *p)
 	}
 	csv__puts(&p->c, "]}\n</script>\n<script>\n\"use strict\";\n");
 	csv__puts(&p->c, page_page_js);
-	csv__puts(&p->c, page_analysis_js);
+	csv__puts(&p->c, p->kind == PAGE_DIFF ? page_diff_js : page_analysis_js);
 	csv__puts(&p->c, "</script>\n</body></html>\n");
 	strbuf__release(&p->sb);
 	hashmap__release(&p->strs, NULL);

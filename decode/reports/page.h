@@ -21,6 +21,7 @@
 
 enum page_kind {
 	PAGE_ANALYSIS,		/* --html */
+	PAGE_DIFF,		/* readperf diff --html */
 };
 
 struct page {

@@ -111,3 +111,24 @@ PY
 		test -s "$shots/$name/desktop-1280x800.png" -a -s "$shots/$name/phone-390x844.png" -o \
 		"$(grep -c '^skip' "$tmp/node.out" 2> /dev/null)" -gt 0
 done
+
+# readperf diff --html on regress-before/-after (compute_b twice the work): the
+# gate fails (exit 4), and on two recordings of the same program it passes;
+# tests/js/diff-html-check.mjs checks the page against the run's diff.csv,
+# --folded and stderr
+rsym=(--symfs "$td/symfs" --kallsyms "$td/kallsyms.boot2")
+for case in "fail regress-after 4" "pass regress-before2 0"; do
+	set -- $case
+	"$PROG" diff -o "$tmp/d$1" "${rsym[@]}" --fail-above-ratio 1.5 --html "$tmp/d$1.html" --folded "$tmp/d$1.folded" \
+		"$td/regress-before.data" "$td/$2.data" 2> "$tmp/d$1.err"
+	rc=$?
+	check "diff --html, gate $1: exit $rc, want $3" test $rc -eq "$3"
+	"$PROG" diff -o "$tmp/d$1.2" "${rsym[@]}" --fail-above-ratio 1.5 --html "$tmp/d$1.2.html" \
+		"$td/regress-before.data" "$td/$2.data" 2> /dev/null
+	check "diff --html, gate $1: the page is byte-identical over two runs ($(wc -c < "$tmp/d$1.html") bytes)" \
+		cmp -s "$tmp/d$1.html" "$tmp/d$1.2.html"
+	check "diff --html, gate $1: no src= or href=" test "$(grep -c -E '(src|href)=' "$tmp/d$1.html")" -eq 0
+	mkdir -p "$shots/diff-$1"
+	node_check "diff gate $1 chromium" diff-html-check.mjs "$tmp/d$1.html" "$tmp/d$1/diff.csv" "$tmp/d$1.folded" \
+		"$tmp/d$1.err" "$shots/diff-$1"
+done

@@ -25,7 +25,8 @@
 // Prints "ok - ..." / "not ok - ..." lines; exit 77 when
 // it cannot run.
 import { existsSync, readFileSync } from 'node:fs';
-import { openPage, report } from './browser.mjs';
+import { openIsolated, phoneAndExit, report } from './browser.mjs';
+import { csv } from './csv.mjs';
 
 const [file, dir, shots, half] = process.argv.slice(2);
 if (!file || !dir || !shots) {
@@ -33,35 +34,10 @@ if (!file || !dir || !shots) {
 	process.exit(2);
 }
 
-// RFC 4180 rows (quoted fields may hold commas, quotes and newlines)
-function csv(path) {
-	const s = readFileSync(path, 'utf8'), rows = [];
-	let row = [], f = '', q = false;
-	for (let i = 0; i < s.length; i++) {
-		const c = s[i];
-		if (q) {
-			if (c === '"' && s[i + 1] === '"') { f += '"'; i++; } else if (c === '"') q = false; else f += c;
-		} else if (c === '"') q = true;
-		else if (c === ',') { row.push(f); f = ''; } else if (c === '\n') { row.push(f); rows.push(row); row = []; f = ''; } else f += c;
-	}
-	const head = rows.shift();
-	return rows.map((r) => Object.fromEntries(head.map((h, k) => [h, r[k]])));
-}
 const results = csv(`${dir}/results.csv`), callers = csv(`${dir}/callers.csv`), lines = csv(`${dir}/lines.csv`);
 const top = results[0];
 
-const requests = [];
-const { browser, page, errors } = await openPage(file, {
-	width: 1280, height: 800,
-	before: async (p) => {
-		await p.setRequestInterception(true);
-		p.on('request', (r) => {
-			if (r.isNavigationRequest() && r.url().startsWith('file:')) { r.continue(); return; }
-			requests.push(r.url());
-			r.abort();
-		});
-	},
-});
+const { browser, page, errors, requests } = await openIsolated(file, { width: 1280, height: 800 });
 let failed = 0;
 const check = (ok, what) => { if (!report(ok, what)) failed++; };
 const tableRows = (sel) => page.evaluate((s) => [...document.querySelectorAll(`${s} tbody tr`)].map((tr) =>
@@ -274,10 +250,4 @@ if (process.env.HTML_QUALITY) {
 	check(lost, 'the header says what was lost');
 }
 
-await page.setViewport({ width: 390, height: 844 });
-const sw = await page.evaluate(() => document.documentElement.scrollWidth);
-check(sw <= 390, `at 390 px wide the page does not scroll sideways (scrollWidth ${sw})`);
-await page.screenshot({ path: `${shots}/phone-390x844.png` });
-check(errors.length === 0 && requests.length === 0, `still no error nor request after the clicks (${errors.join('; ').slice(0, 200)})`);
-await browser.close();
-process.exit(failed ? 1 : 0);
+await phoneAndExit({ browser, page, errors, requests }, shots, (ok, what) => report(ok, what), failed);

@@ -1,6 +1,6 @@
 // readperf --html: the analysis page (decode/reports/html.c writes the data).
 (function () {
-const D = JSON.parse($("data").textContent), S = D.s, N = D.buckets;
+const N = D.buckets;
 const str = (k) => k < 0 ? null : S[k];
 const F = D.f.map((r, i) => ({ i: i, ev: r[0], dso: S[r[1]], name: S[r[2]], file: str(r[3]), line: r[4],
 	samples: r[5], period: r[6], chs: r[7], chp: r[8], shown: r[9], callers: [], callees: [], lines: [] }));
@@ -233,10 +233,7 @@ function brush() {
 function offTree() {
 	const t = new FTree("all");
 	for (const [fr, ns] of D.o) {
-		t.add(fr.map((k, j) => {
-			const name = S[k], kern = j > 0 && name.endsWith("_[k]");
-			return { key: name, name: kern ? name.slice(0, -4) : name, kind: j ? (kern ? "k" : "u") : "c", fi: -1 };
-		}), ns);
+		t.add(foldedPath(fr), ns);
 	}
 	return t.done();
 }

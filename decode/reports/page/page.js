@@ -2,6 +2,7 @@
 // the flame graph).  Every name reaches the page through textContent, never
 // as markup.
 const $ = (id) => document.getElementById(id);
+const D = JSON.parse($("data").textContent), S = D.s;
 function el(tag, text, cls) {
 	const x = document.createElement(tag);
 	if (text !== undefined && text !== null) x.textContent = text;
@@ -56,6 +57,15 @@ FTree.prototype.done = function () {
 	}
 	return this.root;
 };
+
+// a line of folded stacks (frame names, the comm first; "_[k]" marks a
+// kernel frame as stackcollapse-perf.pl --kernel writes it) as an FTree path
+function foldedPath(fr) {
+	return fr.map((k, j) => {
+		const name = S[k], kern = j > 0 && name.endsWith("_[k]");
+		return { key: name, name: kern ? name.slice(0, -4) : name, kind: j ? (kern ? "k" : "u") : "c", fi: -1 };
+	});
+}
 
 // the flame graph of a section holding .fg, .fgq (search), .fgreset, .fgm
 // (the match), .fgnote: root at the bottom, widths by weight, a click zooms
