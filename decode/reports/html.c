@@ -57,6 +57,7 @@ struct html {
 	struct array cells;		/* struct html_cell, creation order */
 	struct strbuf key;
 	uint64_t t0, span;		/* the header's first sample time and last - first; span 0: no timeline */
+	uint64_t k, lo, hi;		/* the last sample's interval: k, instants k and k + 1 (samples come in time order) */
 	uint64_t first_time, last_time;	/* of the samples, when the file has no SAMPLE_TIME */
 	int have_time;
 };
@@ -111,12 +112,14 @@ static uint64_t instant(const struct html *h, uint64_t k)
 }
 
 /* the time cell of a sample (the file comment) */
-static int32_t time_cell(const struct html *h, const struct rsample *s)
+static int32_t time_cell(struct html *h, const struct rsample *s)
 {
 	uint64_t k;
 
 	if (!h->span || !s->has_time || s->time < h->t0 || s->time > h->t0 + h->span)
 		return -1;
+	if (h->hi && s->time >= h->lo && s->time < h->hi)
+		return (int32_t)(s->time == h->lo ? 2 * h->k : 2 * h->k + 1);
 	k = (uint64_t)((unsigned __int128)(s->time - h->t0) * HTML_BUCKETS / h->span);
 	if (k > HTML_BUCKETS)
 		k = HTML_BUCKETS;
@@ -124,6 +127,11 @@ static int32_t time_cell(const struct html *h, const struct rsample *s)
 		k--;
 	while (k < HTML_BUCKETS && instant(h, k + 1) <= s->time)
 		k++;
+	if (k < HTML_BUCKETS) {
+		h->k = k;
+		h->lo = instant(h, k);
+		h->hi = instant(h, k + 1);
+	}
 	return (int32_t)(instant(h, k) == s->time ? 2 * k : 2 * k + 1);
 }
 

@@ -54,6 +54,11 @@ struct qproc {
 struct quality {
 	struct pool pool;
 	struct hashmap rows, procs;
+	/* the last sample's: most samples repeat them */
+	struct quality_row *last_row;
+	struct qproc *last_proc;
+	const struct func_stat *last_outer;
+	int last_copy, last_root;
 	struct array row_list, proc_list;	/* pointers, creation order */
 };
 
@@ -152,11 +157,16 @@ static int quality_sample(void *state, struct analysis *a, const struct rsample 
 {
 	struct quality *q = state;
 	const struct func_stat *outer = NULL;
-	struct quality_row *r = row(q, s->event, s->func->dso), *end;
-	struct qproc *p = proc_entry(q, s->th->proc, NULL), *pe;
+	struct quality_row *r = q->last_row, *end;
+	struct qproc *p = q->last_proc, *pe;
+	int copy = !!(s->rec->sample.sample_type & PERF_SAMPLE_STACK_USER);
 	size_t i;
 
 	(void)a;
+	if (!r || r->event != s->event || r->dso != s->func->dso)
+		r = q->last_row = row(q, s->event, s->func->dso);
+	if (!p || p->proc != s->th->proc)
+		p = q->last_proc = proc_entry(q, s->th->proc, NULL);
 	if (!r || !p)
 		return -ENOMEM;
 	r->samples++;
@@ -176,7 +186,12 @@ static int quality_sample(void *state, struct analysis *a, const struct rsample 
 	if (!outer)
 		return 0;
 	r->user_stacks++;
-	if (is_thread_root(outer->function, !!(s->rec->sample.sample_type & PERF_SAMPLE_STACK_USER)))
+	if (outer != q->last_outer || copy != q->last_copy) {
+		q->last_outer = outer;
+		q->last_copy = copy;
+		q->last_root = is_thread_root(outer->function, copy);
+	}
+	if (q->last_root)
 		return 0;
 	r->cut++;
 	p->cut++;
