@@ -55,7 +55,8 @@ struct html {
 	struct pool pool;		/* struct html_stack */
 	struct hashmap stacks;		/* stacks__key -> struct html_stack */
 	struct array cells;		/* struct html_cell, creation order */
-	struct strbuf key;
+	struct strbuf key, prev;	/* this sample's stack key, the last sample's */
+	struct html_stack *prev_st;	/* the last sample's stack: consecutive samples often share it */
 	uint64_t t0, span;		/* the header's first sample time and last - first; span 0: no timeline */
 	uint64_t k, lo, hi;		/* the last sample's interval: k, instants k and k + 1 (samples come in time order) */
 	uint64_t first_time, last_time;	/* of the samples, when the file has no SAMPLE_TIME */
@@ -88,6 +89,7 @@ static int html_begin(void *state, struct analysis *a)
 	hashmap__init(&h->stacks);
 	array__init(&h->cells, sizeof(struct html_cell));
 	strbuf__init(&h->key);
+	strbuf__init(&h->prev);
 	if (ft && perf_features__has(ft, PERF_FEAT_SAMPLE_TIME) && ft->last_sample_time > ft->first_sample_time) {
 		h->t0 = ft->first_sample_time;
 		h->span = ft->last_sample_time - ft->first_sample_time;
@@ -102,6 +104,7 @@ static void html_release(void *state)
 	hashmap__release(&h->stacks, NULL);	/* values are pool memory */
 	array__release(&h->cells);
 	strbuf__release(&h->key);
+	strbuf__release(&h->prev);
 	pool__release(&h->pool);
 }
 
@@ -135,13 +138,32 @@ static int32_t time_cell(struct html *h, const struct rsample *s)
 	return (int32_t)(instant(h, k) == s->time ? 2 * k : 2 * k + 1);
 }
 
+/* the counts of the stack in h->key, made when new; NULL on ENOMEM */
+static struct html_stack *find_stack(struct html *h, const struct rsample *s)
+{
+	struct html_stack *st;
+	void **slot;
+	int ret = hashmap__insert(&h->stacks, h->key.buf, h->key.len, &slot);
+
+	if (ret < 0)
+		return NULL;
+	if (ret == 1) {
+		*slot = st = pool__alloc(&h->pool, sizeof(*st));
+		if (!st)
+			return NULL;
+		st->id = (uint32_t)(h->stacks.len - 1);
+		st->callchain = s->callchain;
+	}
+	return *slot;
+}
+
 static int html_sample(void *state, struct analysis *a, const struct rsample *s)
 {
 	struct html *h = state;
 	struct html_stack *st;
 	struct html_cell *c;
 	int32_t cell = time_cell(h, s);
-	void **slot;
+	struct strbuf tmp;
 	int ret;
 
 	if (s->has_time) {
@@ -152,16 +174,18 @@ static int html_sample(void *state, struct analysis *a, const struct rsample *s)
 		h->have_time = 1;
 	}
 	ret = stacks__key(&h->key, a, s);
-	if (ret || (ret = hashmap__insert(&h->stacks, h->key.buf, h->key.len, &slot)) < 0)
-		return ret < 0 ? ret : -ENOMEM;
-	if (ret == 1) {
-		*slot = st = pool__alloc(&h->pool, sizeof(*st));
+	if (ret)
+		return ret;
+	st = h->prev_st;
+	if (!st || h->key.len != h->prev.len || memcmp(h->key.buf, h->prev.buf, h->key.len)) {
+		st = find_stack(h, s);
 		if (!st)
 			return -ENOMEM;
-		st->id = (uint32_t)(h->stacks.len - 1);
-		st->callchain = s->callchain;
+		tmp = h->key;	/* the key is the last sample's now */
+		h->key = h->prev;
+		h->prev = tmp;
+		h->prev_st = st;
 	}
-	st = *slot;
 	st->samples++;
 	st->period += s->period;
 	c = st->last ? &ARRAY_AT(&h->cells, struct html_cell, st->last - 1) : NULL;
@@ -408,7 +432,7 @@ static void put_stack(struct html_out *o, size_t id, const struct html_cell *c, 
 	csv__printf(&o->p.c, "%s[%" PRIu32 ",%ld,%d,[", id ? "," : "", k.event, page__ref(&o->p, k.comm),
 		    o->st[id]->callchain ? 1 : 0);
 	for (i = 0; i < k.nr; i++)
-		csv__printf(&o->p.c, "%s%ld", i ? "," : "", (long)o->func_index[frame__func(fr[i])->id] - 1);
+		page__num(&o->p, i ? ',' : 0, (int64_t)o->func_index[frame__func(fr[i])->id] - 1);
 	csv__puts(&o->p.c, "],[");
 	for (i = 0; i < nr; i++) {
 		uint64_t samples = c[i].samples, period = c[i].period;
@@ -417,7 +441,9 @@ static void put_stack(struct html_out *o, size_t id, const struct html_cell *c, 
 			samples += c[++i].samples;
 			period += c[i].period;
 		}
-		csv__printf(&o->p.c, "%s%" PRId32 ",%" PRIu64 ",%" PRIu64, first ? "" : ",", c[i].cell, samples, period);
+		page__num(&o->p, first ? 0 : ',', c[i].cell);
+		page__num(&o->p, ',', (int64_t)samples);
+		page__num(&o->p, ',', (int64_t)period);
 		first = 0;
 	}
 	csv__puts(&o->p.c, "]]");

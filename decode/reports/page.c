@@ -78,6 +78,22 @@ long page__ref(struct page *p, const char *s)
 	return (long)(uintptr_t)*slot - 1;
 }
 
+void page__num(struct page *p, char sep, int64_t v)
+{
+	char buf[24], *e = buf + sizeof(buf), *b = e;
+	uint64_t m = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	*--b = '\0';
+	do
+		*--b = (char)('0' + m % 10);
+	while (m /= 10);
+	if (v < 0)
+		*--b = '-';
+	if (sep)
+		*--b = sep;
+	csv__puts(&p->c, b);
+}
+
 int page__close(struct page *p)
 {
 	const char *const *s = p->str_list.data;

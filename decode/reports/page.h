@@ -38,6 +38,8 @@ int page__open(struct page *p, const char *path, enum page_kind kind);
 void page__str(struct page *p, const char *s);
 /* the index of s in "s", added when new (borrowed until page__close); -1 for NULL */
 long page__ref(struct page *p, const char *s);
+/* sep (when not 0), then v in decimal: for long rows of numbers, cheaper than csv__printf */
+void page__num(struct page *p, char sep, int64_t v);
 /* keep the first error */
 void page__err(struct page *p, int err);
 /* "s", the data's '}', the script; the file committed, p released; 0 or the first error */
