@@ -57,8 +57,8 @@ REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports
 	decode/reports/overview.c decode/reports/processes.c decode/reports/results.c decode/reports/lines.c \
 	decode/reports/callers.c decode/reports/flame.c decode/reports/stacks.c decode/reports/speedscope.c \
 	decode/reports/threads.c decode/reports/timeline.c decode/reports/cpus.c decode/reports/calltree.c decode/reports/peek.c decode/reports/pprof.c \
-	decode/reports/quality.c decode/reports/html.c \
-	decode/reports/diff.c decode/reports/schema.c
+	decode/reports/quality.c decode/reports/page.c decode/reports/html.c \
+	decode/reports/diff.c decode/reports/diffpage.c decode/reports/schema.c
 # the command line: readperf.c's subcommands, their option tables
 CLI_SRCS = cli/cli.c cli/options.c cli/common.c cli/replay.c cli/analyse.c cli/manifest.c cli/batch.c cli/diff.c cli/annotate.c cli/header.c \
 	cli/record.c cli/schema.c cli/tree.c
@@ -127,6 +127,14 @@ $(PROTO_GEN).o: $(PROTO_GEN).c $(PROTO_GEN).h
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(B)/gen -c -o $@ $<
 $(B)/decode/reports/pprof.o: ALL_CFLAGS += -I$(B)/gen
 $(B)/decode/reports/pprof.o: $(PROTO_GEN).h
+# the HTML page's style, markup and script as C strings (decode/reports/page/embed.sh)
+PAGE_ASSETS = decode/reports/page/page.css decode/reports/page/analysis.html decode/reports/page/page.js \
+	decode/reports/page/analysis.js decode/reports/page/diff.html decode/reports/page/diff.js
+$(B)/gen/page-assets.h: decode/reports/page/embed.sh $(PAGE_ASSETS)
+	@mkdir -p $(dir $@)
+	$(Q)sh decode/reports/page/embed.sh $(PAGE_ASSETS) > $@.tmp && mv $@.tmp $@
+$(B)/decode/reports/page.o: ALL_CFLAGS += -I$(B)/gen
+$(B)/decode/reports/page.o: $(B)/gen/page-assets.h
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -147,9 +155,11 @@ $(GEN): $(GEN_OBJS) $(LIB)
 unit-tests: $(UNIT_BINS)
 
 # The README's two commands on a fresh Debian machine: they install what is
-# missing (apt-get, through sudo when not root), then build and run.
+# missing (apt-get, through sudo when not root), then build and run; make check
+# also chromium, node and tests/js's npm packages, so the browser and DuckDB checks run.
 check:
 	$(Q)CC="$(CC)" tests/install-deps.sh --install --tests
+	$(Q)tests/install-deps.sh --install --js
 	$(Q)$(MAKE) --no-print-directory check-run
 
 check-run: all $(UNIT_BINS) $(GEN)
@@ -169,6 +179,8 @@ $(B)/fuzz/obj/gen/profile.pb-c.o: $(PROTO_GEN).c
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(B)/gen -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
 $(B)/fuzz/obj/decode/reports/pprof.o: FUZZ_FLAGS += -I$(B)/gen
 $(B)/fuzz/obj/decode/reports/pprof.o: $(PROTO_GEN).h
+$(B)/fuzz/obj/decode/reports/page.o: FUZZ_FLAGS += -I$(B)/gen
+$(B)/fuzz/obj/decode/reports/page.o: $(B)/gen/page-assets.h
 .SECONDARY: $(FUZZ_OBJS)
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)

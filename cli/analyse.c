@@ -554,6 +554,18 @@ static void warn_losses(const struct perf_file *f, const struct filestat *fs, co
 			perf_file__name(f), l.samples, 100.0 * (double)l.lost_samples / (double)(l.samples + l.lost_samples));
 }
 
+static void note_losses(struct analysis_notes *n, const struct filestat *fs)
+{
+	struct filestat_losses l;
+
+	filestat__losses(fs, &l);
+	n->have_losses = 1;
+	n->lost_chunks = l.chunks;
+	n->lost_records = l.chunk_samples;
+	n->lost_samples = l.lost_samples;
+	n->samples = l.samples;
+}
+
 static void fill_result(struct analyse_result *r, const struct perf_file *f, const struct filestat *fs)
 {
 	const struct perf_features *ft = perf_file__features(f);
@@ -673,7 +685,7 @@ static int analyse_exit(const struct analyse_opts *o, int err, const struct log 
 	return exit_for(err);
 }
 
-int analyse(struct analyse_opts *o, const struct log *log)
+static int analyse_run(struct analyse_opts *o, const struct log *log)
 {
 	struct perf_file *f;
 	struct filestat *fs = NULL;
@@ -716,6 +728,7 @@ int analyse(struct analyse_opts *o, const struct log *log)
 	/* the reports cover what was read, also after a fault */
 	err = replay(f, fs, q, o->quiet, &read_err);
 	warn_losses(f, fs, log);
+	note_losses(&o->notes, fs);
 	if (!err)
 		err = write_reports(o, fs, txn.stage, log);
 	/* after an error the dsos without symbols may only be the ones it stopped */
@@ -742,6 +755,23 @@ out_close:
 	csv_txn__abort(&txn);
 	err = analyse_exit(o, err, log);
 	return err == EXIT_OK && gate ? EXIT_REGRESSION : err;
+}
+
+/* the analysis of o->input with the warnings kept for the --html page */
+int analyse(struct analyse_opts *o, const struct log *log)
+{
+	struct log_keep keep;
+	int code;
+
+	log_keep__init(&keep, log);
+	memset(&o->notes, 0, sizeof(o->notes));
+	o->notes.warnings = &keep;
+	o->an.notes = &o->notes;
+	code = analyse_run(o, &keep.log);
+	o->an.notes = NULL;
+	o->notes.warnings = NULL;
+	log_keep__release(&keep);
+	return code;
 }
 
 int cmd_analyse(int argc, char **argv, struct cli *cli)

@@ -58,6 +58,7 @@ struct analyse_opts {
 	const char *dsos[64], *syms[64], *focus[64], *ignore[64];
 	const char *event_arg;			/* -e as given; an.event is the file's own name for it */
 	struct time_spec time;			/* --time as given; resolved per file */
+	struct analysis_notes notes;		/* an.notes: the run's warnings and losses, for --html */
 	/* the analysis only (analyse_only_options) */
 	const char *input;
 	uint64_t reports;			/* --reports: the CSV outputs of the registry, a bit per output id */
@@ -82,7 +83,7 @@ enum analyse_opt_id {
 	OPT_PERCENT_LIMIT, OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE, OPT_FILES_FROM, OPT_PROFILE_COL,
 	OPT_NO_PROFILE_COL, OPT_UNKNOWN_ADDRESSES, OPT_BUILDID_DIR, OPT_WEIGHT, OPT_SORT, OPT_FAIL_ABOVE,
 	OPT_FAIL_RATIO, OPT_FAIL_MIN, OPT_INLINE, OPT_MINWIDTH, OPT_INTERVAL, OPT_SYMBOL_CACHE,
-	OPT_NO_SYMBOL_CACHE, OPT_RAW_CSV, OPT_PAIR, OPT_GATE, OPT_FAIL_CONF, OPT_DIFF_FLAME, OPT_DIFF_FOLDED,
+	OPT_NO_SYMBOL_CACHE, OPT_RAW_CSV, OPT_PAIR, OPT_GATE, OPT_FAIL_CONF, OPT_DIFF_FLAME, OPT_DIFF_FOLDED, OPT_DIFF_HTML,
 	OPT_RESULTS_SORT, OPT_INVERTED, OPT_FOCUS, OPT_FOCUS_ROOT, OPT_IGNORE, OPT_FAIL_UNKNOWN,
 	OPT_NO_DEBUGINFOD,
 	OPT_PATH = CLI_OPT_LONG_ONLY + 1024,	/* + output id: the path outputs of the registry */

@@ -41,6 +41,8 @@ const struct cli_option diff_options[] = {
 	  "blue shrank against OLD (difffolded.pl + flamegraph.pl)", OPT_DIFF_FLAME, NULL },
 	{ 0, "folded", "FILE", "the stacks as \"STACK OLD NEW\" lines (difffolded.pl, inferno) into FILE",
 	  OPT_DIFF_FOLDED, NULL },
+	{ 0, "html", "FILE", "the diff as one self-contained HTML page into FILE: the table with\n"
+	  "ratios, intervals and the gates' result, the differential flame graph", OPT_DIFF_HTML, NULL },
 	{ 0, "pair", "BY", "dso (dso and function, default) or function (the name alone,\n"
 	  "as perf diff -s sym)", OPT_PAIR, NULL },
 	CLI_OPT_END,
@@ -78,6 +80,7 @@ struct diff_opts {
 	struct diff_config cfg;		/* --sort, --pair, --fail-confidence */
 	int gate;			/* --gate: bit 0 self, bit 1 children; 0: the default */
 	const char *flamegraph, *folded;	/* --flamegraph, --folded, or NULL */
+	const char *html;			/* --html, or NULL */
 };
 
 /* a word of words[0..n) into *out; else a usage message */
@@ -131,8 +134,8 @@ static int diff_opt(void *ctx, int id, const char *arg)
 	}
 	if (id == OPT_FAIL_CONF)
 		return confidence_opt(d, arg);
-	if (id == OPT_DIFF_FLAME || id == OPT_DIFF_FOLDED) {
-		*(id == OPT_DIFF_FLAME ? &d->flamegraph : &d->folded) = arg;
+	if (id == OPT_DIFF_FLAME || id == OPT_DIFF_FOLDED || id == OPT_DIFF_HTML) {
+		*(id == OPT_DIFF_FLAME ? &d->flamegraph : id == OPT_DIFF_FOLDED ? &d->folded : &d->html) = arg;
 		return -1;
 	}
 	if (id < OPT_SORT || id > OPT_FAIL_MIN)
@@ -322,6 +325,18 @@ static int row_over(const struct diff_row *r, const struct diff_opts *o, int t)
 	return low < 0 || low > o->fail_ratio;
 }
 
+/* the gates row r crosses: bit 0 self, bit 1 children */
+static unsigned row_crossed(const struct diff *d, const struct diff_row *r, const struct diff_opts *o)
+{
+	unsigned bits = 0;
+	int t;
+
+	for (t = 0; t < 2; t++)
+		if ((o->gate & (1 << t)) && (!t || diff__pair(d, r->pair)->children) && row_over(r, o, t))
+			bits |= 1u << t;
+	return bits;
+}
+
 /* --fail-above / --fail-above-ratio: say every function that crosses; 1 when any does */
 static int diff_gate(const struct diff *d, const struct diff_opts *o, const struct log *log)
 {
@@ -333,9 +348,10 @@ static int diff_gate(const struct diff *d, const struct diff_opts *o, const stru
 
 	for (i = 0; i < diff__nr_rows(d); i++) {
 		const struct diff_row *r = diff__row(d, i);
+		unsigned bits = row_crossed(d, r, o);
 
 		for (t = 0; t < 2; t++) {
-			if (!(o->gate & (1 << t)) || (t && !diff__pair(d, r->pair)->children) || !row_over(r, o, t))
+			if (!(bits & (1u << t)))
 				continue;
 			strbuf__reset(&sb);
 			diff_row_text(&sb, r);
@@ -379,7 +395,7 @@ static int load_sides(struct diff_side *side[2], char **files[2], const size_t n
 
 	for (s = 0; s < 2 && !err; s++) {
 		for (k = 0; k < nr[s] && !err; k++) {
-			err = diff_load(&side[s][k], files[s][k], &o->o, o->flamegraph || o->folded, log);
+			err = diff_load(&side[s][k], files[s][k], &o->o, o->flamegraph || o->folded || o->html, log);
 			/* a damaged file still compares by what was read before the fault */
 			if (err == -EINVAL && side[s][k].an) {
 				fault = err;
@@ -447,6 +463,52 @@ static int diff_commit(const struct diff *d, const struct diff_opts *o, struct d
 	return err;
 }
 
+/* the gates asked, in words, into sb (empty: none) */
+static void gate_words(struct strbuf *sb, const struct diff_opts *o)
+{
+	static const char *const what[] = { "", "self", "children", "self and children" };
+	char v[32], m[32];
+
+	if (o->fail_above >= 0) {
+		diff__format(v, sizeof(v), o->fail_above);
+		strbuf__addf(sb, "--fail-above %s points", v);
+	}
+	if (o->fail_ratio >= 0) {
+		diff__format(v, sizeof(v), o->fail_ratio);
+		diff__format(m, sizeof(m), o->fail_min);
+		strbuf__addf(sb, "%s--fail-above-ratio %s (functions with %s%% or more)", sb->len ? ", " : "", v, m);
+	}
+	if (sb->len)
+		strbuf__addf(sb, "; on %s; %g confidence", what[o->gate & 3], o->cfg.confidence);
+}
+
+/* --html: the page, with the rows that cross the gates */
+static int diff_page(const struct diff *d, struct stack_count *const *st[2], const struct diff_opts *o,
+		     char **files[2], const size_t nr[2], const struct log *log)
+{
+	unsigned char *crossed = calloc(diff__nr_rows(d) + 1, 1);
+	struct strbuf words = STRBUF_INIT;
+	struct diff_page info = { { (const char *const *)files[0], (const char *const *)files[1] }, { nr[0], nr[1] },
+				  o->cfg.confidence, NULL, 0, crossed, { st[0], st[1] } };
+	size_t i;
+	int err;
+
+	if (!crossed)
+		return -ENOMEM;
+	for (i = 0; i < diff__nr_rows(d); i++) {
+		crossed[i] = (unsigned char)row_crossed(d, diff__row(d, i), o);
+		info.failed |= crossed[i] != 0;
+	}
+	gate_words(&words, o);
+	info.gate = words.len ? words.buf : NULL;
+	err = diff__write_html(d, o->html, &info);
+	if (err && err != -ENOMEM)
+		log_msg(log, LOG_ERR, "%s: cannot write: %s", o->html, strerror(-err));
+	strbuf__release(&words);
+	free(crossed);
+	return err;
+}
+
 static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files[2], const size_t nr[2],
 		    const struct log *log)
 {
@@ -476,6 +538,8 @@ static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files
 		err = diff_commit(d, o, side, files, nr, log);
 		if (!err)
 			err = diff_stacks(d, (struct stack_count *const *[2]){ st[0], st[1] }, o, log);
+		if (!err && o->html)
+			err = diff_page(d, (struct stack_count *const *[2]){ st[0], st[1] }, o, files, nr, log);
 	}
 	if (err == -ENOMEM)
 		log_msg(log, LOG_ERR, "out of memory");
@@ -494,13 +558,14 @@ out:
 	return code;
 }
 
-/* diff's own --folded and --flamegraph out of the analysis' path rows it refuses */
+/* diff's own --folded, --flamegraph and --html out of the analysis' path rows it refuses */
 static void diff_own_paths(struct cli_option *rows)
 {
 	size_t i, n = 0;
 
 	for (i = 0; rows[i].long_name; i++)
-		if (strcmp(rows[i].long_name, "folded") && strcmp(rows[i].long_name, "flamegraph"))
+		if (strcmp(rows[i].long_name, "folded") && strcmp(rows[i].long_name, "flamegraph") &&
+		    strcmp(rows[i].long_name, "html"))
 			rows[n++] = rows[i];
 	rows[n] = rows[i];
 }

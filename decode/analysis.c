@@ -1183,35 +1183,56 @@ static int enable_report(struct analysis *a, const struct report_ops *ops, void 
 	return ops->begin ? ops->begin(state, a) : 0;
 }
 
+/* which of the n reports of the registry are on: those with an output in opts->outputs and those they use; NULL on ENOMEM */
+static unsigned char *report_enabled(const struct analysis_opts *opts, size_t n)
+{
+	unsigned char *on = calloc(n + 1, 1);
+	const struct report_ops *const *u;
+	const struct report_output *o;
+	size_t id = 0, i, j;
+
+	for (i = 0; on && i < n; i++)
+		for (o = report_registry[i]->outputs; o->name; o++, id++)
+			if (id < REPORT_MAX_OUTPUTS && (opts->outputs >> id & 1))
+				on[i] = 1;
+	for (i = 0; on && i < n; i++)
+		for (u = report_registry[i]->uses; on[i] && u && *u; u++)
+			for (j = 0; j < n; j++)
+				if (report_registry[j] == *u)
+					on[j] = 1;
+	return on;
+}
+
 /* the enabled reports of the registry (decode/report.h), each with its state, begun; then opts.consumer */
 static int begin_reports(struct analysis *a)
 {
-	size_t id = 0, i, n = 0;
+	size_t i, n = 0;
 	int err;
+	unsigned char *on;
 
 	for (i = 0; report_registry[i]; i++)
 		n++;
 	a->rep = calloc(n + 1, sizeof(*a->rep));	/* and the consumer */
 	a->on_sample = calloc(n + 1, sizeof(*a->on_sample));
-	if (!a->rep || !a->on_sample)
+	on = report_enabled(&a->opts, n);
+	if (!a->rep || !a->on_sample || !on) {
+		free(on);
 		return -ENOMEM;
+	}
 	for (i = 0; report_registry[i]; i++) {
 		const struct report_ops *ops = report_registry[i];
-		const struct report_output *o;
 		void *state;
-		int on = 0;
 
-		for (o = ops->outputs; o->name; o++, id++)
-			if (id < REPORT_MAX_OUTPUTS && (a->opts.outputs >> id & 1))
-				on = 1;
-		if (!on || ops->source != REPORT_FROM_ANALYSIS)
+		if (!on[i] || ops->source != REPORT_FROM_ANALYSIS)
 			continue;
 		state = calloc(1, ops->state_size ? ops->state_size : 1);
-		if (!state)
-			return -ENOMEM;
-		if ((err = enable_report(a, ops, state, 0)))
+		err = state ? enable_report(a, ops, state, 0) : -ENOMEM;
+		if (err) {
+			free(on);
 			return err;
+		}
 	}
+	free(on);
 	return a->opts.consumer ? enable_report(a, a->opts.consumer, a->opts.consumer_state, 1) : 0;
 }
 
@@ -1375,6 +1396,16 @@ int analysis__write_output(struct analysis *a, size_t id, const char *path)
 }
 
 /* ------------------------------------------------------------- services */
+
+void *analysis__report_state(const struct analysis *a, const struct report_ops *ops)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_rep; i++)
+		if (a->rep[i].ops == ops)
+			return a->rep[i].state;
+	return NULL;
+}
 
 const struct analysis_opts *analysis__opts(const struct analysis *a)
 {

@@ -38,6 +38,14 @@
 struct strbuf;
 struct report_ops;
 
+/* what the command line saw around the analysis, for the --html page */
+struct analysis_notes {
+	const struct log_keep *warnings;	/* the run's warnings so far, or NULL */
+	int have_losses;
+	uint64_t lost_chunks, lost_records;	/* LOST records and the records they say were dropped */
+	uint64_t lost_samples, samples;		/* LOST_SAMPLES' counts and the SAMPLE records */
+};
+
 struct analysis_opts {
 	const char *event;                 /* -e: only this event name, or NULL */
 	const uint32_t *pids; size_t nr_pids;   /* --pid filter, or none */
@@ -86,6 +94,7 @@ struct analysis_opts {
 	 */
 	const struct report_ops *consumer;
 	void *consumer_state;
+	const struct analysis_notes *notes; /* or NULL; filled while the analysis runs */
 };
 
 struct analysis;

@@ -138,6 +138,12 @@ struct report_ops {
 	size_t state_size;
 	unsigned needs;			/* REPORT_NEEDS_* */
 	const struct report_output *outputs;	/* ends with a NULL name */
+	/*
+	 * reports whose public helpers this one calls (NULL-terminated, or
+	 * NULL): enabled with it (without their outputs) and begun before it
+	 * when they come first in the registry
+	 */
+	const struct report_ops *const *uses;
 	/* each optional; 0 or -errno (the first error ends the run) */
 	int (*begin)(void *state, struct analysis *a);
 	int (*sample)(void *state, struct analysis *a, const struct rsample *s);
@@ -173,6 +179,8 @@ uint64_t analysis__event_period(const struct analysis *a, uint32_t event);
 int analysis__have_callchains(const struct analysis *a);
 /* is output NAME (a path output when is_path) among opts.outputs? */
 int analysis__wants(const struct analysis *a, const char *name, int is_path);
+/* the state of enabled report ops (a report finds the state of one it lists in .uses), or NULL */
+void *analysis__report_state(const struct analysis *a, const struct report_ops *ops);
 /* ask for rsample.frames from now on (a report's begin, when it needs them only sometimes) */
 void analysis__want_frames(struct analysis *a);
 

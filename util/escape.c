@@ -138,13 +138,29 @@ static const char *json_subst(uint32_t c, char tmp[16], const char *at, size_t l
 	return c == UTF8_INVALID ? UTF8_REPLACEMENT : NULL;
 }
 
-int escape__json(struct strbuf *sb, const char *s, size_t n)
+/* json_subst, and '<' as \u003c: no "</script" nor "<!--" in a script element's JSON */
+static const char *json_script_subst(uint32_t c, char tmp[16], const char *at, size_t len)
+{
+	return c == '<' ? "\\u003c" : json_subst(c, tmp, at, len);
+}
+
+static int json_quoted(struct strbuf *sb, const char *s, size_t n, subst_fn *subst)
 {
 	int err = strbuf__addch(sb, '"');
 
 	if (!err)
-		err = put_escaped(sb, s, n, SIZE_MAX, json_subst);
+		err = put_escaped(sb, s, n, SIZE_MAX, subst);
 	return err ? err : strbuf__addch(sb, '"');
+}
+
+int escape__json(struct strbuf *sb, const char *s, size_t n)
+{
+	return json_quoted(sb, s, n, json_subst);
+}
+
+int escape__json_script(struct strbuf *sb, const char *s, size_t n)
+{
+	return json_quoted(sb, s, n, json_script_subst);
 }
 
 /* a C0 or C1 control, DEL or an invalid byte: its bytes as \xNN each */

@@ -14,7 +14,8 @@
  *    CR too: a label is one line) and U+FFFE, U+FFFF (not XML characters)
  *    become U+FFFD; & < > " become &amp; &lt; &gt; &quot;.
  *  - JSON strings: escape__json.  Invalid bytes become U+FFFD; " and \ are
- *    backslash-escaped, the C0 controls written as \u00xx.
+ *    backslash-escaped, the C0 controls written as \u00xx;
+ *    escape__json_script also writes '<' as \u003c (JSON in an HTML page).
  *  - Terminal text (stdout, stderr): escape__term.  Invalid bytes, the C0
  *    controls (ESC, CR, LF, ...), DEL and the C1 controls U+0080-U+009F are
  *    shown as \xNN, one per byte, so nothing a name holds moves the cursor,
@@ -53,6 +54,11 @@ size_t utf8__decode(const char *s, size_t n, uint32_t *cp);
 int escape__xml(struct strbuf *sb, const char *s, size_t n, size_t max);
 /* s (n bytes) as a JSON string literal, with its quotes */
 int escape__json(struct strbuf *sb, const char *s, size_t n);
+/*
+ * The same for JSON inside an HTML <script> element: '<' is written \u003c
+ * too, so no "</script" nor "<!--" a name holds can end or bend the element.
+ */
+int escape__json_script(struct strbuf *sb, const char *s, size_t n);
 /* s (n bytes) as terminal text */
 int escape__term(struct strbuf *sb, const char *s, size_t n);
 /*

@@ -11,6 +11,7 @@
 #define UTIL_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum log_level {
 	LOG_ERR,	/* the operation failed */
@@ -28,5 +29,21 @@ void log_msg(const struct log *log, enum log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void log_vmsg(const struct log *log, enum log_level level, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+
+/*
+ * A log that keeps the warnings (their text, the first LOG_KEEP_MAX; the
+ * others counted in dropped, as those memory refused) and hands every
+ * message on to next unchanged: what the --html page shows as the run's
+ * warnings.  Use &k->log as the log; _release frees the kept text.
+ */
+#define LOG_KEEP_MAX 200
+struct log_keep {
+	struct log log;
+	const struct log *next;
+	char **msgs;
+	size_t nr, cap, dropped;
+};
+void log_keep__init(struct log_keep *k, const struct log *next);
+void log_keep__release(struct log_keep *k);
 
 #endif

@@ -180,6 +180,23 @@ struct stack_count;
  */
 int diff__folded(const struct diff *d, struct stack_count *const *stacks[2], struct folded *out);
 
+/* what readperf diff --html shows besides the diff itself */
+struct diff_page {
+	const char *const *files[2];	/* OLD's and NEW's recordings as named */
+	size_t nr[2];
+	double confidence;		/* of the intervals */
+	const char *gate;		/* the gates asked, in words, or NULL: none */
+	int failed;			/* some row crossed a gate (exit 4) */
+	const unsigned char *crossed;	/* per row in diff.csv's order: bit 0 self, bit 1 children crossed; or NULL */
+	struct stack_count *const *stacks[2];	/* each run's stacks (as diff__folded), or NULL: none counted */
+};
+/*
+ * The diff as one self-contained HTML page into path ('-': standard output,
+ * decode/reports/diffpage.c); the differential flame graph when
+ * info->stacks holds each run's stacks.  0 or -errno.
+ */
+int diff__write_html(const struct diff *d, const char *path, const struct diff_page *info);
+
 /* name without its compiler clone suffixes: its length */
 size_t diff__clone_base_len(const char *name);
 

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "decode/reports/common.h"
+#include "decode/reports/quality.h"
 #include "util/array.h"
 #include "util/hashmap.h"
 #include "util/pool.h"
@@ -42,11 +43,6 @@
 #define WARN_CUT_PCT 5
 #define WARN_DSOS 5
 
-struct qrow {
-	uint32_t event;
-	const char *dso;		/* interned */
-	uint64_t samples, user_stacks, cut, unknown, cut_here;
-};
 
 /* a process, and a dso its cut stacks end in */
 struct qproc {
@@ -58,6 +54,11 @@ struct qproc {
 struct quality {
 	struct pool pool;
 	struct hashmap rows, procs;
+	/* the last sample's: most samples repeat them */
+	struct quality_row *last_row;
+	struct qproc *last_proc;
+	const struct func_stat *last_outer;
+	int last_copy, last_root;
 	struct array row_list, proc_list;	/* pointers, creation order */
 };
 
@@ -132,14 +133,14 @@ static void *entry(struct quality *q, struct hashmap *map, struct array *list, c
 	return *slot;
 }
 
-static struct qrow *row(struct quality *q, uint32_t event, const char *dso)
+static struct quality_row *row(struct quality *q, uint32_t event, const char *dso)
 {
-	struct qrow key;
+	struct quality_row key;
 
 	memset(&key, 0, sizeof(key));
 	key.event = event;
 	key.dso = dso;
-	return entry(q, &q->rows, &q->row_list, &key, offsetof(struct qrow, samples), sizeof(key));
+	return entry(q, &q->rows, &q->row_list, &key, offsetof(struct quality_row, samples), sizeof(key));
 }
 
 static struct qproc *proc_entry(struct quality *q, const struct process *proc, const char *dso)
@@ -156,11 +157,16 @@ static int quality_sample(void *state, struct analysis *a, const struct rsample 
 {
 	struct quality *q = state;
 	const struct func_stat *outer = NULL;
-	struct qrow *r = row(q, s->event, s->func->dso), *end;
-	struct qproc *p = proc_entry(q, s->th->proc, NULL), *pe;
+	struct quality_row *r = q->last_row, *end;
+	struct qproc *p = q->last_proc, *pe;
+	int copy = !!(s->rec->sample.sample_type & PERF_SAMPLE_STACK_USER);
 	size_t i;
 
 	(void)a;
+	if (!r || r->event != s->event || r->dso != s->func->dso)
+		r = q->last_row = row(q, s->event, s->func->dso);
+	if (!p || p->proc != s->th->proc)
+		p = q->last_proc = proc_entry(q, s->th->proc, NULL);
 	if (!r || !p)
 		return -ENOMEM;
 	r->samples++;
@@ -180,7 +186,12 @@ static int quality_sample(void *state, struct analysis *a, const struct rsample 
 	if (!outer)
 		return 0;
 	r->user_stacks++;
-	if (is_thread_root(outer->function, !!(s->rec->sample.sample_type & PERF_SAMPLE_STACK_USER)))
+	if (outer != q->last_outer || copy != q->last_copy) {
+		q->last_outer = outer;
+		q->last_copy = copy;
+		q->last_root = is_thread_root(outer->function, copy);
+	}
+	if (q->last_root)
 		return 0;
 	r->cut++;
 	p->cut++;
@@ -195,7 +206,7 @@ static int quality_sample(void *state, struct analysis *a, const struct rsample 
 
 static int row_cmp(const void *pa, const void *pb)
 {
-	const struct qrow *a = *(const struct qrow *const *)pa, *b = *(const struct qrow *const *)pb;
+	const struct quality_row *a = *(const struct quality_row *const *)pa, *b = *(const struct quality_row *const *)pb;
 
 	if (a->event != b->event)
 		return a->event < b->event ? -1 : 1;
@@ -245,13 +256,60 @@ static int warn_process(struct quality *q, struct analysis *a, const struct qpro
 	return err ? -ENOMEM : 0;
 }
 
+/* the rows in quality.csv's order, each handed to fn */
+static int rows_each(struct quality *q, int (*fn)(void *ctx, const struct quality_row *r), void *ctx)
+{
+	struct quality_row **v = malloc((q->row_list.len + 1) * sizeof(*v));
+	size_t i;
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	if (q->row_list.len)
+		memcpy(v, q->row_list.data, q->row_list.len * sizeof(*v));
+	qsort(v, q->row_list.len, sizeof(*v), row_cmp);
+	for (i = 0; i < q->row_list.len && !err; i++)
+		err = fn(ctx, v[i]);
+	free(v);
+	return err;
+}
+
+int quality__each(struct analysis *a, int (*fn)(void *ctx, const struct quality_row *r), void *ctx)
+{
+	struct quality *q = analysis__report_state(a, &quality_report);
+
+	return q ? rows_each(q, fn, ctx) : -EINVAL;
+}
+
+struct csv_ctx {
+	struct csv *c;
+	struct analysis *a;
+};
+
+static int csv_row(void *ctx, const struct quality_row *r)
+{
+	struct csv_ctx *x = ctx;
+
+	csv__str(x->c, analysis__event_name(x->a, r->event));
+	csv__str(x->c, r->dso);
+	csv__u64(x->c, r->samples);
+	csv__u64(x->c, r->user_stacks);
+	csv__u64(x->c, r->cut);
+	csv__pct(x->c, r->cut, r->samples);
+	csv__u64(x->c, r->unknown);
+	csv__pct(x->c, r->unknown, r->samples);
+	csv__u64(x->c, r->cut_here);
+	csv__end_row(x->c);
+	return 0;
+}
+
 static int quality_write(void *state, struct analysis *a, const char *dir)
 {
 	struct quality *q = state;
-	struct qrow **v = malloc((q->row_list.len + 1) * sizeof(*v));
 	struct csv out;
+	struct csv_ctx x = { &out, a };
 	size_t i;
-	int err = v ? 0 : -ENOMEM;
+	int err = 0;
 
 	for (i = 0; i < q->proc_list.len && !err; i++) {
 		const struct qproc *p = ((struct qproc **)q->proc_list.data)[i];
@@ -261,27 +319,12 @@ static int quality_write(void *state, struct analysis *a, const char *dir)
 	}
 	if (!err)
 		err = report__open_csv(&out, a, dir, "quality", quality_cols);
-	if (err) {
-		free(v);
+	if (err)
 		return err;
-	}
-	if (q->row_list.len)
-		memcpy(v, q->row_list.data, q->row_list.len * sizeof(*v));
-	qsort(v, q->row_list.len, sizeof(*v), row_cmp);
-	for (i = 0; i < q->row_list.len; i++) {
-		csv__str(&out, analysis__event_name(a, v[i]->event));
-		csv__str(&out, v[i]->dso);
-		csv__u64(&out, v[i]->samples);
-		csv__u64(&out, v[i]->user_stacks);
-		csv__u64(&out, v[i]->cut);
-		csv__pct(&out, v[i]->cut, v[i]->samples);
-		csv__u64(&out, v[i]->unknown);
-		csv__pct(&out, v[i]->unknown, v[i]->samples);
-		csv__u64(&out, v[i]->cut_here);
-		csv__end_row(&out);
-	}
-	free(v);
-	return csv__commit(&out);
+	err = rows_each(q, csv_row, &x);
+	if (err)
+		csv__abort(&out);
+	return err ? err : csv__commit(&out);
 }
 
 static const struct report_output quality_outputs[] = {

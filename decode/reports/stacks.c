@@ -45,14 +45,9 @@ static void stacks_release(void *state)
 	pool__release(&st->pool);
 }
 
-static int stacks_sample(void *state, struct analysis *a, const struct rsample *s)
+int stacks__key(struct strbuf *k, struct analysis *a, const struct rsample *s)
 {
-	struct stack_count *st = state;
-	struct strbuf *k = &st->key;
 	struct stack_key key;
-	uint64_t *count;
-	void **slot;
-	int ret;
 
 	memset(&key, 0, sizeof(key));
 	key.event = s->event;
@@ -67,6 +62,19 @@ static int stacks_sample(void *state, struct analysis *a, const struct rsample *
 	strbuf__reset(k);
 	if (strbuf__add(k, &key, sizeof(key)) || strbuf__add(k, s->frames, s->nr_frames * sizeof(uintptr_t)))
 		return -ENOMEM;
+	return 0;
+}
+
+static int stacks_sample(void *state, struct analysis *a, const struct rsample *s)
+{
+	struct stack_count *st = state;
+	struct strbuf *k = &st->key;
+	uint64_t *count;
+	void **slot;
+	int ret = stacks__key(k, a, s);
+
+	if (ret)
+		return ret;
 	ret = hashmap__insert(&st->stacks, k->buf, k->len, &slot);
 	if (ret < 0)
 		return -ENOMEM;

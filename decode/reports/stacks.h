@@ -33,4 +33,11 @@ void stack_count__delete(struct stack_count *sc);
  */
 int stack_count__folded(struct stack_count *sc, struct analysis *a, struct folded *fd);
 
+/*
+ * The key of s's stack in k (replacing what k held): a struct stack_key
+ * (event, nr frames, comm: NULL with --focus-root) and the frames, as the
+ * stacks report counts them.  0 or -ENOMEM.
+ */
+int stacks__key(struct strbuf *k, struct analysis *a, const struct rsample *s);
+
 #endif

@@ -35,6 +35,7 @@
 
 #include "decode/reports/common.h"
 #include "decode/reports/flame.h"
+#include "decode/reports/threads.h"
 #include "perffile/features.h"
 #include "util/array.h"
 #include "util/pool.h"
@@ -110,7 +111,8 @@ static int threads_begin(void *state, struct analysis *a)
 	strbuf__init(&ts->keybuf);
 	/* the blocking stacks are the frames of the samples at switches */
 	if ((analysis__wants(a, "offcpu", 0) || analysis__wants(a, "folded-offcpu", 1) ||
-	     analysis__wants(a, "flamegraph-offcpu", 1)) && has_switch_events(analysis__file(a)))
+	     analysis__wants(a, "flamegraph-offcpu", 1) || analysis__wants(a, "html", 1)) &&
+	    has_switch_events(analysis__file(a)))
 		analysis__want_frames(a);
 	return 0;
 }
@@ -452,28 +454,13 @@ static int tstat_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
-static void thread_columns(struct csv *c, const struct threads *ts, const struct tstat *t)
-{
-	csv__u64(c, t->oncpu_ns);
-	if (ts->switch_data) {
-		const struct tswitch none = { 0 }, *sw = t->sw ? t->sw : &none;
-
-		csv__u64(c, sw->offcpu_ns);
-		csv__u64(c, sw->switches);
-		csv__u64(c, sw->voluntary);
-		csv__u64(c, sw->preempted);
-	} else {
-		csv__i64(c, -1);
-		csv__i64(c, -1);
-		csv__i64(c, -1);
-		csv__i64(c, -1);
-	}
-}
-
 /* a thread's rows: one per event it has samples of, else one without an event */
-static void thread_rows(struct csv *c, struct analysis *a, const struct threads *ts, const struct tstat *t)
+static int thread_rows(struct analysis *a, const struct threads *ts, const struct tstat *t,
+		       int (*fn)(void *ctx, const struct thread_row *r), void *ctx)
 {
-	int rows = 0;
+	const struct tswitch none = { 0 }, *sw = t->sw ? t->sw : &none;
+	struct thread_row r;
+	int rows = 0, err;
 	uint32_t e;
 
 	for (e = 0; e <= t->nr_ev; e++) {
@@ -483,36 +470,79 @@ static void thread_rows(struct csv *c, struct analysis *a, const struct threads 
 			continue;
 		if (last && rows)
 			break;
-		csv__u64(c, t->pid);
-		csv__u64(c, t->tid);
-		csv__str(c, t->comm ? t->comm : UNKNOWN);
-		csv__str(c, t->comms ? t->comms : UNKNOWN);
-		csv__u64(c, t->has_time ? t->first : 0);
-		csv__u64(c, t->has_time ? t->last : 0);
-		csv__str(c, last ? "" : analysis__event_name(a, e));
-		csv__u64(c, last ? 0 : t->ev[2 * e]);
-		csv__u64(c, last ? 0 : t->ev[2 * e + 1]);
-		thread_columns(c, ts, t);
-		csv__end_row(c);
+		r.pid = t->pid;
+		r.tid = t->tid;
+		r.comm = t->comm ? t->comm : UNKNOWN;
+		r.comms = t->comms ? t->comms : UNKNOWN;
+		r.start = t->has_time ? t->first : 0;
+		r.end = t->has_time ? t->last : 0;
+		r.event = last ? "" : analysis__event_name(a, e);
+		r.samples = last ? 0 : t->ev[2 * e];
+		r.period = last ? 0 : t->ev[2 * e + 1];
+		r.oncpu_ns = t->oncpu_ns;
+		r.offcpu_ns = ts->switch_data ? (int64_t)sw->offcpu_ns : -1;
+		r.switches = ts->switch_data ? (int64_t)sw->switches : -1;
+		r.voluntary = ts->switch_data ? (int64_t)sw->voluntary : -1;
+		r.preempted = ts->switch_data ? (int64_t)sw->preempted : -1;
+		err = fn(ctx, &r);
+		if (err)
+			return err;
 		rows++;
 	}
+	return 0;
+}
+
+static int rows_each(struct threads *ts, struct analysis *a, int (*fn)(void *ctx, const struct thread_row *r),
+		     void *ctx)
+{
+	struct tstat **v = ts->tstat_list.data;
+	size_t n = ts->tstat_list.len, i;
+	int err = 0;
+
+	if (n)
+		qsort(v, n, sizeof(*v), tstat_cmp);
+	for (i = 0; i < n && !err; i++)
+		err = thread_rows(a, ts, v[i], fn, ctx);
+	return err;
+}
+
+int threads__each(struct analysis *a, int (*fn)(void *ctx, const struct thread_row *r), void *ctx)
+{
+	struct threads *ts = analysis__report_state(a, &threads_report);
+
+	return ts ? rows_each(ts, a, fn, ctx) : -EINVAL;
+}
+
+static int csv_row(void *ctx, const struct thread_row *r)
+{
+	struct csv *c = ctx;
+
+	csv__u64(c, r->pid);
+	csv__u64(c, r->tid);
+	csv__str(c, r->comm);
+	csv__str(c, r->comms);
+	csv__u64(c, r->start);
+	csv__u64(c, r->end);
+	csv__str(c, r->event);
+	csv__u64(c, r->samples);
+	csv__u64(c, r->period);
+	csv__u64(c, r->oncpu_ns);
+	csv__i64(c, r->offcpu_ns);
+	csv__i64(c, r->switches);
+	csv__i64(c, r->voluntary);
+	csv__i64(c, r->preempted);
+	csv__end_row(c);
+	return 0;
 }
 
 static int threads_write(void *state, struct analysis *a, const char *dir)
 {
-	struct threads *ts = state;
-	struct tstat **v = ts->tstat_list.data;
-	size_t n = ts->tstat_list.len, i;
 	struct csv c;
-	int err;
+	int err = report__open_csv(&c, a, dir, "threads", threads_cols);
 
-	if (n)
-		qsort(v, n, sizeof(*v), tstat_cmp);
-	err = report__open_csv(&c, a, dir, "threads", threads_cols);
 	if (err)
 		return err;
-	for (i = 0; i < n; i++)
-		thread_rows(&c, a, ts, v[i]);
+	rows_each(state, a, csv_row, &c);
 	return csv__commit(&c);
 }
 
@@ -658,6 +688,17 @@ static int collapse_offcpu(struct threads *ts, struct analysis *a, const char *p
 	fd->by_period = 1;
 	fd->event = "off-CPU";
 	return folded__collapse(&ts->offstacks, UINT32_MAX, 1, fd);
+}
+
+int threads__folded_offcpu(struct analysis *a, struct folded *fd)
+{
+	struct threads *ts = analysis__report_state(a, &threads_report);
+
+	if (!ts)
+		return -EINVAL;
+	if (!ts->switch_data)
+		return -ENODATA;
+	return collapse_offcpu(ts, a, NULL, fd);
 }
 
 static int folded_offcpu_write(void *state, struct analysis *a, const char *path)

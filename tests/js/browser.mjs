@@ -40,6 +40,39 @@ export async function openPage(file, { width = 1300, height = 900, before = null
 	return { browser, page, errors };
 }
 
+// openPage, with every request but the page's own navigation intercepted,
+// counted in requests and aborted (a page that must ask for nothing)
+export async function openIsolated(file, opts = {}) {
+	const requests = [];
+	const r = await openPage(file, {
+		...opts,
+		before: async (p) => {
+			await p.setRequestInterception(true);
+			p.on('request', (q) => {
+				if (q.isNavigationRequest() && q.url().startsWith('file:')) { q.continue(); return; }
+				requests.push(q.url());
+				q.abort();
+			});
+		},
+	});
+	return { ...r, requests };
+}
+
+// the end of a page check: at 390x844 the page must not scroll sideways (a
+// screenshot into shots), no error nor request since it opened; then the
+// browser closes and the process exits 1 when a check failed
+export async function phoneAndExit({ browser, page, errors, requests }, shots, check, failed) {
+	await page.setViewport({ width: 390, height: 844 });
+	const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+	let bad = failed;
+	if (!check(sw <= 390, `at 390 px wide the page does not scroll sideways (scrollWidth ${sw})`)) bad++;
+	await page.screenshot({ path: `${shots}/phone-390x844.png` });
+	if (!check(errors.length === 0 && requests.length === 0,
+		`still no error nor request after the clicks (${errors.join('; ').slice(0, 200)}${requests.slice(0, 3).join(' ')})`)) bad++;
+	await browser.close();
+	process.exit(bad ? 1 : 0);
+}
+
 // one line per check, in the tests' "ok - ..." / "not ok - ..." form
 export function report(ok, what) {
 	console.log(`${ok ? 'ok' : 'not ok'} - ${what}`);

@@ -211,6 +211,10 @@ static void test_special_code_points(void **state)
 	assert_string_equal(ESC(escape__json, "\xef\xbf\xbe\xed\xa0\x80\n"),
 			    "\"\xef\xbf\xbe" FFFD FFFD FFFD "\\u000a\"");
 	assert_string_equal(ESC(escape__json, "C:\\x \"y\"\x1f"), "\"C:\\\\x \\\"y\\\"\\u001f\"");
+	/* in a <script>: '<' as \u003c (no "</script>" nor "<!--"), the rest as escape__json */
+	assert_string_equal(ESC(escape__json_script, "a</script><!--\"\x01\xff>"),
+			    "\"a\\u003c/script>\\u003c!--\\\"\\u0001" FFFD ">\"");
+	assert_string_equal(ESC(escape__json, "a<b"), "\"a<b\"");
 	/* terminal: an OSC title, a CSI clear, a forged line, the 8-bit CSI U+009B */
 	assert_string_equal(ESC(escape__term, "\x1b]0;pwned\x07"), "\\x1b]0;pwned\\x07");
 	assert_string_equal(ESC(escape__term, "f\x1b[2J\r\nreadperf: x"), "f\\x1b[2J\\x0d\\x0areadperf: x");
