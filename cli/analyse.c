@@ -169,7 +169,8 @@ const struct cli_option analyse_only_options[] = {
 	  "of their own ('NAME (inlined)'; '_[i]' in folded stacks), from the\n"
 	  "debug info; results.csv and the rest stay as perf report --no-inline", OPT_INLINE, NULL },
 	{ 0, "sort", "KEYS", "results.csv's rows and leading columns, perf report's keys: comm, pid,\n"
-	  "tid, cpu, dso, sym, srcline (default dso,sym: the columns as always)", OPT_RESULTS_SORT, NULL },
+	  "tid, cpu, dso, sym, srcline, symoff (default dso,sym: the columns as\n"
+	  "always)", OPT_RESULTS_SORT, NULL },
 	{ 0, "focus-root", NULL, "--folded, --flamegraph (and the other stacks: speedscope, calltree,\n"
 	  "callers) start at the outermost --focus function, without the comm", OPT_FOCUS_ROOT, NULL },
 	{ 0, "inverted", NULL, "calltree.csv bottom-up: its roots are the sampled functions, each\n"
@@ -268,8 +269,8 @@ static int output_opt(struct analyse_opts *o, int id, const char *arg)
 		int n = results__parse_sort(arg, o->sort_keys, &bad);
 
 		if (n < 0) {
-			fprintf(stderr, "readperf: --sort: '%.*s' is not a key (comm, pid, tid, cpu, dso, sym, srcline; "
-				"each once)\n", (int)strcspn(bad, ","), bad);
+			fprintf(stderr, "readperf: --sort: '%.*s' is not a key (comm, pid, tid, cpu, dso, sym, srcline, "
+				"symoff; each once)\n", (int)strcspn(bad, ","), bad);
 			return EXIT_USAGE;
 		}
 		/* dso,sym is results.csv as always, with the definitions and children */

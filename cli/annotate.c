@@ -40,7 +40,8 @@ static const struct cli_command annotate_cmd = {
 		"\n"
 		"options:\n",
 	.usage_tail = "\n"
-		"kernel functions (no code to read) show their sampled addresses only\n"
+		"kernel functions show their sampled addresses only, unless --vmlinux FILE\n"
+		"gives their code\n"
 		"exit codes: 0 ok, 1 usage, 2 bad input, 3 I/O or system error\n",
 	.groups = annotate_groups,
 	.help_col = 22,

@@ -25,6 +25,8 @@ const struct cli_option analyse_shared_options[] = {
 	{ 0, "symfs", "DIR", "look for binaries under DIR first", OPT_SYMFS, NULL },
 	{ 0, "kallsyms", "FILE", "kernel symbols from FILE (default /proc/kallsyms when the\n"
 	  "running kernel is the recorded one)", OPT_KALLSYMS, NULL },
+	{ 0, "vmlinux", "FILE", "the kernel's code for annotate.csv and readperf annotate: an ELF with\n"
+	  "the kernel functions at their kallsyms addresses (as perf annotate -k)", OPT_VMLINUX, NULL },
 	{ 0, "debug-dir", "DIR", "another root for separate debug files (repeatable)", OPT_DEBUG_DIR, NULL },
 	{ 0, "no-source", NULL, "skip source file and line lookups", OPT_NO_SOURCE, NULL },
 	{ 0, "full-source-path", NULL, "source_file as the debug info names it (the default)",
@@ -366,12 +368,14 @@ static int symbol_opt(struct analyse_opts *o, int id, const char *arg)
 		o->sym.symfs = arg;
 		break;
 	case OPT_KALLSYMS:
+	case OPT_VMLINUX:
 		/* named by the user: a file that cannot be read is an error, not a warning */
 		if (access(arg, R_OK)) {
-			fprintf(stderr, "readperf: --kallsyms %s: %s\n", arg, strerror(errno));
+			fprintf(stderr, "readperf: --%s %s: %s\n", id == OPT_KALLSYMS ? "kallsyms" : "vmlinux", arg,
+				strerror(errno));
 			return EXIT_SYSTEM;
 		}
-		o->sym.kallsyms = arg;
+		*(id == OPT_KALLSYMS ? &o->sym.kallsyms : &o->sym.vmlinux) = arg;
 		break;
 	case OPT_DEBUG_DIR:
 		if (o->sym.nr_debug_dirs == sizeof(o->debug_dirs) / sizeof(o->debug_dirs[0])) {

@@ -457,6 +457,46 @@ static int walk(struct symbols *s, struct dso *d, struct disasm_ctx *c, disassem
 	return 0;
 }
 
+void disasm__close_vmlinux(struct symbols *s)
+{
+	if (s->vmlinux_bfd)
+		bfd_close(s->vmlinux_bfd);
+	s->vmlinux_bfd = NULL;
+}
+
+/* --vmlinux's ELF, opened once; NULL when there is none or it is no object bfd reads */
+static bfd *vmlinux_bfd(struct symbols *s)
+{
+	bfd *abfd;
+
+	if (s->vmlinux_tried || !s->vmlinux)
+		return s->vmlinux_bfd;
+	s->vmlinux_tried = 1;
+	abfd = bfd_openr(s->vmlinux, NULL);
+	if (abfd && !bfd_check_format(abfd, bfd_object)) {
+		bfd_close(abfd);
+		abfd = NULL;
+	}
+	s->vmlinux_bfd = abfd;
+	return abfd;
+}
+
+/*
+ * Does the vmlinux name a function at start?  Kernel functions are at their
+ * run-time addresses (kallsyms); a vmlinux of another kernel, or one moved
+ * by KASLR (not undone here), has none there and shows no code rather than
+ * the wrong code.
+ */
+static int vmlinux_has_func_at(const struct disasm_syms *t, uint64_t start)
+{
+	long i;
+
+	for (i = 0; i < t->nr_sorted; i++)
+		if (bfd_asymbol_value(t->sorted[i]) == start && (t->sorted[i]->flags & BSF_FUNCTION))
+			return 1;
+	return 0;
+}
+
 int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint64_t end,
 			 symbols_insn_fn cb, void *ctx)
 {
@@ -473,7 +513,8 @@ int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint6
 		return -ENOENT;	/* a symbol size no function has: show its samples only */
 	if (s->err)
 		return s->err;
-	abfd = dso__code_bfd(s, d);
+	/* the kernel's code from --vmlinux, its functions at their kallsyms addresses */
+	abfd = d->kind == DSO_KERNEL ? vmlinux_bfd(s) : dso__code_bfd(s, d);
 	if (!abfd)
 		return s->err ? s->err : -ENOENT;
 	sec = code_section(abfd, start, end);
@@ -489,6 +530,8 @@ int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint6
 		qsort_r(d->disasm->sorted, (size_t)d->disasm->nr_sorted, sizeof(*d->disasm->sorted), cmp_syms, sec);
 		d->disasm->sorted_for = sec;
 	}
+	if (d->kind == DSO_KERNEL && !vmlinux_has_func_at(d->disasm, start))
+		return -ENOENT;
 	bytes = malloc(end - start);
 	if (!bytes)
 		return symbols__fail(s, -ENOMEM);

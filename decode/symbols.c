@@ -739,6 +739,7 @@ int symbols__new(struct symbols **out, const struct symbols_opts *opts)
 	while (s->symfs && s->symfs[0] && has_suffix(s->symfs, "/"))
 		s->symfs[strlen(s->symfs) - 1] = '\0';
 	s->kallsyms = dup_or_null(opts->kallsyms, &err);
+	s->vmlinux = dup_or_null(opts->vmlinux, &err);
 	s->cache_dir = opts->cache_dir && *opts->cache_dir ? dup_or_null(opts->cache_dir, &err) : NULL;
 	s->osrelease = dup_or_null(opts->recorded_osrelease, &err);
 	if (opts->nr_debug_dirs && opts->debug_dirs) {
@@ -794,6 +795,8 @@ void symbols__delete(struct symbols *s)
 	free(s->debug_dirs);
 	free(s->symfs);
 	free(s->kallsyms);
+	free(s->vmlinux);
+	disasm__close_vmlinux(s);
 	free(s->cache_dir);
 	free(s->osrelease);
 	free(s->buildid_dir);

@@ -58,6 +58,7 @@ struct dso;
 struct symbols_opts {
 	const char *symfs;                 /* prefix for binary paths, or NULL */
 	const char *kallsyms;              /* --kallsyms FILE, used as given, or NULL */
+	const char *vmlinux;               /* --vmlinux FILE: the kernel's code for symbols__disassemble, or NULL */
 	const char *const *debug_dirs;     /* extra debug roots (--debug-dir), nr_debug_dirs of them */
 	size_t nr_debug_dirs;
 	int no_source;                     /* skip file/line lookups */

@@ -98,6 +98,9 @@ struct recorded_id {
 struct symbols {
 	char *symfs;		/* "" when none */
 	char *kallsyms;
+	char *vmlinux;		/* --vmlinux, or NULL */
+	struct bfd *vmlinux_bfd;	/* opened at the first kernel function to disassemble */
+	int vmlinux_tried;
 	char **debug_dirs;
 	size_t nr_debug_dirs;
 	int no_source;
@@ -200,6 +203,8 @@ uint64_t dso__elf_sym_size(const struct bfd_symbol *sym);
 /* disasm.c: free d->disasm's table (before the bfd it points into is closed) */
 struct disasm_syms;
 void disasm__release(struct disasm_syms *t);
+/* close --vmlinux's bfd (symbols__delete) */
+void disasm__close_vmlinux(struct symbols *s);
 
 /* symcache.c */
 /*

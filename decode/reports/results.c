@@ -34,9 +34,11 @@ static const struct report_column results_cols[] = {
 /* the --sort keys' columns, as they lead the rows (readperf schema DIR types them) */
 static const struct report_column results_key_cols[] = {
 	{ "comm", "TEXT" }, { "pid", "BIGINT" }, { "tid", "BIGINT" }, { "cpu", "BIGINT" }, { "dso", "TEXT" },
-	{ "function", "TEXT" }, { "srcline", "TEXT" }, { NULL, NULL }
+	{ "function", "TEXT" }, { "srcline", "TEXT" }, { "symoff", "TEXT" }, { NULL, NULL }
 };
-static const char *const key_names[RESULTS_NR_KEYS] = { "comm", "pid", "tid", "cpu", "dso", "sym", "srcline" };
+static const char *const key_names[RESULTS_NR_KEYS] = {
+	"comm", "pid", "tid", "cpu", "dso", "sym", "srcline", "symoff"
+};
 
 const char *results__key_name(unsigned key)
 {
@@ -78,6 +80,7 @@ struct sort_row_key {
 	const char *comm, *dso, *function, *src_file;	/* interned */
 	const char *sym_dso;		/* sym: the function's dso, unprinted (perf's sym is a symbol of one dso) */
 	uint64_t line;
+	uint64_t symoff;		/* symoff: 1 + the offset in the function, 0 without one */
 };
 
 struct sort_row {
@@ -154,6 +157,21 @@ static const char *thread_comm(struct analysis *a, const struct mthread *th)
 	return analysis__intern(a, name);
 }
 
+/* symoff: 1 + the sample's offset in its function (perf's ip - sym->start), 0 when it has no bounds */
+static int sym_offset(struct analysis *a, const struct rsample *s, uint64_t *off)
+{
+	struct sample_place pl;
+	int ret = analysis__sample_place(a, s, &pl);
+
+	*off = 0;
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return ret;
+	*off = 1 + (pl.addr - pl.start);
+	return 0;
+}
+
 static int results_sample(void *state, struct analysis *a, const struct rsample *s)
 {
 	struct results *r = state;
@@ -177,10 +195,12 @@ static int results_sample(void *state, struct analysis *a, const struct rsample 
 		k.cpu = (ps->sample_type & PERF_SAMPLE_CPU) ? (int32_t)ps->cpu : -1;
 	if (HAS(r, RESULTS_KEY_DSO))
 		k.dso = s->func->dso;
-	if (HAS(r, RESULTS_KEY_SYM)) {
+	if (HAS(r, RESULTS_KEY_SYM) || HAS(r, RESULTS_KEY_SYMOFF)) {
 		k.function = s->func->function;
 		k.sym_dso = s->func->dso;
 	}
+	if (HAS(r, RESULTS_KEY_SYMOFF) && (ret = sym_offset(a, s, &k.symoff)))
+		return ret;
 	if (HAS(r, RESULTS_KEY_SRCLINE) && s->line && s->line->src_file) {
 		k.src_file = s->line->src_file;
 		k.line = s->line->line;
@@ -228,6 +248,9 @@ static int key_cmp(const struct sort_row_key *a, const struct sort_row_key *b, u
 	case RESULTS_KEY_SYM:
 		r = report__cmp_str(a->function, b->function);
 		return r ? r : report__cmp_str(a->sym_dso, b->sym_dso);
+	case RESULTS_KEY_SYMOFF:
+		r = key_cmp(a, b, RESULTS_KEY_SYM);
+		return r ? r : (a->symoff == b->symoff ? 0 : (a->symoff < b->symoff ? -1 : 1));
 	default:
 		r = report__cmp_str(a->src_file, b->src_file);
 		return r ? r : (a->line == b->line ? 0 : (a->line < b->line ? -1 : 1));
@@ -246,6 +269,19 @@ static int row_cmp(const void *pa, const void *pb)
 	for (i = 0; !r && i < a->owner->nr_keys; i++)
 		r = key_cmp(&a->k, &b->k, a->owner->keys[i]);
 	return r;
+}
+
+/* as perf's symoff: "function+0xOFFSET" */
+static void sym_offset_field(struct csv *c, const struct sort_row_key *k)
+{
+	char buf[4096];
+
+	if (!k->symoff) {
+		csv__str(c, k->function);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, k->function, k->symoff - 1);
+	csv__str(c, buf);
 }
 
 static void key_field(struct csv *c, const struct sort_row_key *k, unsigned key)
@@ -269,6 +305,9 @@ static void key_field(struct csv *c, const struct sort_row_key *k, unsigned key)
 		break;
 	case RESULTS_KEY_SYM:
 		csv__str(c, k->function);
+		break;
+	case RESULTS_KEY_SYMOFF:
+		sym_offset_field(c, k);
 		break;
 	default: {
 		/* as perf's srcline: the file's base name and the line */

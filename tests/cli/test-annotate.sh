@@ -66,6 +66,47 @@ check "readperf annotate FILE no_such_function: exit 1, said" test $? -eq 1 -a -
 "$PROG" annotate "${sym[@]}" --top 6 "$td/systemwide.data" > "$tmp/sw.txt" 2> /dev/null
 check "readperf annotate systemwide.data: kernel functions without instructions, said once" \
 	test "$(grep -c 'without code to read' "$tmp/sw.txt")" -eq 1 -a "$(grep -c ' <do_syscall_64>:$' "$tmp/sw.txt")" -eq 1
+# --vmlinux: no vmlinux of the recorded kernel here (6.18.44-fc, no -dbg package), so an ELF
+# built from tests/cli/annotate/fake-vmlinux.s plays it: its two functions sit at the
+# kallsyms addresses of pvm_irq_enable and pvm_safe_halt_hc of systemwide-g. What this tests:
+# the vmlinux is read at the kernel functions' addresses and every instruction of
+# [start, next kallsyms symbol) is objdump -d --no-show-raw-insn's text of the same file, with
+# the recording's samples on their addresses; and a vmlinux whose functions are elsewhere
+# (another kernel, or KASLR not undone; here 0x10 higher, its text still over fd50-fd80)
+# shows no code instead of the wrong code.
+# Not tested: a real vmlinux (sections, relocations, KASLR's slide, which is not undone).
+if command -v as > /dev/null && command -v ld > /dev/null; then
+	vm=$tmp/vmlinux
+	as -o "$vm.o" "$root/tests/cli/annotate/fake-vmlinux.s" && ld -Ttext=0xffffffff8225fd00 -e pvm_irq_enable -o "$vm" "$vm.o"
+	ld -Ttext=0xffffffff8225fd10 -e pvm_irq_enable -o "$vm.moved" "$vm.o"
+	kopts=(--symfs "$td/symfs" --kallsyms "$td/systemwide-g.kallsyms")
+	"$PROG" -q -o "$tmp/vm" --reports annotate --vmlinux "$vm" "${kopts[@]}" "$td/systemwide-g.data" 2> "$tmp/vm.err"
+	rc=$?
+	check "annotate.csv --vmlinux: exit 0, nothing on stderr" eval 'test $rc -eq 0 && quiet_stderr "$tmp/vm.err"'
+	objdump -d --no-show-raw-insn "$vm" | awk -F'\t' '/^ffffffff8225fd[0-7][0-9a-f]:/ {
+		a = $1; sub(/:$/, "", a); f = (a < "ffffffff8225fd20") ? "pvm_irq_enable" : (a >= "ffffffff8225fd50") ? "pvm_safe_halt_hc" : ""
+		if (f != "") { sub(/ +$/, "", $2); print f ";0x" a ";" $2 } }' | sort > "$tmp/vm.want"
+	csv2tsv "$tmp/vm/annotate.csv" | awk -F'\t' '$2 == "[kernel.kallsyms]" && ($3 == "pvm_irq_enable" || $3 == "pvm_safe_halt_hc") {
+		print $3 ";" $4 ";" $6 }' | sort > "$tmp/vm.got"
+	check "annotate.csv --vmlinux: the kernel functions' instructions are objdump -d's of the vmlinux ($(wc -l < "$tmp/vm.want") instructions)" \
+		diff "$tmp/vm.want" "$tmp/vm.got"
+	# the samples on their instructions: perf script counts 241 at fd65 and 35 at fd19
+	check "annotate.csv --vmlinux: the samples on their instructions (hlt 241, pop %rbp 35 as perf script -F ip counts)" test \
+		"$(csv2tsv "$tmp/vm/annotate.csv" | awk -F'\t' '$4 == "0xffffffff8225fd65" || $4 == "0xffffffff8225fd19" { print $6 "=" $9 }' | sort | tr '\n' ' ')" = \
+		"hlt=241 pop    %rbp=35 "
+	"$PROG" annotate --vmlinux "$vm" "${kopts[@]}" "$td/systemwide-g.data" pvm_safe_halt_hc > "$tmp/vm.txt" 2> /dev/null
+	check "readperf annotate --vmlinux: the kernel function with its instructions, hlt the hottest" \
+		grep -q 'ffffffff8225fd65:.hlt.<-- hottest' "$tmp/vm.txt"
+	"$PROG" -q -o "$tmp/vm2" --reports annotate --vmlinux "$vm.moved" "${kopts[@]}" "$td/systemwide-g.data" 2> /dev/null
+	check "annotate.csv --vmlinux with the functions elsewhere: no instruction text for the kernel" \
+		test "$(csv2tsv "$tmp/vm2/annotate.csv" | awk -F'\t' '$2 == "[kernel.kallsyms]" && $6 != ""' | wc -l)" -eq 0
+	"$PROG" -q -o "$tmp/vm3" --reports annotate --vmlinux "$tmp/no-such" "${kopts[@]}" "$td/systemwide-g.data" 2> "$tmp/vm3.err"
+	rc=$?
+	check "--vmlinux FILE that cannot be read: exit 3, said ($(head -1 "$tmp/vm3.err"))" \
+		test $rc -eq 3 -a "$(grep -c 'vmlinux' "$tmp/vm3.err")" -eq 1
+else
+	echo "skip - annotate --vmlinux: no as/ld to build the fake vmlinux"
+fi
 # from the symbol cache (the second run) the same text: the code is read from the binary then
 "$PROG" annotate "${sym[@]}" --top 5 "$td/cxx.data" > "$tmp/cxx1.txt" 2> /dev/null
 "$PROG" annotate "${sym[@]}" --top 5 "$td/cxx.data" > "$tmp/cxx2.txt" 2> /dev/null

@@ -60,6 +60,45 @@ if command -v perf > /dev/null; then
 		diff "$tmp/sl.want" "$tmp/sl.got"
 fi
 
+# symoff: perf 6.1 has no such --sort key (perf 6.3 on), so the rows are counted from
+# perf script -F ip,dso,sym,symoff (the sample's own sym+0xOFF, as perf report's symoff
+# prints it, without its [k]/[.] mark): the dso's base name, the sym+off, the samples;
+# with --sort symoff the same rows without the dso (a row per dso and function still)
+symoff_case() {
+	local name=$1 keys=$2 o=$tmp/symoff-$1-${2//,/-}
+	shift 2
+	if ! "$PROG" -q -o "$o" --reports results --sort "$keys" "$@" "$td/$name.data" 2> "$tmp/err"; then
+		echo "not ok - --sort $keys on $name: readperf failed: $(head -1 "$tmp/err")"
+		fail=1
+		return
+	fi
+	check "--sort $keys on $name: the header leads with the keys" \
+		test "$(head -1 "$o/results.csv")" = "event,$keys,samples,period,percent"
+	csv2tsv "$o/results.csv" | awk -F'\t' -v n="${keys//[^,]/}" 'NR > 1 {
+		if (n == ",") print $2 ";" $3 ";" $4; else print $2 ";" $3 }' | sort > "$o.got"
+	if ! command -v perf > /dev/null; then
+		echo "skip - --sort $keys on $name: no perf to compare with"
+		return
+	fi
+	perf script -i "$td/$name.data" "$@" -F ip,dso,sym,symoff -G 2> /dev/null | awk -v dso="${keys//[^,]/}" '{
+		d = $NF; sub(/^\(/, "", d); sub(/\)$/, "", d); k = split(d, p, "/")
+		$NF = ""; $1 = ""; sub(/ +$/, ""); sub(/^ +/, "")
+		print (dso == "," ? p[k] ";" : "") $0 }' | sort | uniq -c |
+		awk '{ c = $1; sub(/^ *[0-9]+ /, ""); print $0 ";" c }' | sort > "$o.want"
+	check "--sort $keys on $name: samples per row as perf script's sym+off ($(wc -l < "$o.want") rows)" \
+		diff "$o.want" "$o.got"
+}
+symoff_case systemwide-g dso,symoff "${opts[@]}"
+symoff_case systemwide-g symoff "${opts[@]}"
+symoff_case cxx dso,symoff "${sym[@]}"
+symoff_case work symoff "${sym[@]}"
+# the offsets are the file's: hot_big+0x3c of work is its hottest address in annotate.csv
+# (address - the function's start, readperf's own count of the same samples)
+"$PROG" -q -o "$tmp/an" --reports annotate "${sym[@]}" "$td/work.data" 2> /dev/null
+check "--sort symoff: the hottest row is annotate.csv's hottest address of its function" test \
+	"$(csv2tsv "$tmp/symoff-work-symoff/results.csv" | awk -F'\t' 'NR == 2 { print $2 ";" $3 }')" = \
+	"$(csv2tsv "$tmp/an/annotate.csv" | sort -t$'\t' -k9,9nr | awk -F'\t' 'NR == 1 { printf "%s+0x%x;%s\n", $3, $5, $9 }')"
+
 # the default and --sort dso,sym: results.csv as always (definitions, children columns)
 "$PROG" -q -o "$tmp/def" --reports results "${opts[@]}" "$td/$name.data" 2> /dev/null
 "$PROG" -q -o "$tmp/ds" --reports results --sort dso,sym "${opts[@]}" "$td/$name.data" 2> /dev/null
@@ -91,4 +130,7 @@ check "readperf schema types --sort's columns (pid, tid BIGINT, function TEXT), 
 check "readperf schema on --sort's results.csv warns of no unknown column" test ! -s "$tmp/err"
 "$PROG" schema "$tmp/cpu-comm" > "$tmp/schema" 2> /dev/null
 check "readperf schema: cpu BIGINT, comm TEXT" grep -qF '"results" ("event" TEXT, "cpu" BIGINT, "comm" TEXT,' "$tmp/schema"
+"$PROG" schema "$tmp/symoff-systemwide-g-dso-symoff" > "$tmp/schema" 2> "$tmp/err"
+check "readperf schema: symoff TEXT, no warning" grep -qF '"results" ("event" TEXT, "dso" TEXT, "symoff" TEXT, "samples" BIGINT,' "$tmp/schema"
+check "readperf schema on --sort symoff's results.csv warns of no unknown column" test ! -s "$tmp/err"
 exit $fail
