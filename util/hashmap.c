@@ -159,3 +159,88 @@ struct hashmap_entry *hashmap__next(const struct hashmap *m, size_t *it)
 	}
 	return NULL;
 }
+
+/* ------------------------------------------------------------ u32map */
+
+void u32map__init(struct u32map *m)
+{
+	m->slots = NULL;
+	m->cap = 0;
+	m->len = 0;
+}
+
+void u32map__release(struct u32map *m)
+{
+	free(m->slots);
+	u32map__init(m);
+}
+
+/* the slot holding key, or the empty slot where it would go (cap > 0) */
+static struct u32map_slot *u32_probe(const struct u32map *m, uint32_t key)
+{
+	size_t mask = m->cap - 1;
+	size_t i = (size_t)(mix(key) & mask);
+
+	for (;;) {
+		struct u32map_slot *s = &m->slots[i];
+
+		if (!s->value || s->key == key)
+			return s;
+		i = (i + 1) & mask;
+	}
+}
+
+void **u32map__find(const struct u32map *m, uint32_t key)
+{
+	struct u32map_slot *s;
+
+	if (!m->cap)
+		return NULL;
+	s = u32_probe(m, key);
+	return s->value ? &s->value : NULL;
+}
+
+static int u32_grow(struct u32map *m)
+{
+	struct u32map old = *m;
+	size_t cap = m->cap ? m->cap * 2 : 16, i;
+
+	if (cap > SIZE_MAX / 2 / sizeof(*m->slots))
+		return -ENOMEM;
+	m->slots = calloc(cap, sizeof(*m->slots));
+	if (!m->slots) {
+		*m = old;
+		return -ENOMEM;
+	}
+	m->cap = cap;
+	for (i = 0; i < old.cap; i++) {
+		if (old.slots[i].value)
+			*u32_probe(m, old.slots[i].key) = old.slots[i];
+	}
+	free(old.slots);
+	return 0;
+}
+
+int u32map__insert(struct u32map *m, uint32_t key, void ***slot)
+{
+	struct u32map_slot *s;
+
+	if (m->cap) {
+		s = u32_probe(m, key);
+		if (s->value) {
+			*slot = &s->value;
+			return 0;
+		}
+	}
+	if ((m->len + 1) * 2 > m->cap) {
+		int err = u32_grow(m);
+
+		if (err)
+			return err;
+	}
+	s = u32_probe(m, key);
+	s->key = key;
+	m->len++;
+	*slot = &s->value;
+	return 1;
+}
