@@ -44,20 +44,19 @@ void hashmap__init(struct hashmap *m)
 	m->slots = NULL;
 	m->cap = 0;
 	m->len = 0;
+	m->keys.head = NULL;
 }
 
 void hashmap__release(struct hashmap *m, void (*free_value)(void *value))
 {
 	size_t i;
 
-	for (i = 0; i < m->cap; i++) {
-		if (!m->slots[i].key)
-			continue;
-		free(m->slots[i].key);
-		if (free_value)
+	for (i = 0; free_value && i < m->cap; i++) {
+		if (m->slots[i].key)
 			free_value(m->slots[i].value);
 	}
 	free(m->slots);
+	pool__release(&m->keys);
 	hashmap__init(m);
 }
 
@@ -135,7 +134,7 @@ int hashmap__insert(struct hashmap *m, const void *key, size_t keylen, void ***s
 		if (err)
 			return err;
 	}
-	copy = malloc(keylen ? keylen : 1);
+	copy = pool__alloc(&m->keys, keylen ? keylen : 1);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, key, keylen);

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/pool.h"
+
 struct hashmap_entry {
 	void *key;		/* NULL: empty slot */
 	void *value;
@@ -27,6 +29,7 @@ struct hashmap {
 	struct hashmap_entry *slots;
 	size_t cap;		/* 0 or a power of two */
 	size_t len;
+	struct pool keys;	/* the key copies (16 bytes for a short key; malloc took 32) */
 };
 
 void hashmap__init(struct hashmap *m);
