@@ -31,7 +31,7 @@ endif
 B = build
 ifdef SANITIZE
 B = build-san
-ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all -DREADPERF_SANITIZE
 ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 

@@ -686,6 +686,12 @@ static int analyse_exit(const struct analyse_opts *o, int err, const struct log 
 	return exit_for(err);
 }
 
+static int exit_code(const struct analyse_opts *o, int err, int gate, const struct log *log)
+{
+	err = analyse_exit(o, err, log);
+	return err == EXIT_OK && gate ? EXIT_REGRESSION : err;
+}
+
 static int analyse_run(struct analyse_opts *o, const struct log *log)
 {
 	struct perf_file *f;
@@ -748,14 +754,17 @@ static int analyse_run(struct analyse_opts *o, const struct log *log)
 		err = read_err;
 out_delete:
 	perf_file__set_barrier(f, NULL, NULL);
-	ordered_queue__delete(q);
+	ordered_queue__delete(q);	/* stops the analysis thread */
+	if (o->exits_after) {	/* exit() gives it all back at once: freeing it piece by piece only costs time */
+		csv_txn__abort(&txn);
+		return exit_code(o, err, gate, log);
+	}
 	analysis__delete(an);
 	filestat__delete(fs);
 out_close:
 	perf_file__delete(f);
 	csv_txn__abort(&txn);
-	err = analyse_exit(o, err, log);
-	return err == EXIT_OK && gate ? EXIT_REGRESSION : err;
+	return exit_code(o, err, gate, log);
 }
 
 /* the analysis of o->input with the warnings kept for the --html page */
@@ -818,6 +827,9 @@ int cmd_analyse(int argc, char **argv, struct cli *cli)
 		o.input = argv[next++];
 	if (o.profile_col == 1)
 		o.an.profile = profile_base(o.input);
+#ifndef READPERF_SANITIZE
+	o.exits_after = 1;
+#endif
 	code = analyse(&o, &cli->log);
 	free((char *)(o.profile_col == 1 ? o.an.profile : NULL));
 out:

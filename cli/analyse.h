@@ -71,6 +71,8 @@ struct analyse_opts {
 	int profile_col;			/* --profile-column 1, --no-profile-column 0, else -1 */
 	int no_summary;				/* a batch child: the parent sums up */
 	struct analyse_result *result;		/* filled by analyse() when not NULL */
+	int exits_after;			/* the process exits after this analysis: the analysis, the
+						 * file and libbfd's data are left to the OS (not under sanitizers) */
 	int64_t fail_unknown;			/* --fail-unknown PCT in 1/10000 %, or -1 */
 	char **args; size_t nr_args;		/* the command's arguments as given, for the manifest (a copy of
 					   the pointers: getopt reorders argv) */

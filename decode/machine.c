@@ -16,14 +16,16 @@
 #include "util/array.h"
 #include "util/hashmap.h"
 #include "util/log.h"
+#include "util/pool.h"
 
 #define TCACHE 256
 
 struct machine {
 	struct symbols *syms;
 	struct hashmap strings;		/* interned strings: key = the string, value = the copy */
-	struct hashmap procs;		/* pid -> current struct process */
-	struct hashmap threads;		/* tid -> current struct mthread */
+	struct u32map procs;		/* pid -> current struct process */
+	struct u32map threads;		/* tid -> current struct mthread */
+	struct pool pool;		/* the processes and threads (a million take 160 MB less than malloc'd) */
 	struct process **all_procs;
 	size_t nr_procs, cap_procs;
 	struct mthread **all_threads;
@@ -90,8 +92,8 @@ int machine__new(struct machine **out, struct symbols *syms)
 	array__init(&m->jit_due, sizeof(struct jit_due));
 	m->jit_next = UINT64_MAX;
 	hashmap__init(&m->strings);
-	hashmap__init(&m->procs);
-	hashmap__init(&m->threads);
+	u32map__init(&m->procs);
+	u32map__init(&m->threads);
 	*out = m;
 	return 0;
 }
@@ -102,19 +104,16 @@ void machine__delete(struct machine *m)
 
 	if (!m)
 		return;
-	for (i = 0; i < m->nr_procs; i++) {
+	for (i = 0; i < m->nr_procs; i++)
 		maps__release(&m->all_procs[i]->maps);
-		free(m->all_procs[i]);
-	}
-	for (i = 0; i < m->nr_threads; i++)
-		free(m->all_threads[i]);
+	pool__release(&m->pool);
 	free(m->all_procs);
 	free(m->all_threads);
 	maps__release(&m->kmaps);
 	array__release(&m->jit_due);
 	hashmap__release(&m->strings, NULL);
-	hashmap__release(&m->procs, NULL);
-	hashmap__release(&m->threads, NULL);
+	u32map__release(&m->procs);
+	u32map__release(&m->threads);
 	free(m);
 }
 
@@ -316,18 +315,12 @@ static struct process *new_process(struct machine *m, uint32_t pid)
 {
 	struct process *p, *old;
 	void **slot;
-	int ret;
 
 	if (grow_ptrs((void ***)&m->all_procs, &m->cap_procs, m->nr_procs))
 		return NULL;
-	p = calloc(1, sizeof(*p));
-	if (!p)
+	p = pool__alloc(&m->pool, sizeof(*p));
+	if (!p || u32map__insert(&m->procs, pid, &slot) < 0)
 		return NULL;
-	ret = hashmap__insert(&m->procs, &pid, sizeof(pid), &slot);
-	if (ret < 0) {
-		free(p);
-		return NULL;
-	}
 	old = *slot;
 	if (old)
 		old->retired = 1;
@@ -342,7 +335,7 @@ static struct process *new_process(struct machine *m, uint32_t pid)
 
 static struct process *findnew_process(struct machine *m, uint32_t pid)
 {
-	void **slot = hashmap__find(&m->procs, &pid, sizeof(pid));
+	void **slot = u32map__find(&m->procs, pid);
 
 	if (slot)
 		return *slot;
@@ -356,13 +349,9 @@ static struct mthread *new_thread(struct machine *m, struct process *p, uint32_t
 
 	if (grow_ptrs((void ***)&m->all_threads, &m->cap_threads, m->nr_threads))
 		return NULL;
-	t = calloc(1, sizeof(*t));
-	if (!t)
+	t = pool__alloc(&m->pool, sizeof(*t));
+	if (!t || u32map__insert(&m->threads, tid, &slot) < 0)
 		return NULL;
-	if (hashmap__insert(&m->threads, &tid, sizeof(tid), &slot) < 0) {
-		free(t);
-		return NULL;
-	}
 	*slot = t;
 	/* it may be the thread this one replaces */
 	m->last = NULL;
@@ -393,7 +382,7 @@ struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_
 		m->last = t;
 		return t;
 	}
-	slot = hashmap__find(&m->threads, &tid, sizeof(tid));
+	slot = u32map__find(&m->threads, tid);
 	t = slot ? *slot : NULL;
 	if (t && !t->proc->retired) {
 		m->last = t;
@@ -410,7 +399,7 @@ struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_
 
 struct mthread *machine__find_thread(const struct machine *m, uint32_t tid)
 {
-	void **slot = hashmap__find(&m->threads, &tid, sizeof(tid));
+	void **slot = u32map__find(&m->threads, tid);
 	struct mthread *t = slot ? *slot : NULL;
 
 	if (t && !t->proc->retired)

@@ -64,23 +64,22 @@ struct process;
 struct mthread {
 	uint32_t tid;
 	struct process *proc;
-	const char *comm;		/* interned; NULL until known */
 	int exited;
+	const char *comm;		/* interned; NULL until known */
 	void *priv;			/* the analysis' per-thread data (decode/threads.c), NULL */
 };
 
 struct process {
 	uint32_t pid;
-	int has_ppid;
 	uint32_t ppid;
-	const char *comm;		/* of the main thread (or the first named thread), interned */
-	int has_start, has_exit;
-	uint64_t start_time, exit_time;
 	unsigned nr_threads;		/* threads seen in this lifetime */
+	unsigned has_ppid : 1, has_start : 1, has_exit : 1;
+	unsigned retired : 1;		/* a later lifetime took the pid */
+	const char *comm;		/* of the main thread (or the first named thread), interned */
+	uint64_t start_time, exit_time;
 	uint64_t nr_mmaps;		/* MMAP/MMAP2 records for it */
 	uint64_t samples, period;	/* filled by the analysis */
-	int retired;			/* a later lifetime took the pid */
-	int jitdump;			/* a jitdump of it was read: later anonymous maps are left out */
+	unsigned jitdump : 1;		/* a jitdump of it was read: later anonymous maps are left out */
 	size_t seq;			/* creation order (machine__processes' index) */
 	struct maps maps;
 };

@@ -44,20 +44,19 @@ void hashmap__init(struct hashmap *m)
 	m->slots = NULL;
 	m->cap = 0;
 	m->len = 0;
+	m->keys.head = NULL;
 }
 
 void hashmap__release(struct hashmap *m, void (*free_value)(void *value))
 {
 	size_t i;
 
-	for (i = 0; i < m->cap; i++) {
-		if (!m->slots[i].key)
-			continue;
-		free(m->slots[i].key);
-		if (free_value)
+	for (i = 0; free_value && i < m->cap; i++) {
+		if (m->slots[i].key)
 			free_value(m->slots[i].value);
 	}
 	free(m->slots);
+	pool__release(&m->keys);
 	hashmap__init(m);
 }
 
@@ -135,7 +134,7 @@ int hashmap__insert(struct hashmap *m, const void *key, size_t keylen, void ***s
 		if (err)
 			return err;
 	}
-	copy = malloc(keylen ? keylen : 1);
+	copy = pool__alloc(&m->keys, keylen ? keylen : 1);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, key, keylen);
@@ -158,4 +157,89 @@ struct hashmap_entry *hashmap__next(const struct hashmap *m, size_t *it)
 			return e;
 	}
 	return NULL;
+}
+
+/* ------------------------------------------------------------ u32map */
+
+void u32map__init(struct u32map *m)
+{
+	m->slots = NULL;
+	m->cap = 0;
+	m->len = 0;
+}
+
+void u32map__release(struct u32map *m)
+{
+	free(m->slots);
+	u32map__init(m);
+}
+
+/* the slot holding key, or the empty slot where it would go (cap > 0) */
+static struct u32map_slot *u32_probe(const struct u32map *m, uint32_t key)
+{
+	size_t mask = m->cap - 1;
+	size_t i = (size_t)(mix(key) & mask);
+
+	for (;;) {
+		struct u32map_slot *s = &m->slots[i];
+
+		if (!s->value || s->key == key)
+			return s;
+		i = (i + 1) & mask;
+	}
+}
+
+void **u32map__find(const struct u32map *m, uint32_t key)
+{
+	struct u32map_slot *s;
+
+	if (!m->cap)
+		return NULL;
+	s = u32_probe(m, key);
+	return s->value ? &s->value : NULL;
+}
+
+static int u32_grow(struct u32map *m)
+{
+	struct u32map old = *m;
+	size_t cap = m->cap ? m->cap * 2 : 16, i;
+
+	if (cap > SIZE_MAX / 2 / sizeof(*m->slots))
+		return -ENOMEM;
+	m->slots = calloc(cap, sizeof(*m->slots));
+	if (!m->slots) {
+		*m = old;
+		return -ENOMEM;
+	}
+	m->cap = cap;
+	for (i = 0; i < old.cap; i++) {
+		if (old.slots[i].value)
+			*u32_probe(m, old.slots[i].key) = old.slots[i];
+	}
+	free(old.slots);
+	return 0;
+}
+
+int u32map__insert(struct u32map *m, uint32_t key, void ***slot)
+{
+	struct u32map_slot *s;
+
+	if (m->cap) {
+		s = u32_probe(m, key);
+		if (s->value) {
+			*slot = &s->value;
+			return 0;
+		}
+	}
+	if ((m->len + 1) * 2 > m->cap) {
+		int err = u32_grow(m);
+
+		if (err)
+			return err;
+	}
+	s = u32_probe(m, key);
+	s->key = key;
+	m->len++;
+	*slot = &s->value;
+	return 1;
 }

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/pool.h"
+
 struct hashmap_entry {
 	void *key;		/* NULL: empty slot */
 	void *value;
@@ -27,6 +29,7 @@ struct hashmap {
 	struct hashmap_entry *slots;
 	size_t cap;		/* 0 or a power of two */
 	size_t len;
+	struct pool keys;	/* the key copies (16 bytes for a short key; malloc took 32) */
 };
 
 void hashmap__init(struct hashmap *m);
@@ -81,5 +84,32 @@ static inline void hashfront__set(struct hashfront_entry *e, uint64_t k0, uint64
 
 /* the hash function, exported for callers that shard or pre-hash */
 uint64_t hash_bytes(const void *key, size_t len);
+
+/*
+ * A map from uint32_t keys to non-NULL void * values, for pids and tids:
+ * 16 bytes a slot and no key copies (the byte-string map above takes 24 and
+ * a malloc'd key each).  Open addressing, linear probing, power-of-two
+ * table, load factor <= 1/2.  Zero-initialise or u32map__init.
+ */
+struct u32map_slot {
+	uint32_t key;
+	void *value;		/* NULL: empty slot */
+};
+
+struct u32map {
+	struct u32map_slot *slots;
+	size_t cap;		/* 0 or a power of two */
+	size_t len;
+};
+
+void u32map__init(struct u32map *m);
+void u32map__release(struct u32map *m);
+/* the value slot for key, or NULL when absent */
+void **u32map__find(const struct u32map *m, uint32_t key);
+/*
+ * Find or add key.  *slot points at the value (NULL for a new key: the caller
+ * stores a non-NULL value before the next insert).  1 added, 0 found, -ENOMEM.
+ */
+int u32map__insert(struct u32map *m, uint32_t key, void ***slot);
 
 #endif

@@ -12,6 +12,7 @@ struct pool_chunk {
 };
 
 #define POOL_CHUNK (64u * 1024)
+#define POOL_FIRST 256u		/* chunks double from here to POOL_CHUNK: a pool for a few bytes stays small */
 
 void *pool__alloc(struct pool *p, size_t size)
 {
@@ -20,8 +21,10 @@ void *pool__alloc(struct pool *p, size_t size)
 
 	size = (size + 15) & ~(size_t)15;
 	if (!c || c->used + size > c->cap) {
-		size_t cap = size > POOL_CHUNK ? size : POOL_CHUNK;
+		size_t cap = c && c->cap < POOL_CHUNK ? c->cap * 2 : c ? POOL_CHUNK : POOL_FIRST;
 
+		if (cap < size)
+			cap = size;
 		c = malloc(sizeof(*c) + cap);
 		if (!c)
 			return NULL;

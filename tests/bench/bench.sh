@@ -16,6 +16,10 @@
 #      and the same reports
 #   9. a 1 GiB synthetic file (27M samples): --reports stat,events,results in GB/s (target >= 1),
 #      the default analysis against perf's quickest report, peak memory (target < 128 MiB)
+#  10. a 4 GiB synthetic file (108M samples, made in a temporary directory and removed):
+#      MB/s and peak memory of --reports stat,events,results, and with source lines (+lines)
+#  Each timed run's CPU utilization ((user + sys) / wall of its fastest run; 2.00 = both cores)
+#  is listed at the end.
 # Symbols come from a symbol cache in build/bench/symcache (warm unless a section says cold).
 # The analysis runs in a second thread (the default on two CPUs); 1d and 9 also time -j 1.
 # BENCH_NO_SRCLINE=1 skips section 2 (perf's srcfile report takes minutes).
@@ -53,21 +57,27 @@ record "$dir/small.data" 280 ""
 record "$dir/huge.data" 1120 ""
 
 # run CMD... five times ($RUNS); prints "seconds maxrss_kb": the fastest run's wall time (ns clock)
-# and its peak memory (GNU time); $BEFORE, when set, is run (untimed) before each
+# and its peak memory (GNU time); $BEFORE, when set, is run (untimed) before each.  The fastest
+# run's CPU utilization, (user + sys) / wall, goes to $dir/cpu.log with the command.
+cpulog=$dir/cpu.log
+: > "$cpulog"
 run() {
-	local i t0 t1 ns best=""
+	local i t0 t1 ns best="" cpu=""
 	for ((i = 0; i < ${RUNS:-5}; i++)); do
 		[ -z "${BEFORE:-}" ] || eval "$BEFORE"
 		rm -rf "$dir/out"	# a fresh output directory, as for a new analysis (freeing the old reports is not timed)
 		t0=$(date +%s%N)
-		"$timer" -f "%M" -o "$dir/time.out" "$@" >/dev/null 2>"$dir/stderr.out" || {
+		"$timer" -f "%U %S %M" -o "$dir/time.out" "$@" >/dev/null 2>"$dir/stderr.out" || {
 			echo "bench: failed: $*" >&2; cat "$dir/stderr.out" >&2; exit 1; }
 		t1=$(date +%s%N)
 		ns=$((t1 - t0))
 		if [ -z "$best" ] || [ "$ns" -lt "${best%% *}" ]; then
-			best="$ns $(tail -n 1 "$dir/time.out")"
+			read -r u s kb < <(tail -n 1 "$dir/time.out")
+			best="$ns $kb"
+			cpu=$(awk -v u="$u" -v s="$s" -v ns="$ns" 'BEGIN { printf "%.2f", (u + s) / (ns / 1e9) }')
 		fi
 	done
+	echo "$cpu CPUs: ${*/#$PWD\//}" >> "$cpulog"
 	awk -v ns="${best%% *}" -v kb="${best##* }" 'BEGIN { printf "%.3f %s\n", ns / 1e9, kb }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) b = 0.001; printf "%.3f", a / b }'; }
@@ -227,3 +237,23 @@ if [ -x "$gen" ]; then
 	echo "9. 1 GiB synthetic: --reports stat,events,results $(awk -v s="$gsize" -v t="$t_g" 'BEGIN { printf "%.2f", s / 1e9 / t }') GB/s (${t_g}s, ${m_g} KiB; target >= 1 GB/s, < 131072 KiB); with -j 1 $(awk -v s="$gsize" -v t="$t_g1" 'BEGIN { printf "%.2f", s / 1e9 / t }') GB/s (${t_g1}s, ${m_g1} KiB)"
 	echo "9b. default analysis ${t_gd}s ${m_gd} KiB vs perf report --no-children --sort dso,sym -g none ${t_gp}s ${m_gp} KiB: ratio $(ratio "$t_gd" "$t_gp") (target <= 1)"
 fi
+
+# 10. 4 GiB of synthetic samples (gen-perf --samples, 108M samples), made in a temporary
+# directory next to $dir and removed: decoding with and without source lines (best of 3)
+if [ -x "$gen" ]; then
+	gdir=$(mktemp -d "$dir/gib4.XXXXXX")
+	trap 'rm -rf "$gdir"' EXIT
+	g4=$gdir/gib4.data
+	"$gen" --samples "$g4" "${BENCH_4G_SAMPLES:-107374182}"
+	g4size=$(stat -c %s "$g4")
+	for what in "stat,events,results:without source lines" "stat,events,results,lines:with source lines"; do
+		read -r t_4 m_4 < <(RUNS=3 run "$PROG" -q -o "$dir/out" --symbol-cache "$cache" --reports "${what%%:*}" "$g4")
+		echo "10. $((g4size / 1048576)) MiB synthetic, ${what#*:} (--reports ${what%%:*}): $(awk -v s="$g4size" -v t="$t_4" 'BEGIN { printf "%.0f", s / 1048576 / t }') MiB/s (${t_4}s), peak ${m_4} KiB"
+	done
+	rm -rf "$gdir"
+	trap - EXIT
+fi
+
+echo
+echo "CPU utilization of each run ((user + sys) / wall of the fastest run; 2.00 = both cores):"
+cat "$cpulog"

@@ -60,6 +60,37 @@ static void test_array_overflow(void **state)
 	array__release(&a);
 }
 
+/* pid/tid keys: 0 and UINT32_MAX are keys like any other, values stay after growing */
+static void test_u32map(void **state)
+{
+	struct u32map m;
+	uint32_t k;
+	void **slot;
+
+	(void)state;
+	u32map__init(&m);
+	assert_null(u32map__find(&m, 0));
+	for (k = 0; k < 20000; k++) {
+		assert_int_equal(u32map__insert(&m, k * 7919u, &slot), 1);
+		*slot = (void *)(uintptr_t)(k + 1);
+	}
+	assert_int_equal(u32map__insert(&m, UINT32_MAX, &slot), 1);
+	*slot = &m;
+	assert_int_equal(u32map__insert(&m, 42u * 7919u, &slot), 0);
+	assert_ptr_equal(*slot, (void *)(uintptr_t)43);
+	for (k = 0; k < 20000; k++) {
+		slot = u32map__find(&m, k * 7919u);
+		assert_non_null(slot);
+		assert_ptr_equal(*slot, (void *)(uintptr_t)(k + 1));
+	}
+	assert_ptr_equal(*u32map__find(&m, UINT32_MAX), &m);
+	assert_null(u32map__find(&m, 1));
+	assert_int_equal(m.len, 20001);
+	assert_true(m.len * 2 <= m.cap);
+	u32map__release(&m);
+	assert_null(u32map__find(&m, 0));
+}
+
 static void test_hashmap_insert_find(void **state)
 {
 	struct hashmap m;
@@ -672,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_array_push_and_grow),
 		cmocka_unit_test(test_array_overflow),
 		cmocka_unit_test(test_hashmap_insert_find),
+		cmocka_unit_test(test_u32map),
 		cmocka_unit_test(test_fs_read_fd),
 		cmocka_unit_test(test_hashfront),
 		cmocka_unit_test(test_heap_huge_pages),
