@@ -18,10 +18,12 @@
  * so a spreadsheet plots it as a stacked area chart.  The SVG draws that
  * chart for the first event with samples.
  *
- * At most TIMELINE_MAX_INTERVALS intervals: when the samples span more (a
- * tiny --interval, or a timestamp far from the others in a damaged file),
- * the interval is widened by a whole factor until they fit, so memory and
- * the table stay bounded whatever the times say.
+ * At most TIMELINE_MAX_INTERVALS intervals, and at most 10 per sample (but
+ * 1,000 always allowed): when the samples span more (a tiny --interval, or a
+ * timestamp far from the others in a damaged file), the interval is widened
+ * by a whole factor until they fit, so memory and the table stay bounded
+ * whatever the times say, and the table's size follows the input's (a 53 KB
+ * damaged file with a far timestamp made a 54 MB timeline.csv).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -149,6 +151,8 @@ struct tl_event {
 };
 
 #define TIMELINE_MAX_INTERVALS 100000
+#define TIMELINE_PER_SAMPLE 10		/* intervals a sample may add over ... */
+#define TIMELINE_FREE_INTERVALS 1000	/* ... these */
 
 struct tl_table {
 	struct tl_event *ev;
@@ -216,6 +220,21 @@ nomem:
 	return -ENOMEM;
 }
 
+/* the most intervals the table may have for the samples of a */
+static uint64_t interval_cap(struct analysis *a)
+{
+	struct analysis_event ev;
+	uint64_t samples = 0, cap;
+	size_t i;
+
+	for (i = 0; i < analysis__nr_events(a); i++) {
+		analysis__event(a, i, &ev);
+		samples += ev.samples;
+	}
+	cap = samples < TIMELINE_MAX_INTERVALS / TIMELINE_PER_SAMPLE ? samples * TIMELINE_PER_SAMPLE : TIMELINE_MAX_INTERVALS;
+	return cap > TIMELINE_FREE_INTERVALS ? cap : TIMELINE_FREE_INTERVALS;
+}
+
 static int build_table(struct timeline *tl, struct analysis *a, struct tl_table *t)
 {
 	const struct hashmap_entry *he;
@@ -224,7 +243,7 @@ static int build_table(struct timeline *tl, struct analysis *a, struct tl_table 
 	memset(t, 0, sizeof(*t));
 	if (!tl->started)
 		return 0;
-	t->merge = tl->last / TIMELINE_MAX_INTERVALS + 1;
+	t->merge = tl->last / interval_cap(a) + 1;
 	t->nr_buckets = tl->last / t->merge + 1;
 	t->width = tl->width <= UINT64_MAX / t->merge ? tl->width * t->merge : UINT64_MAX;
 	if (table_events(a, t)) {

@@ -15,4 +15,15 @@ for f in "$root"/tests/fuzz/regress/*.data; do
 	check "fuzz regression $n: exit 0 or 2 (exit $rc; 124: over 60 s)" test $rc -eq 0 -o $rc -eq 2
 	check "fuzz regression $n: no sanitizer report" \
 		test "$(grep -c 'runtime error\|Sanitizer\|AddressSanitizer' "$tmp/$n.err")" -eq 0
+	# the timeline's size follows the input's: per event at most 11 rows (10
+	# top functions and [other]) per interval, and at most max(1000, 10 per
+	# sample) intervals (timeline-amplify.data made 100,000: 54 MB from 53 KB)
+	if [ -s "$tmp/$n/timeline.csv" ]; then
+		read -r samples events <<< "$(csv2tsv "$tmp/$n/events.csv" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "samples") c = i; next }
+			$c > 0 { s += $c; e++ } END { print s + 0, e + 0 }')"
+		rows=$(($(wc -l < "$tmp/$n/timeline.csv") - 1))
+		cap=$((samples * 10 > 1000 ? samples * 10 : 1000))
+		check "fuzz regression $n: timeline.csv $rows rows, at most 11 x $events events x $cap intervals ($samples samples)" \
+			test "$rows" -le $((11 * events * cap))
+	fi
 done
