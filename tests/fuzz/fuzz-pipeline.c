@@ -22,6 +22,7 @@
 #include "decode/report.h"
 #include "decode/reports/diff.h"
 #include "decode/reports/flame.h"
+#include "decode/reports/stacks.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
 
@@ -76,8 +77,9 @@ static int analyse(struct analysis **an, const uint8_t *data, size_t size, const
 }
 
 /* readperf diff of old against new, with the sort and pairing the input's size picks */
-static void diff_outputs(struct analysis *old, struct analysis *new, size_t size)
+static void diff_outputs(struct analysis *old, struct analysis *new, struct stack_count *const stacks[2], size_t size)
 {
+	struct stack_count *const st0[1] = { stacks[0] }, *const st1[1] = { stacks[1] };
 	struct analysis *const side0[1] = { old }, *const side1[1] = { new };
 	struct diff_config cfg = { .sort = (enum diff_sort)(size % 3), .by = (enum diff_by)(size / 3 % 2),
 				   .confidence = 0.99 };
@@ -90,10 +92,10 @@ static void diff_outputs(struct analysis *old, struct analysis *new, size_t size
 		return;
 	diff__write(d, outdir, 0);
 	snprintf(path, sizeof(path), "%s/diff.folded", outdir);
-	if (!diff__folded(d, &fd))
+	if (!diff__folded(d, (struct stack_count *const *[2]){ st0, st1 }, &fd))
 		folded__write(&fd, path);
 	snprintf(path, sizeof(path), "%s/diff.svg", outdir);
-	if (!diff__folded(d, &fd))
+	if (!diff__folded(d, (struct stack_count *const *[2]){ st0, st1 }, &fd))
 		flame__write_svg(&fd, path, FLAME_DIFF, FLAME_MIN_CPX);
 	diff__delete(d);
 }
@@ -103,6 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct symbols_opts so = { .symfs = "/nonexistent-readperf-fuzz", .kallsyms = "/nonexistent-readperf-fuzz/kallsyms" };
 	struct analysis_opts ao, old_ao;
 	struct analysis *an = NULL, *old = NULL;
+	struct stack_count *stacks[2] = { NULL, NULL };	/* OLD's and NEW's, counted as readperf diff does */
 	const struct report_ops *owner;
 	char path[4200];
 	size_t n = 0, id;
@@ -113,8 +116,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!mkdtemp(outdir))
 			abort();
 	}
+	if (stack_count__new(&stacks[0]) || stack_count__new(&stacks[1]))
+		goto out;
 	memset(&ao, 0, sizeof(ao));
 	ao.symbols = &so;
+	ao.consumer = &stack_count_ops;
+	ao.consumer_state = stacks[1];
 	/* every output of the hub: the CSV reports and the path outputs */
 	for (id = 0; id < report_outputs__count(); id++)
 		if (report_outputs__get(id, &owner)->name && owner->source == REPORT_FROM_ANALYSIS)
@@ -134,12 +141,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* OLD: the first half of the records, with the stacks diff__folded reads (as readperf diff --flamegraph) */
 	memset(&old_ao, 0, sizeof(old_ao));
 	old_ao.symbols = &so;
-	old_ao.outputs = (uint64_t)1 << report_outputs__find("folded", 1);
+	old_ao.consumer = &stack_count_ops;
+	old_ao.consumer_state = stacks[0];
 	if (!analysis__status(an) && !analyse(&old, data, size, &old_ao, n / 2, NULL) && !analysis__status(old))
-		diff_outputs(old, an, size);
+		diff_outputs(old, an, stacks, size);
 out:
 	analysis__delete(old);
 	analysis__delete(an);
+	stack_count__delete(stacks[0]);
+	stack_count__delete(stacks[1]);
 	while (nr_files)
 		perf_file__delete(files[--nr_files]);
 	return 0;
