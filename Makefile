@@ -171,7 +171,7 @@ bench: all
 # libFuzzer targets (clang): the reader, the whole analysis and readperf diff, the symbol code on ELF
 # files, names through the text outputs' escapers; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.
 FUZZ_CC ?= clang
-FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all
+FUZZ_FLAGS = -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-sanitize-recover=all -MMD -MP
 FUZZ_TARGETS = fuzz-reader fuzz-pipeline fuzz-elf fuzz-text fuzz-jitdump
 FUZZ_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/gen/profile.pb-c.o
 $(B)/fuzz/obj/gen/profile.pb-c.o: $(PROTO_GEN).c

@@ -455,7 +455,8 @@ static void put_stacks(struct html_out *o, struct html *h)
 	struct html_cell *c = h->cells.data;
 	size_t i = 0, id, end;
 
-	qsort(c, h->cells.len, sizeof(*c), cell_cmp);
+	if (h->cells.len)
+		qsort(c, h->cells.len, sizeof(*c), cell_cmp);
 	csv__puts(&o->p.c, ",\"k\":[");
 	for (id = 0; id < o->nr_stacks; id++) {
 		for (end = i; end < h->cells.len && c[end].stack == id; end++)
