@@ -571,9 +571,13 @@ static int jit_queue(struct machine *m, const struct jit_map *maps, size_t nr, i
 			d->m.time = tsc_to_time(&m->tsc, d->m.time);
 		d->seq = m->jit_seq++;
 	}
+	if (m->jit_due.len == m->jit_head) {
+		m->jit_next = UINT64_MAX;
+		return 0;
+	}
 	d = &ARRAY_AT(&m->jit_due, struct jit_due, m->jit_head);
 	qsort(d, m->jit_due.len - m->jit_head, sizeof(*d), due_cmp);
-	m->jit_next = m->jit_due.len > m->jit_head ? d->m.time : UINT64_MAX;
+	m->jit_next = d->m.time;
 	return 0;
 }
 
@@ -582,7 +586,8 @@ int machine__advance(struct machine *m, uint64_t time)
 	const struct jit_due *d;
 	int err;
 
-	while (m->jit_next <= time) {
+	/* (jit_next is UINT64_MAX when none is due, and so may be a damaged sample's time) */
+	while (m->jit_head < m->jit_due.len && m->jit_next <= time) {
 		d = &ARRAY_AT(&m->jit_due, struct jit_due, m->jit_head);
 		err = jit_insert(m, &d->m, dso__path(d->m.dso));
 		if (err)
