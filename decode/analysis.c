@@ -640,16 +640,26 @@ static unsigned context_cpumode(uint64_t ip, unsigned cpumode)
 	}
 }
 
-static int do_callchain(struct analysis *a, uint32_t event, const struct mthread *th,
-			const struct perf_record *rec, struct hub_func *self, uint64_t period)
+/*
+ * What walk_chain does with each caller: 0 goes on, 1 stops the walk, < 0 is
+ * an error; arg is the caller's
+ */
+typedef int (*chain_fn)(struct analysis *a, uint32_t event, const struct target *t, uint64_t ip,
+			struct ipent *e, unsigned cpumode, void *arg);
+
+/*
+ * The callers of a sample, innermost first, each resolved: PERF_CONTEXT_*
+ * entries set the cpumode of what follows, the first entry is skipped when it
+ * is the sample's own ip (perf's callchains begin with it), at most MAX_CHAIN
+ */
+static int walk_chain(struct analysis *a, uint32_t event, const struct mthread *th,
+		      const struct perf_record *rec, chain_fn fn, void *arg)
 {
 	const struct perf_sample *s = &rec->sample;
 	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	int skipped_self = 0, err;
 	uint64_t i, depth = 0;
 
-	if (stack_child(a, self, period))
-		return -ENOMEM;
 	for (i = 0; i < s->callchain_nr && depth < MAX_CHAIN; i++) {
 		uint64_t ip = s->callchain[i];
 		struct target t;
@@ -669,14 +679,28 @@ static int do_callchain(struct analysis *a, uint32_t event, const struct mthread
 		e = resolve(a, event, &t, ip, 0);
 		if (!e)
 			return -ENOMEM;
-		a->cur_unknown |= e->unresolved || !t.dso;
-		if (stack_child(a, e->f, period))
-			return -ENOMEM;
-		err = push_frames(a, event, &t, ip, e, cpumode);
-		if (err)
-			return err;
+		if ((err = fn(a, event, &t, ip, e, cpumode, arg)))
+			return err < 0 ? err : 0;
 	}
 	return 0;
+}
+
+/* a caller of the sample: counted as a child, its frames pushed */
+static int chain_frame(struct analysis *a, uint32_t event, const struct target *t, uint64_t ip,
+		       struct ipent *e, unsigned cpumode, void *arg)
+{
+	a->cur_unknown |= e->unresolved || !t->dso;
+	if (stack_child(a, e->f, *(const uint64_t *)arg))
+		return -ENOMEM;
+	return push_frames(a, event, t, ip, e, cpumode);
+}
+
+static int do_callchain(struct analysis *a, uint32_t event, const struct mthread *th,
+			const struct perf_record *rec, struct hub_func *self, uint64_t period)
+{
+	if (stack_child(a, self, period))
+		return -ENOMEM;
+	return walk_chain(a, event, th, rec, chain_frame, &period);
 }
 
 static uint64_t sample_period(const struct perf_record *rec)
@@ -884,6 +908,16 @@ static int pass_stack_filters(struct analysis *a, uint64_t period)
 	return 1;
 }
 
+static int sym_listed(struct analysis *a, uint32_t event, const struct target *t, uint64_t ip,
+		      struct ipent *e, unsigned cpumode, void *arg)
+{
+	(void)event, (void)t, (void)ip, (void)cpumode, (void)arg;
+	if (!in_list(a->opts.syms, a->opts.nr_syms, e->f->pub.function))
+		return 0;
+	a->syms_on_stack = 1;
+	return 1;
+}
+
 /*
  * --symbols dropped this sample: is one of its names a caller on the stack
  * (the message for a filter that leaves nothing then names --focus)?  Looked
@@ -892,31 +926,9 @@ static int pass_stack_filters(struct analysis *a, uint64_t period)
 static int syms_on_stack(struct analysis *a, uint32_t event, const struct mthread *th,
 			 const struct perf_record *rec)
 {
-	const struct perf_sample *s = &rec->sample;
-	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	uint64_t i;
-
-	if (a->syms_on_stack || !a->opts.nr_syms || !(s->sample_type & PERF_SAMPLE_CALLCHAIN))
+	if (a->syms_on_stack || !a->opts.nr_syms || !(rec->sample.sample_type & PERF_SAMPLE_CALLCHAIN))
 		return 0;
-	for (i = 0; i < s->callchain_nr && i < MAX_CHAIN; i++) {
-		uint64_t ip = s->callchain[i];
-		struct target t;
-		struct ipent *e;
-
-		if (ip >= PERF_CONTEXT_MAX) {
-			cpumode = context_cpumode(ip, cpumode);
-			continue;
-		}
-		find_target(a, th, cpumode, ip, &t);
-		e = resolve(a, event, &t, ip, 0);
-		if (!e)
-			return -ENOMEM;
-		if (in_list(a->opts.syms, a->opts.nr_syms, e->f->pub.function)) {
-			a->syms_on_stack = 1;
-			return 0;
-		}
-	}
-	return 0;
+	return walk_chain(a, event, th, rec, sym_listed, NULL);
 }
 
 /* the resolved sample to every report that takes samples */
