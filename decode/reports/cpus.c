@@ -1,23 +1,30 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cpus.csv: samples and period per (event, CPU), as perf report --sort cpu
- * counts them: the CPU is the sample's PERF_SAMPLE_CPU field, -1 when the
- * samples do not carry it; percent is the share of the event's period.
- * Sorted by event, then CPU.  Not in --reports default: --reports cpus.
+ * counts them: the CPU is the sample's PERF_SAMPLE_CPU field as a signed
+ * int (as perf prints it), -1 when the samples do not carry it; percent is
+ * the share of the event's period.  Sorted by event, then CPU.  Not in --reports default: --reports cpus.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "decode/reports/common.h"
+#include "util/hashmap.h"
 
 struct cpu_count {
+	uint32_t event, cpu;	/* cpu: the sample's field, 0xffffffff when it has none */
 	uint64_t samples, period;
 };
 
+/*
+ * One count per (event, CPU) seen: a map to the counts, so a damaged CPU
+ * field (any u32) costs one entry, not a table as wide as its value
+ */
 struct cpus {
-	struct cpu_count *v;		/* [event * nr_cpus + cpu + 1]: slot 0 of an event is cpu -1 */
-	uint32_t nr_events, nr_cpus;	/* nr_cpus counts the -1 slot */
+	struct hashmap index;		/* (event, cpu) -> count number + 1 */
+	struct cpu_count *v;
+	size_t len, cap;
 };
 
 static const struct report_column cpus_cols[] = {
@@ -25,48 +32,39 @@ static const struct report_column cpus_cols[] = {
 	{ "percent", "DOUBLE" }, { NULL, NULL }
 };
 
-/* make room for (event, slot); the table is re-laid when either grows */
-static int grow(struct cpus *c, uint32_t event, uint32_t slot)
+static struct cpu_count *cpus_find(struct cpus *c, uint32_t event, uint32_t cpu)
 {
-	uint32_t ne = event >= c->nr_events ? event + 1 : c->nr_events;
-	uint32_t nc = slot >= c->nr_cpus ? slot + 1 : c->nr_cpus;
-	struct cpu_count *v;
-	uint32_t e;
+	uint32_t key[2] = { event, cpu };
+	void **slot;
+	int ret = hashmap__insert(&c->index, key, sizeof(key), &slot);
 
-	if ((uint64_t)ne * nc > (1u << 26))	/* the CPU field is a u32: bound what it may ask */
-		return -EINVAL;
-	v = calloc((size_t)ne * nc, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (e = 0; e < c->nr_events; e++)
-		if (c->nr_cpus)
-			memcpy(v + (size_t)e * nc, c->v + (size_t)e * c->nr_cpus, c->nr_cpus * sizeof(*v));
-	free(c->v);
-	c->v = v;
-	c->nr_events = ne;
-	c->nr_cpus = nc;
-	return 0;
+	if (ret < 0)
+		return NULL;
+	if (!ret)
+		return &c->v[(uintptr_t)*slot - 1];
+	if (c->len == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		struct cpu_count *v = realloc(c->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->len] = (struct cpu_count){ .event = event, .cpu = cpu };
+	*slot = (void *)(uintptr_t)++c->len;
+	return &c->v[c->len - 1];
 }
 
 static int cpus_sample(void *state, struct analysis *a, const struct rsample *s)
 {
 	struct cpus *c = state;
 	const struct perf_sample *ps = &s->rec->sample;
-	uint32_t slot = (ps->sample_type & PERF_SAMPLE_CPU) ? ps->cpu + 1 : 0;
-	struct cpu_count *n;
-	int err;
+	struct cpu_count *n = cpus_find(c, s->event, (ps->sample_type & PERF_SAMPLE_CPU) ? ps->cpu : UINT32_MAX);
 
 	(void)a;
-	if (s->event >= c->nr_events || slot >= c->nr_cpus) {
-		err = grow(c, s->event, slot);
-		if (err == -EINVAL) {
-			slot = 0;	/* an absurd CPU number (or 0xffffffff) counts as unknown */
-			err = s->event >= c->nr_events ? grow(c, s->event, 0) : 0;
-		}
-		if (err)
-			return err;
-	}
-	n = &c->v[(size_t)s->event * c->nr_cpus + slot];
+	if (!n)
+		return -ENOMEM;
 	n->samples++;
 	n->period += s->period;
 	return 0;
@@ -74,31 +72,47 @@ static int cpus_sample(void *state, struct analysis *a, const struct rsample *s)
 
 static void cpus_release(void *state)
 {
-	free(((struct cpus *)state)->v);
+	struct cpus *c = state;
+
+	hashmap__release(&c->index, NULL);
+	free(c->v);
+}
+
+/* the CPU as perf prints it: the field as a signed int, so no CPU is -1 */
+static int64_t cpu_number(uint32_t cpu)
+{
+	return (int32_t)cpu;
+}
+
+static int cmp_count(const void *pa, const void *pb)
+{
+	const struct cpu_count *x = pa, *y = pb;
+
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	return (cpu_number(x->cpu) > cpu_number(y->cpu)) - (cpu_number(x->cpu) < cpu_number(y->cpu));
 }
 
 static int cpus_write(void *state, struct analysis *a, const char *dir)
 {
-	const struct cpus *c = state;
+	struct cpus *c = state;
 	struct csv out;
-	uint32_t e, k;
+	size_t i;
 	int err = report__open_csv(&out, a, dir, "cpus", cpus_cols);
 
 	if (err)
 		return err;
-	for (e = 0; e < c->nr_events; e++) {
-		for (k = 0; k < c->nr_cpus; k++) {
-			const struct cpu_count *n = &c->v[(size_t)e * c->nr_cpus + k];
+	if (c->len)
+		qsort(c->v, c->len, sizeof(*c->v), cmp_count);
+	for (i = 0; i < c->len; i++) {
+		const struct cpu_count *n = &c->v[i];
 
-			if (!n->samples)
-				continue;
-			csv__str(&out, analysis__event_name(a, e));
-			csv__i64(&out, (int64_t)k - 1);
-			csv__u64(&out, n->samples);
-			csv__u64(&out, n->period);
-			csv__pct(&out, n->period, analysis__event_period(a, e));
-			csv__end_row(&out);
-		}
+		csv__str(&out, analysis__event_name(a, n->event));
+		csv__i64(&out, cpu_number(n->cpu));
+		csv__u64(&out, n->samples);
+		csv__u64(&out, n->period);
+		csv__pct(&out, n->period, analysis__event_period(a, n->event));
+		csv__end_row(&out);
 	}
 	return csv__commit(&out);
 }

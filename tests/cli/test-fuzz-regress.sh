@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Every input in tests/fuzz/regress/ (what `make fuzz` found) through the
-# whole analysis, as tests/fuzz/fuzz-pipeline.c runs it: all reports, --inline, --html,
+# whole analysis, as tests/fuzz/fuzz-pipeline.c runs it: all reports (also those
+# --reports default leaves out), --inline, --html,
 # folded stacks and the flame graph.  Each must end with exit 0 or 2 (bad
 # input, with a message), never a crash or a sanitizer report.
 . "$(dirname "$0")/testlib.sh"
@@ -9,7 +10,7 @@
 for f in "$root"/tests/fuzz/regress/*.data; do
 	[ -e "$f" ] || continue
 	n=$(basename "$f" .data)
-	timeout 60 "$PROG" -q -o "$tmp/$n" --inline --symfs /nonexistent \
+	timeout 60 "$PROG" -q -o "$tmp/$n" --reports default,cpus,calltree,annotate,quality --inline --symfs /nonexistent \
 		--folded "$tmp/$n.folded" --flamegraph "$tmp/$n.svg" --html "$tmp/$n.html" "$f" > /dev/null 2> "$tmp/$n.err"
 	rc=$?
 	check "fuzz regression $n: exit 0 or 2 (exit $rc; 124: over 60 s)" test $rc -eq 0 -o $rc -eq 2
