@@ -373,12 +373,14 @@ fi
 
 # 11. a many-CU program with debug info, cold: readperf itself built with -O2 -g into $dir/cu
 # (not build/), recorded with -g running its default analysis (a warm symbol cache of its own)
-# of a -g recording of work (BENCH_CU_SCALE), BENCH_CU_RUNS times (1: ~30k samples at 20 us); the binary and
-# the recordings are kept together, as the recording names the binary
+# of a -g recording of work (BENCH_CU_SCALE), BENCH_CU_RUNS times (1: ~30k samples at 20 us);
+# the binary and the recordings are kept together, as the recording names the binary (both
+# made again when either is missing)
 if want 11; then
 	cu=$dir/cu
-	if [ ! -s "$dir/cu.data" ]; then
+	if [ ! -s "$dir/cu.data" ] || [ ! -x "$cu/readperf" ]; then
 		echo "bench: building readperf with -O2 -g in $cu" >&2
+		rm -f "$dir/cu.data"
 		MAKEFLAGS= make -s -j2 B="$cu" CFLAGS="-O2 -g" "$cu/readperf" > /dev/null
 		record "$dir/cu-input.data" "${BENCH_CU_SCALE:-28}" "-g"
 		cuopts=(-q -o "$dir/cu-out" --symbol-cache "$dir/cu-cache" "$dir/cu-input.data")
