@@ -25,6 +25,7 @@ import perfdata
 
 WHO = 'repeat-data'
 SAMPLE = 9
+AUXTRACE, COMPRESSED = 71, 81	# data after the record, records inside the record: refused
 # sample_type bits (include/uapi/linux/perf_event.h)
 IP, TID, TIME, ID, CPU, STREAM_ID, IDENTIFIER = 1, 2, 4, 64, 128, 512, 65536
 SAMPLE_ID_ALL = 1 << 18		# in the attr's flags word
@@ -72,6 +73,9 @@ def main():
     # the copies after the first: IN's kernel records and rounds, their times to move
     again, times, last = bytearray(), [], 0
     for pos, rtype, size in perfdata.records(buf, data_off, end, WHO):
+        if rtype in (AUXTRACE, COMPRESSED):
+            sys.exit('%s: %s has a record of type %d at %#x (AUX data or compressed records: '
+                     'not repeated)' % (WHO, src, rtype, pos))
         if rtype >= perfdata.USER_TYPE_START and rtype != perfdata.FINISHED_ROUND:
             continue
         tp = time_pos(rtype, size, sample_type, id_all)
