@@ -279,14 +279,16 @@ fi
 # 7. inputs that were quadratic: made by tests/gen (best of 3, default analysis vs perf report)
 gen=${GEN:-build/tests/gen/gen-perf}
 if want 7 && [ -x "$gen" ]; then
-	[ -s "$dir/procs.data" ] || "$gen" --procs "$dir/procs.data" "${BENCH_PROCS:-160000}"
-	[ -s "$dir/mmaps.data" ] || "$gen" --forks "$dir/mmaps.data" "${BENCH_MMAPS:-160000}" 0 desc
-	[ -s "$dir/forks.data" ] || "$gen" --forks "$dir/forks.data" 2000 "${BENCH_FORKS:-40000}"
-	[ -s "$dir/procs1m.data" ] || "$gen" --procs "$dir/procs1m.data" "${BENCH_PROCS_1M:-1000000}"
-	for what in "procs:160k processes in descending pid order:time ratio <= 2, memory ratio < 1" \
-		    "mmaps:160k mmaps at descending addresses:time ratio <= 2, memory ratio < 1" \
-		    "forks:40k forks of a 2000-map process:time ratio <= 2, memory ratio < 1" \
-		    "procs1m:1M processes in descending pid order:readperf < 262144 KiB, <= 8 s"; do
+	procs=${BENCH_PROCS:-160000} mmaps=${BENCH_MMAPS:-160000} forks=${BENCH_FORKS:-40000} procs1m=${BENCH_PROCS_1M:-1000000}
+	[ -s "$dir/procs.data" ] || "$gen" --procs "$dir/procs.data" "$procs"
+	[ -s "$dir/mmaps.data" ] || "$gen" --forks "$dir/mmaps.data" "$mmaps" 0 desc
+	[ -s "$dir/forks.data" ] || "$gen" --forks "$dir/forks.data" 2000 "$forks"
+	[ -s "$dir/procs1m.data" ] || "$gen" --procs "$dir/procs1m.data" "$procs1m"
+	count() { awk -v n="$1" 'BEGIN { print n % 1000000 ? n % 1000 ? n : n / 1000 "k" : n / 1000000 "M" }'; }	# 160000 -> 160k
+	for what in "procs:$(count "$procs") processes in descending pid order:time ratio <= 2, memory ratio < 1" \
+		    "mmaps:$(count "$mmaps") mmaps at descending addresses:time ratio <= 2, memory ratio < 1" \
+		    "forks:$(count "$forks") forks of a 2000-map process:time ratio <= 2, memory ratio < 1" \
+		    "procs1m:$(count "$procs1m") processes in descending pid order:readperf < 262144 KiB, <= 8 s"; do
 		f=$dir/${what%%:*}.data
 		target=${what##*:}
 		what=${what%:*}
