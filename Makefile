@@ -51,7 +51,7 @@ PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.
 	perffile/capture/capture.c perffile/capture/ringbuf.c perffile/capture/selfmon.c \
 	perffile/capture/synth.c perffile/capture/recorder.c
 # the model, symbols and the hub; then every output, behind the report interface (decode/report.h)
-DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/debuginfod.c decode/disasm.c decode/kallsyms.c decode/perfmap.c decode/jitdump.c \
+DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/dwlines.c decode/debuginfod.c decode/disasm.c decode/kallsyms.c decode/perfmap.c decode/jitdump.c \
 	decode/machine.c decode/analysis.c decode/group.c decode/unwind.c
 REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports/common.c decode/reports/filestat.c \
 	decode/reports/overview.c decode/reports/processes.c decode/reports/results.c decode/reports/lines.c \

@@ -15,9 +15,12 @@
  *    "geo::Grid<double>::relax"; bfd's "@VERSION" suffixes of dynamic
  *    symbols dropped (perf reads raw ELF names).
  *  - "name@plt" for each .rela.plt entry.
- * Source lines: bfd_find_nearest_line (innermost inline frame) and
- * bfd_find_line (DW_AT_decl_file/decl_line of the function), as basenames
- * like perf's srcline without --full-source-path.
+ * Source lines: through libdw (dwlines.c), with the answers of libbfd's
+ * bfd_find_nearest_line (innermost inline frame), bfd_find_inliner_info
+ * and bfd_find_line (DW_AT_decl_file/decl_line of the function), as
+ * basenames like perf's srcline without --full-source-path.  libbfd's own
+ * DWARF reader parsed every unit of a file at the first lookup; libdw
+ * reads the unit of the address (README: source lines and speed).
  *
  * Errors: a file that is missing, that bfd cannot read, or that has no
  * symbols or no debug info is no error.  Running out of memory (ours or
@@ -41,6 +44,7 @@
 #include "util/strbuf.h"
 #include "perffile/buildid.h"
 #include "perffile/elf.h"
+#include "decode/dwlines.h"
 #include "decode/symbols_internal.h"
 
 /* bfd's DMGL_NO_OPTS (include/demangle.h, not installed) */
@@ -66,21 +70,15 @@ struct elf_symbol_mirror {
 	struct elf_internal_sym_mirror internal;
 };
 
-struct sec_range {
-	uint64_t vma;
-	uint64_t size;
-	asection *sec;
-};
-
 struct dso_elf {
 	struct elf_load_seg *segs;	/* PT_LOAD headers */
 	size_t nr_segs;
 	bfd *bfds[2];		/* main and debug file, either may be NULL */
 	asymbol **symtabs[2];	/* canonical tables, owned */
-	bfd *line_bfd;		/* one of bfds[], or NULL */
-	asymbol **line_syms;	/* never NULL when line_bfd is set */
-	struct sec_range *secs;	/* alloc sections of line_bfd, by vma */
-	size_t nr_secs;
+	bfd *line_bfd;		/* one of bfds[]: the file with the DWARF, or NULL */
+	struct dwlines *lines;	/* line_bfd's DWARF, opened at the first lookup */
+	int lines_opened;
+	int line_mirror;	/* line_bfd's symbols checked by check_elf_mirror: 1 fit, -1 not, 0 unknown */
 	char *main_path;	/* the binary opened (symfs, build-id cache, ...), or NULL */
 };
 
@@ -567,68 +565,6 @@ out:
 	return s->err;
 }
 
-static int sec_range_cmp(const void *pa, const void *pb)
-{
-	const struct sec_range *a = pa, *b = pb;
-
-	return a->vma < b->vma ? -1 : a->vma > b->vma;
-}
-
-static int setup_lines(struct dso *d, bfd *abfd, asymbol **syms)
-{
-	static asymbol *no_syms[1];
-	asection *sec;
-	size_t n = 0;
-
-	for (sec = abfd->sections; sec; sec = sec->next)
-		n++;
-	d->elf->secs = calloc(n ? n : 1, sizeof(*d->elf->secs));
-	if (!d->elf->secs)
-		return -ENOMEM;
-	n = 0;
-	for (sec = abfd->sections; sec; sec = sec->next) {
-		if (!(bfd_section_flags(sec) & SEC_ALLOC) || !bfd_section_size(sec))
-			continue;
-		d->elf->secs[n].vma = bfd_section_vma(sec);
-		d->elf->secs[n].size = bfd_section_size(sec);
-		d->elf->secs[n].sec = sec;
-		n++;
-	}
-	qsort(d->elf->secs, n, sizeof(*d->elf->secs), sec_range_cmp);
-	d->elf->nr_secs = n;
-	d->elf->line_bfd = abfd;
-	/* bfd's fallback function search walks the table: never hand it NULL */
-	d->elf->line_syms = syms ? syms : no_syms;
-	return 0;
-}
-
-static asection *find_section(const struct dso *d, uint64_t addr, uint64_t *off)
-{
-	size_t lo = 0, hi = d->elf->nr_secs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->elf->secs[mid].vma <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo > 0) {
-		const struct sec_range *r = &d->elf->secs[lo - 1];
-
-		if (addr - r->vma < r->size) {
-			*off = addr - r->vma;
-			return r->sec;
-		}
-		/* overlapping sections (.tbss) are rare: look one further back */
-		if (lo < 2 || addr - d->elf->secs[lo - 2].vma >= d->elf->secs[lo - 2].size)
-			break;
-		lo--;
-	}
-	return NULL;
-}
-
 /* asprintf's string, or NULL when out of memory */
 __attribute__((format(printf, 1, 2)))
 static char *path_printf(const char *fmt, ...)
@@ -917,13 +853,9 @@ int dso__load_elf(struct symbols *s, struct dso *d)
 
 	/* lines: the debug file when it has DWARF, else the main file */
 	if (dbg && has_dwarf(dbg))
-		err = setup_lines(d, dbg, dsyms);
+		d->elf->line_bfd = dbg;
 	else if (main_bfd && main_has_dwarf)
-		err = setup_lines(d, main_bfd, msyms);
-	else
-		err = 0;
-	if (err)
-		return symbols__fail(s, err);
+		d->elf->line_bfd = main_bfd;
 
 	/* perf: the first file with a .symtab (debug files first), else .dynsym */
 	if (main_has_funcs || (msyms && !dsyms)) {
@@ -962,34 +894,124 @@ static int set_file(struct symbols *s, const char *file, const char **base, cons
 	return *base ? 0 : -ENOMEM;
 }
 
-/* bfd_find_nearest_line, with its out-of-memory failure told from "no line" (kept) */
-static int find_nearest_line(struct symbols *s, struct dso *d, asection *sec, uint64_t off,
-			     const char **file, const char **func, unsigned int *line)
-{
-	bfd_set_error(bfd_error_no_error);
-	if (bfd_find_nearest_line(d->elf->line_bfd, sec, d->elf->line_syms, off, file, func, line))
-		return 1;
-	bfd_failed(s);
-	return 0;
-}
-
-/* where the function of sym is defined, into sym's def fields; 0 or -ENOMEM */
-static int lookup_def(struct symbols *s, struct dso *d, struct sym *sym)
+/* line_bfd's DWARF, opened at the first call; NULL when unusable (out of memory or EIO: kept) */
+static struct dwlines *line_reader(struct symbols *s, struct dso *d)
 {
 	struct dso_elf *e = d->elf;
-	const char *file = NULL, *func = NULL, *ifile, *ifunc;
-	unsigned int line = 0, iline, n = 0;
-	uint64_t off;
-	asection *sec;
-	int found;
+	int err;
 
-	/* DW_AT_decl_file/decl_line of the function the symbol names */
-	if (sym->aux) {
-		bfd_set_error(bfd_error_no_error);
-		found = bfd_find_line(e->line_bfd, e->line_syms, (asymbol *)sym->aux, &file, &line);
-		if (!found && bfd_failed(s))
-			return s->err;
-		if (found && file && *file) {
+	if (!e->lines_opened) {
+		e->lines_opened = 1;
+		err = dwlines__open(&e->lines, bfd_get_filename(e->line_bfd));
+		if (err == -ENOMEM || err == -EIO)
+			symbols__fail(s, err);
+	}
+	return e->lines;
+}
+
+static int in_section(const asymbol *sy, uint64_t addr)
+{
+	const asection *sec = sy->section;
+
+	return sec && addr >= bfd_section_vma(sec) && addr - bfd_section_vma(sec) < bfd_section_size(sec);
+}
+
+/*
+ * What bfd_find_nearest_line names where the DWARF has no line for addr:
+ * binutils 2.40's elf_find_function (bfd/elf.c) over the line file's
+ * symbol table, the STT_FILE symbol before the function symbol at addr
+ * ("malloc.o" in a static binary, as perf 6.1's srcfile shows it); NULL
+ * when none.
+ */
+static const char *elf_find_file(struct dso *d, uint64_t addr)
+{
+	struct dso_elf *el = d->elf;
+	asymbol **syms = el->bfds[0] == el->line_bfd ? el->symtabs[0] : el->symtabs[1];
+	const asymbol *file = NULL;
+	const char *found = NULL;
+	uint64_t low = 0, best = 0;
+	long count = 0;
+	int seen = 0, file_after = 0;
+
+	if (!el->line_mirror) {
+		while (syms && syms[count])
+			count++;
+		el->line_mirror = count && check_elf_mirror(el->line_bfd, syms, count) ? 1 : -1;
+	}
+	if (el->line_mirror < 0)
+		return NULL;
+	for (; *syms; syms++) {
+		const asymbol *sy = *syms;
+		const struct elf_internal_sym_mirror *e = &((const struct elf_symbol_mirror *)sy)->internal;
+		uint64_t size, v;
+
+		if (sy->flags & BSF_FILE) {
+			file = sy;
+			file_after |= seen;
+			continue;
+		}
+		seen = 1;
+		if ((sy->flags & (BSF_SECTION_SYM | BSF_OBJECT | BSF_THREAD_LOCAL | BSF_RELC | BSF_SRELC)) ||
+		    !in_section(sy, addr))
+			continue;
+		size = sy->flags & BSF_SYNTHETIC ? 0 : e->st_size;
+		/* annobin's hidden local NOTYPE markers are no functions (_bfd_elf_maybe_function_sym) */
+		if (!size && (sy->flags & (BSF_SYNTHETIC | BSF_LOCAL)) == BSF_LOCAL &&
+		    ELF64_ST_TYPE(e->st_info) == STT_NOTYPE && ELF64_ST_VISIBILITY(e->st_other) == STV_HIDDEN)
+			continue;
+		size = size ? size : 1;
+		v = bfd_asymbol_value(sy);
+		if (v <= addr && (v > low || (v == low && size > best))) {
+			low = v;
+			best = size;
+			found = file && (ELF64_ST_BIND(e->st_info) == STB_LOCAL || !file_after) ?
+				bfd_asymbol_name(file) : NULL;
+		}
+	}
+	return found;
+}
+
+/* the frames at addr (dwlines__frames); out of memory is kept (symbols__fail) and is 0 frames */
+static int line_frames(struct symbols *s, struct dso *d, uint64_t addr, struct dwframe *f, size_t max)
+{
+	struct dwlines *w = line_reader(s, d);
+	int n = w ? dwlines__frames(w, addr, f, max) : 0;
+
+	if (n < 0) {
+		symbols__fail(s, n);
+		return 0;
+	}
+	if (max && (!n || !f[0].file)) {
+		f[0].file = elf_find_file(d, addr);
+		if (!n) {
+			f[0].func = NULL;
+			f[0].line = 0;
+			n = f[0].file ? 1 : 0;
+		}
+	}
+	return n;
+}
+
+/*
+ * Where the function of sym is defined, into sym's def fields; 0 or
+ * -ENOMEM.  bfd_find_line's rule: the declaration of the function DIE the
+ * symbol names, when the symbol comes from the file with the DWARF and is
+ * a function.
+ */
+static int lookup_def(struct symbols *s, struct dso *d, struct sym *sym)
+{
+	const asymbol *sy = sym->aux;
+	struct dwframe f[MAX_INLINE + 1];
+	struct dwlines *w;
+	const char *file = NULL;
+	unsigned line = 0;
+	int i, n;
+
+	if (sy && (sy->flags & BSF_FUNCTION) && (w = line_reader(s, d))) {
+		n = dwlines__decl(w, sym->start, bfd_asymbol_name(sy), &file, &line);
+		if (n < 0)
+			return symbols__fail(s, n);
+		if (n && file && *file) {
 			sym->def_line = line;
 			return set_file(s, file, &sym->def_file, &sym->def_path);
 		}
@@ -999,15 +1021,14 @@ static int lookup_def(struct symbols *s, struct dso *d, struct sym *sym)
 	 * the function's (the line is then a call site when code was inlined
 	 * at the very start).
 	 */
-	sec = find_section(d, sym->start, &off);
-	if (!sec || !find_nearest_line(s, d, sec, off, &file, &func, &line) || !file || !*file)
+	n = line_frames(s, d, sym->start, f, MAX_INLINE + 1);
+	if (!n || !f[0].file || !*f[0].file)
 		return s->err;
-	ifile = file;
-	iline = line;
-	while (n++ < 64 && bfd_find_inliner_info(e->line_bfd, &ifile, &ifunc, &iline)) {
-		if (ifile && *ifile)
-			file = ifile;
-		line = iline;
+	file = f[0].file;
+	for (i = 0; i < n; i++) {
+		if (f[i].file && *f[i].file)
+			file = f[i].file;
+		line = f[i].line;
 	}
 	sym->def_line = line;
 	return set_file(s, file, &sym->def_file, &sym->def_path);
@@ -1086,10 +1107,7 @@ static int load_from_files(struct symbols *s, struct dso *d, struct sym **sym)
 int dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 		      struct sym *sym, uint64_t addr)
 {
-	const char *file = NULL, *func = NULL;
-	unsigned int line = 0;
-	uint64_t off;
-	asection *sec;
+	struct dwframe f;
 
 	if (!d->elf)
 		return 0;
@@ -1112,11 +1130,10 @@ int dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 	if (!d->elf || !d->elf->line_bfd)
 		return 0;
 	d->cache_dirty = 1;
-	sec = find_section(d, addr, &off);
-	if (sec && find_nearest_line(s, d, sec, off, &file, &func, &line) && file && *file) {
-		if (set_file(s, file, &r->src_file, &r->src_path))
+	if (line_frames(s, d, addr, &f, 1) && f.file && *f.file) {
+		if (set_file(s, f.file, &r->src_file, &r->src_path))
 			return s->err;
-		r->src_line = line;
+		r->src_line = f.line;
 	}
 	if (s->err)
 		return s->err;
@@ -1125,30 +1142,24 @@ int dso__lookup_lines(struct symbols *s, struct dso *d, struct sym_result *r,
 
 int dso__lookup_inlines(struct symbols *s, struct dso *d, uint64_t addr, const char **names, size_t max)
 {
-	const char *file = NULL, *func = NULL, *chain[MAX_INLINE + 1];
-	unsigned int line = 0;
-	size_t n = 0, i, got = 0;
-	uint64_t off;
-	asection *sec;
+	struct dwframe f[MAX_INLINE + 1];
+	size_t n, i, got = 0;
 
 	if (d->elf && d->from_cache && d->cache_has_lines && max && load_from_files(s, d, NULL))
 		return s->err;
 	if (!d->elf || !d->elf->line_bfd || !max)
 		return 0;
-	sec = find_section(d, addr, &off);
-	if (!sec || !find_nearest_line(s, d, sec, off, &file, &func, &line))
-		return s->err;
 	/* the innermost function first, then each caller it was inlined into; the last is the real one */
-	chain[n++] = func;
-	while (n < MAX_INLINE + 1 && bfd_find_inliner_info(d->elf->line_bfd, &file, &func, &line))
-		chain[n++] = func;
+	n = (size_t)line_frames(s, d, addr, f, MAX_INLINE + 1);
+	if (s->err)
+		return s->err;
 	for (i = 0; i + 1 < n && got < max; i++) {
 		char *dem;
 
-		if (!chain[i] || !*chain[i])
+		if (!f[i].func || !*f[i].func)
 			continue;
-		dem = demangle(s, d->elf->line_bfd, chain[i]);
-		names[got] = s->err ? NULL : symbols__intern(s, dem ? dem : chain[i]);
+		dem = demangle(s, d->elf->line_bfd, f[i].func);
+		names[got] = s->err ? NULL : symbols__intern(s, dem ? dem : f[i].func);
 		free(dem);
 		if (!names[got])
 			return s->err ? s->err : symbols__fail(s, -ENOMEM);
@@ -1208,7 +1219,7 @@ void dso__release_elf(struct dso *d)
 			bfd_close(e->bfds[i]);
 		free(e->symtabs[i]);
 	}
-	free(e->secs);
+	dwlines__delete(e->lines);
 	free(e->segs);
 	free(e);
 	d->elf = NULL;

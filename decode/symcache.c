@@ -66,8 +66,8 @@
 #include "perffile/elf.h"
 #include "decode/symbols_internal.h"
 
-/* bumped when what a load makes of the same files changes (perf's fixups, PLT symbols, demangling) */
-#define SYMCACHE_VERSION 1
+/* bumped when what a load makes of the same files changes (perf's fixups, PLT symbols, demangling; 2: lines through libdw) */
+#define SYMCACHE_VERSION 2
 #define SYMCACHE_FILE_MAX (32u << 20)
 #define SYMCACHE_LINES_MAX 1000000u	/* source lines kept per file (the lowest addresses) */
 #define SYMCACHE_DIR_MAX (256ull << 20)

@@ -405,6 +405,61 @@ static void test_c_nopie_and_no_source(void **state)
 	symbols__delete(s);
 }
 
+/* addr2line's file path (not only the basename) of addr's innermost frame */
+static void addr2line_path(const char *file, uint64_t addr, char *path, size_t size)
+{
+	char cmd[1024];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "addr2line -e '%s' 0x%" PRIx64, file, addr);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(path, (int)size, p));
+	pclose(p);
+	path[strcspn(path, ": \n")] = '\0';
+}
+
+/*
+ * Lines from a unit that .debug_aranges does not list (clang does not
+ * write it; here it is removed), with a relative DW_AT_comp_dir (".", as
+ * -fdebug-prefix-map makes it): the unit is found through its own pc
+ * ranges, and the path is libbfd's comp_dir/dir/file, as addr2line prints.
+ */
+static void test_no_aranges_relative_comp_dir(void **state)
+{
+	struct symbols *s;
+	struct dso *d;
+	struct mapping m;
+	struct sym_result r;
+	char want[1024];
+	uint64_t addr, size;
+	int inlined = 0;
+	char *exe = tpath("noaranges");
+
+	(void)state;
+	if (!have_tools() || run("objcopy --version"))
+		skip();
+	write_file(tpath("prog.c"), prog_c);
+	assert_int_equal(run("cd '%s' && cc -O1 -g -fdebug-prefix-map='%s'=. -o noaranges prog.c && "
+			     "objcopy --remove-section .debug_aranges noaranges", tmpdir, tmpdir), 0);
+	assert_int_equal(run("readelf -S '%s' | grep -q debug_aranges", exe) != 0, 1);
+	exec_mapping(exe, 0x555555554000ULL, &m);
+	s = new_symbols(NULL);
+	d = symbols__dso_for_map(s, exe, 100, 0);
+	expect_lines_like_addr2line(s, d, exe, &m, "delta", &inlined);
+	expect_lines_like_addr2line(s, d, exe, &m, "alpha", &inlined);
+	assert_true(inlined > 0);
+	/* where alpha is defined: line 9 of prog.c (the numbered source above) */
+	expect_sym(s, d, exe, &m, "alpha", 4, "alpha", &r);
+	assert_string_equal(r.def_file, "prog.c");
+	assert_int_equal(r.def_line, 9);
+	assert_int_equal(nm_lookup(exe, "alpha", &addr, &size), 0);
+	addr2line_path(exe, addr + 4, want, sizeof(want));
+	assert_true(want[0] == '.');
+	assert_string_equal(r.src_path, want);
+	symbols__delete(s);
+}
+
 static void test_shared_object(void **state)
 {
 	static const char *const lib_c[] = {
@@ -1249,6 +1304,7 @@ int main(void)
 		cmocka_unit_test(test_label_inside_sized),
 		cmocka_unit_test(test_c_pie),
 		cmocka_unit_test(test_c_nopie_and_no_source),
+		cmocka_unit_test(test_no_aranges_relative_comp_dir),
 		cmocka_unit_test(test_shared_object),
 		cmocka_unit_test(test_stripped_debuglink),
 		cmocka_unit_test(test_build_id_debug_dir_and_mismatch),
