@@ -163,7 +163,7 @@ static int build_fallback(struct dwlines *w)
 
 		die = off + hsize;
 		off = next;
-		if (bsearch(&die, covered, ncovered, sizeof(*covered), off_cmp) ||
+		if ((ncovered && bsearch(&die, covered, ncovered, sizeof(*covered), off_cmp)) ||
 		    !dwarf_offdie(w->dw, die, &cu) || dwarf_tag(&cu) != DW_TAG_compile_unit)
 			continue;
 		while (!err && (it = dwarf_ranges(&cu, it, &base, &start, &end)) > 0)
