@@ -3,7 +3,7 @@
 # compare-perf.sh: compare readperf's CSV reports with perf's answers for the
 # same file (written by tests/cli/perf-oracle.sh).
 #
-#   tests/cli/compare-perf.sh [-n NAME] OUTDIR EXPDIR
+#   tests/cli/compare-perf.sh [-n NAME] [-s SYMFS] OUTDIR EXPDIR
 #
 # OUTDIR holds readperf's stat.csv, events.csv, results.csv, lines.csv,
 # processes.csv, overview.csv (columns as in the README, found by header name).
@@ -16,31 +16,43 @@
 #   events     samples per event exact (events perf does not list must have 0)
 #   results    (event,dso,function) samples vs perf --sort dso,sym: fraction of
 #              samples in matching buckets >= 99 % (perf's raw-address rows aside)
-#   lines      (event,dso,function,basename(source_file)) vs --sort dso,sym,srcfile, >= 99 %
+#   lines      (event,dso,function,basename(source_file)) vs --sort dso,sym,srcfile, >= 99 %;
+#              with -s SYMFS and OUTDIR/annotate.csv, where a function's samples sit in
+#              another file than perf's (libbfd's) and readperf's (libdw's), llvm-symbolizer
+#              reads each of its sampled addresses readperf puts in that file (the binary
+#              found by its base name under SYMFS): perf's samples move to readperf's file
+#              when it names that file at every one ("ok - NAME lines-oracle"), else "not
+#              ok"; without llvm-symbolizer "skip" and perf's buckets stay
 #   children   (event,dso,function) children_percent vs perf --children --no-inline:
 #              within 1 point for every function perf shows at >= 1 % children,
 #              and percent (self) within 0.01 of perf's self column (raw addresses aside)
 #   processes  samples per pid exact (rows of a reused pid summed)
 #   overview   sample rows (tid,time,ip,symbol,event) equal to perf script's, as sorted sets
 # Exit status: 0 all ran checks passed, 1 some failed, 2 usage.
-# Pure bash + POSIX awk.
+# Pure bash + POSIX awk (and llvm-symbolizer for -s).
 set -u
 LC_ALL=C
 export LC_ALL
 
 name=
+symfs=
 if [ "${1:-}" = "-n" ]; then
 	name=$2
 	shift 2
 fi
+if [ "${1:-}" = "-s" ]; then
+	symfs=$2
+	shift 2
+fi
 if [ $# -ne 2 ]; then
-	echo "usage: $0 [-n NAME] OUTDIR EXPDIR" >&2
+	echo "usage: $0 [-n NAME] [-s SYMFS] OUTDIR EXPDIR" >&2
 	exit 2
 fi
 out=$1
 exp=$2
 [ -n "$name" ] || name=$(basename "$exp")
 fail=0
+. "$(dirname "$0")/oracle.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -227,11 +239,73 @@ check_children() {
 	verdict children "$msg"
 }
 
+# lines_oracle GOT EXPECTED: EXPECTED (perf's lines buckets) with the samples of a
+# function moved from perf's file to readperf's where llvm-symbolizer names readperf's
+# file at each sampled address readperf puts there (the check's header above); prints
+# the arbitrated buckets, and an ok / not ok / skip line per function to stderr
+lines_oracle() {
+	local bin d addrs
+	# per function with a deficit (perf's file) and a surplus (readperf's): its sampled
+	# addresses in a surplus file, "dso address file event function samples"
+	csv_cols "$out/annotate.csv" event dso function address source_file samples 2> /dev/null |
+		awk -F'\t' -v OFS='\t' 'FILENAME == ARGV[1] { g[$1 "\t" $2 "\t" $3 "\t" $4] += $5; fn[$1 "\t" $2 "\t" $3] = 1; next }
+		FILENAME == ARGV[2] { e[$1 "\t" $2 "\t" $3 "\t" $4] += $5; fn[$1 "\t" $2 "\t" $3] = 1; next }
+		FNR == 1 {
+			for (k in g) { d = g[k] - e[k]; f = k; sub(/\t[^\t]*$/, "", f); if (d > 0) sur[k] = 1; if (d > 0) hs[f] = 1 }
+			for (k in e) { d = e[k] - g[k]; f = k; sub(/\t[^\t]*$/, "", f); if (d > 0) hd[f] = 1 }
+		}
+		$6 > 0 { b = $5; sub(/.*\//, "", b); f = $1 "\t" $2 "\t" $3
+			if ((f in hs) && (f in hd) && ((f "\t" b) in sur)) print $2, $4, b, $1, $3, $6 }' \
+		"$1" "$2" - > "$tmp/or_addrs"
+	: > "$tmp/or_said"
+	if command -v llvm-symbolizer > /dev/null; then
+		for d in $(cut -f1 "$tmp/or_addrs" | sort -u); do
+			bin=$(find "$symfs" -name "$d" \( -type f -o -type l \) 2> /dev/null | sort | head -1)
+			addrs=$(awk -F'\t' -v d="$d" '$1 == d { print $2 }' "$tmp/or_addrs" | sort -u)
+			# shellcheck disable=SC2086
+			[ -n "$bin" ] && srcline_oracle "$bin" $addrs | awk -v d="$d" -v OFS='\t' '{ sub(/:[0-9]+$/, "", $2); print d, $1, $2 }' >> "$tmp/or_said"
+		done
+	fi
+	awk -F'\t' -v OFS='\t' -v name="$name" -v have="$(command -v llvm-symbolizer)" '
+		FILENAME == ARGV[1] { said[$1 "\t" $2] = $3; next }
+		FILENAME == ARGV[2] { f = $4 "\t" $1 "\t" $5; nf[f]++; addr[f] = addr[f] " " $2
+			if (said[$1 "\t" $2] != $3) bad[f] = bad[f] sprintf(" %s: readperf %s, llvm-symbolizer %s;", $2, $3, (($1 "\t" $2) in said) ? said[$1 "\t" $2] : "nothing")
+			at[f] += $6; next }
+		FILENAME == ARGV[3] { g[$1 "\t" $2 "\t" $3 "\t" $4] += $5; next }
+		{ k = $1 "\t" $2 "\t" $3 "\t" $4; e[k] += $5; if (!(k in listed)) { listed[k] = 1; order[++n] = k } }
+		END {
+			for (f in nf) {
+				w = f; gsub(/\t/, ",", w)
+				if (!have) { printf "skip - %s lines-oracle: %s: readperf and perf name other files at%s; no llvm-symbolizer to tell\n", name, w, addr[f] > "/dev/stderr"; continue }
+				if (f in bad) { printf "not ok - %s lines-oracle: %s:%s\n", name, w, bad[f] > "/dev/stderr"; continue }
+				# move up to the addresses samples from perf s deficit buckets to readperf s surplus ones
+				left = at[f]; take = 0
+				for (k in e) { p = k; sub(/\t[^\t]*$/, "", p); if (p == f && e[k] > g[k]) take += e[k] - g[k] }
+				if (take < left) left = take
+				moved = left; from = ""; to = ""
+				for (k in e) { p = k; sub(/\t[^\t]*$/, "", p)
+					if (p == f && e[k] > g[k] && left > 0) { m = e[k] - g[k]; if (m > left) m = left; e[k] -= m; left -= m; q = k; sub(/.*\t/, "", q); from = from " " q } }
+				left = moved
+				for (k in g) { p = k; sub(/\t[^\t]*$/, "", p)
+					if (p == f && g[k] > e[k] && left > 0) { m = g[k] - e[k]; if (m > left) m = left; if (!(k in listed)) { listed[k] = 1; order[++n] = k }; e[k] += m; left -= m; q = k; sub(/.*\t/, "", q); to = to " " q } }
+				printf "ok - %s lines-oracle: %s: %d samples perf puts in%s, readperf in%s, as llvm-symbolizer at%s\n", name, w, moved, from, to, addr[f] > "/dev/stderr"
+			}
+			for (i = 1; i <= n; i++) if (e[order[i]] > 0) print order[i], e[order[i]]
+		}' "$tmp/or_said" "$tmp/or_addrs" "$1" "$2"
+}
+
 check_lines() {
 	load dso_sym_srcfile lines.csv lines lines0 event dso function source_file samples || return 0
 	# perf prints the source file's base name
 	awk -F'\t' 'BEGIN { OFS = "\t" } { sub(/.*\//, "", $4); print }' "$tmp/lines0" > "$tmp/lines"
-	bucket_match lines "$tmp/lines" "$exp/dso_sym_srcfile" 4
+	local want=$exp/dso_sym_srcfile
+	if [ -n "$symfs" ] && [ -f "$out/annotate.csv" ]; then
+		lines_oracle "$tmp/lines" "$want" > "$tmp/lines_want" 2> "$tmp/lines_said"
+		cat "$tmp/lines_said"
+		grep -q '^not ok' "$tmp/lines_said" && fail=1
+		want=$tmp/lines_want
+	fi
+	bucket_match lines "$tmp/lines" "$want" 4
 }
 
 check_processes() {

@@ -51,7 +51,8 @@ for name in "${names[@]}"; do
 	fi
 	o=$tmp/$name
 	# --raw-csv: names as perf prints them (perf's @plt, not the spreadsheet-safe '@plt)
-	$to "$PROG" -q -o "$o" --raw-csv --symfs "$td/symfs" "${kopt[@]}" "$td/$name.data" 2> "$tmp/stderr"
-	compare_run "$name" $? "$o" "$exp"
+	# annotate.csv: the sampled addresses, where llvm-symbolizer tells libdw's lines from libbfd's
+	$to "$PROG" -q -o "$o" --raw-csv --reports default,annotate --symfs "$td/symfs" "${kopt[@]}" "$td/$name.data" 2> "$tmp/stderr"
+	compare_run "$name" $? "$o" "$exp" "$td/symfs"
 done
 exit $fail

@@ -25,6 +25,8 @@ unset DEBUGINFOD_URLS
 sym=(--symfs "$td/symfs" --kallsyms "$td/kallsyms")
 # the shared fixtures (testdata-external/), beside the checkout unless $READPERF_SHARED says
 shared=${READPERF_SHARED:-$root/../shared}
+# srcline_oracle: llvm-symbolizer's line of an address
+. "$root/tests/cli/oracle.sh"
 
 # the reports of two runs whose commands differ (-j, -o, the input's name) are the same: diff -r
 # of the directories but their manifest.csv, which says what each command was (README "Reports")
@@ -99,37 +101,14 @@ need_python() {	# NAME: skip the whole test without python3, else set $py to it
 # compare_run LABEL RC OUTDIR EXPECTED: readperf ended with RC (its stderr in
 # $tmp/stderr) writing OUTDIR; compare-perf.sh against perf's EXPECTED
 # directory; fail=1 on any failure
-compare_run() {
+compare_run() {	# (SYMFS, a 5th argument: compare-perf.sh -s SYMFS)
 	local label=$1 rc=$2
 	if [ "$rc" -ne 0 ]; then
 		echo "not ok - $label readperf: exit $rc: $(head -1 "$tmp/stderr")"
 		fail=1
 		[ "$rc" -ge 124 ] && return
 	fi
-	"$root/tests/cli/compare-perf.sh" -n "$label" "$3" "$4" || fail=1
-}
-
-# srcline_oracle BIN ADDR...: "ADDR FILE:LINE" per address of BIN (hex, the ELF's own
-# addresses), the innermost line there as llvm-symbolizer reads it (LLVM's own DWARF
-# reader: neither libbfd, which perf and addr2line use, nor libdw, which readperf uses),
-# FILE as its base name, [unknown] where it knows no line; status 1 without llvm-symbolizer
-srcline_oracle() {
-	local bin=$1
-	shift
-	command -v llvm-symbolizer > /dev/null || return 1
-	llvm-symbolizer --print-address --obj="$bin" "$@" | awk '
-		/^0x[0-9a-f]+$/ { a = $0; n = 0; next }
-		$0 == "" { next }
-		{ n++ }
-		n == 2 {
-			where = "[unknown]"
-			if (match($0, /:[0-9]+:[0-9]+$/)) {
-				f = substr($0, 1, RSTART - 1); split(substr($0, RSTART + 1), lc, ":")
-				sub(/.*\//, "", f)
-				if (f != "??" && lc[1] + 0 > 0) where = f ":" lc[1]
-			}
-			print a, where
-		}'
+	"$root/tests/cli/compare-perf.sh" -n "$label" ${5:+-s "$5"} "$3" "$4" || fail=1
 }
 
 check() {	# DESCRIPTION, then a command that must succeed
