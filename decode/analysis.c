@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -621,7 +622,9 @@ static int stack_child(struct analysis *a, struct hub_func *f, uint64_t period)
 	return a->stack_filter ? ptrs_push(&a->chain, f) : (count_child(a, f, period), 0);
 }
 
-/* a PERF_CONTEXT_* entry: the cpumode of the addresses after it */
+#define BAD_CONTEXT UINT_MAX		/* context_cpumode: no PERF_CONTEXT_* value */
+
+/* a PERF_CONTEXT_* entry: the cpumode of the addresses after it, BAD_CONTEXT for none of them */
 static unsigned context_cpumode(uint64_t ip, unsigned cpumode)
 {
 	switch (ip) {
@@ -635,9 +638,27 @@ static unsigned context_cpumode(uint64_t ip, unsigned cpumode)
 		return PERF_RECORD_MISC_GUEST_KERNEL;
 	case PERF_CONTEXT_GUEST_USER:
 		return PERF_RECORD_MISC_GUEST_USER;
-	default:
+	case PERF_CONTEXT_GUEST:
 		return cpumode;
+	default:
+		return BAD_CONTEXT;
 	}
+}
+
+/*
+ * An entry in PERF_CONTEXT_*'s range that is none of them (a frame-pointer
+ * walk that read -1 off a user stack): the chain is corrupt and perf discards
+ * all of it, the sample keeping its own frame (add_callchain_ip's "invalid
+ * callchain context"); so does walk_chain
+ */
+static int chain_corrupt(const struct perf_sample *s)
+{
+	uint64_t i;
+
+	for (i = 0; i < s->callchain_nr; i++)
+		if (s->callchain[i] >= PERF_CONTEXT_MAX && context_cpumode(s->callchain[i], 0) == BAD_CONTEXT)
+			return 1;
+	return 0;
 }
 
 /*
@@ -650,7 +671,8 @@ typedef int (*chain_fn)(struct analysis *a, uint32_t event, const struct target 
 /*
  * The callers of a sample, innermost first, each resolved: PERF_CONTEXT_*
  * entries set the cpumode of what follows, the first entry is skipped when it
- * is the sample's own ip (perf's callchains begin with it), at most MAX_CHAIN
+ * is the sample's own ip (perf's callchains begin with it), at most MAX_CHAIN;
+ * none of a corrupt chain
  */
 static int walk_chain(struct analysis *a, uint32_t event, const struct mthread *th,
 		      const struct perf_record *rec, chain_fn fn, void *arg)
@@ -660,6 +682,8 @@ static int walk_chain(struct analysis *a, uint32_t event, const struct mthread *
 	int skipped_self = 0, err;
 	uint64_t i, depth = 0;
 
+	if (chain_corrupt(s))
+		return 0;
 	for (i = 0; i < s->callchain_nr && depth < MAX_CHAIN; i++) {
 		uint64_t ip = s->callchain[i];
 		struct target t;
