@@ -570,11 +570,26 @@ static int filters_given(const struct analyse_opts *o)
 	       an->nr_focus || an->nr_ignore || o->time.set;
 }
 
+/* --focus is the only filter (readperf tree's FUNCTION...): its names, ", "-joined, into *sb */
+static int focus_only(const struct analyse_opts *o, struct strbuf *sb)
+{
+	const struct analysis_opts *an = &o->an;
+	size_t i;
+
+	if (an->nr_pids || an->nr_tids || an->nr_comms || an->nr_dsos || an->nr_syms || an->nr_ignore ||
+	    o->time.set || !an->nr_focus)
+		return 0;
+	for (i = 0; i < an->nr_focus; i++)
+		if (strbuf__addf(sb, "%s%s", i ? ", " : "", an->focus[i]) < 0)
+			return 0;
+	return 1;
+}
+
 int check_filters(const struct analyse_opts *o, const struct perf_file *f, const struct analysis *an,
 		  const struct log *log)
 {
 	struct analysis_stats st;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, names = STRBUF_INIT;
 
 	if (!an || !filters_given(o))
 		return 0;
@@ -586,9 +601,14 @@ int check_filters(const struct analyse_opts *o, const struct perf_file *f, const
 		log_msg(log, LOG_ERR, "%s: no sample passes the filters: --symbols keeps the samples taken in "
 			"those functions, which are only callers on the stacks here; --focus keeps the samples "
 			"whose stack holds them", perf_file__name(f));
+	else if (focus_only(o, &names))
+		log_msg(log, LOG_ERR, "%s: no sample passes the filters: no stack holds %s (as results.csv "
+			"names functions); the file has %s", perf_file__name(f), names.buf,
+			sb.len ? sb.buf : "no process");
 	else
 		log_msg(log, LOG_ERR, "%s: no sample passes the filters (--pid, --tid, --comms, --dsos, --symbols, "
 			"--focus, --ignore, --time); the file has %s", perf_file__name(f), sb.len ? sb.buf : "no process");
 	strbuf__release(&sb);
+	strbuf__release(&names);
 	return -EINVAL;
 }

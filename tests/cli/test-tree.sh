@@ -46,5 +46,8 @@ check "tree without FUNCTION: exit 1 with the usage line" test $rc -eq 1 -a "$(g
 rc=$?
 check "tree on a function on no stack: exit 2, said ($(head -c 100 "$tmp/err"))" \
 	test $rc -eq 2 -a "$(grep -c 'no sample passes the filters' "$tmp/err")" -eq 1
+# the message names the function and no filter the command did not take (it listed --pid ... --time)
+check "tree on a function on no stack: the message names it" \
+	test "$(grep -c 'no stack holds no_such_function (as results.csv names functions); the file has processes' "$tmp/err")" -eq 1
 check "tree --help lists its options" sh -c "'$PROG' tree --help | grep -q -- '--symfs'"
 exit $fail
