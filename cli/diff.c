@@ -296,13 +296,16 @@ static void diff_notes(const struct diff *d, const struct diff_opts *o, const st
 
 		if (r->pair)	/* the first event pair only */
 			break;
+		if (r->ratio == 10000 && !r->delta)	/* no change to name */
+			continue;
 		strbuf__addstr(&sb, n++ ? ", " : "");
 		diff_row_text(&sb, r);
 	}
 	quiet = within_noise(d, &total);
-	if (n)
+	if (diff__nr_rows(d) && !diff__row(d, 0)->pair)
 		log_msg(log, LOG_INFO, "diff: %s: %s; %zu of %zu functions within noise (%g confidence)",
-			diff__row(d, 0)->event, sb.buf, quiet, total, o->cfg.confidence);
+			diff__row(d, 0)->event, n ? sb.buf : "no function's self time or share changed", quiet,
+			total, o->cfg.confidence);
 	strbuf__release(&sb);
 }
 

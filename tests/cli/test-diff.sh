@@ -32,6 +32,9 @@ rc=$?
 check "diff self: exit 0 (exit $rc)" test $rc -eq 0
 check "diff self: one summary line and nothing else" \
 	test "$(grep -c '^readperf:' "$tmp/self.err")" -eq 1 -a "$(grep -c '^readperf: diff: cpu-clock: ' "$tmp/self.err")" -eq 1
+# no function changed: the line says so, where it named three at x1.0000 (+0.0000 points) as top changes
+check "diff self: the summary names no unchanged function as a change ($(head -c 120 "$tmp/self.err"))" \
+	grep -q "^readperf: diff: cpu-clock: no function's self time or share changed; [0-9]* of [0-9]* functions within noise" "$tmp/self.err"
 "$PROG" -q -o "$tmp/fp" --reports results "${sym[@]}" "$td/callgraph-fp.data"
 check "diff self: header row" \
 	test "$(head -1 "$tmp/self/diff.csv")" = "event,dso,function,old_samples,new_samples,old_period,new_period,old_percent,new_percent,delta_percent,ratio,old_children_percent,new_children_percent,delta_children_percent,ratio_low,ratio_high,children_ratio,children_ratio_low,children_ratio_high,old_dso,old_function"
