@@ -44,7 +44,7 @@ endif
 # ---------------------------------------------------------------- sources
 
 UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c util/heap.c \
-	util/pool.c util/escape.c util/stats.c util/pathname.c
+	util/pool.c util/escape.c util/stats.c util/pathname.c util/spool.c
 # the file format; then, behind the boundary, capture (perf_event_open, ring buffer, synthesized records)
 PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.c perffile/record.c perffile/rectypes.c perffile/features.c \
 	perffile/ordered.c perffile/writer.c perffile/tracing.c \

@@ -6,6 +6,11 @@
  * Rows go straight into the report directory when the hub stages the
  * reports there (opts.out_dir), else into a temporary file copied in at the
  * end.  Records outside --time/--pid/--tid/--comm are left out.
+ *
+ * With opts.writer_thread the analysis thread only notes each row's fields
+ * (struct ov_row, names copied) in a spool: a thread of the report's own
+ * formats and writes them, the most of a default analysis's output work
+ * (a third of the analysis thread's instructions on a -g recording).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +23,7 @@
 #include "util/array.h"
 #include "util/csv.h"
 #include "util/pool.h"
+#include "util/spool.h"
 #include "util/strbuf.h"
 
 /* a function's event name and ",dso,function," as CSV text, escaped once */
@@ -41,6 +47,24 @@ struct overview {
 		uint32_t len;		/* 0: empty */
 		char text[112];
 	} seg[64];
+	struct spool *spool;		/* opts.writer_thread: the rows are formatted there */
+};
+
+/*
+ * A row's fields, formatted by put_row.  A sample of a function with its
+ * text: event_len bytes of event, then ",dso,function," (text_len in all);
+ * else each name field (NULL: empty): event, dso, function, info.
+ */
+struct ov_row {
+	uint32_t size;			/* in the spool: this and the names copied after it */
+	uint32_t type;
+	int64_t pid, tid, cpu;
+	uint64_t nr, time, ip, period;
+	int has_ip;
+	const char *text;
+	uint32_t event_len, text_len;
+	const char *name[4];
+	size_t len[4];
 };
 
 static const struct report_column overview_cols[] = {
@@ -48,6 +72,8 @@ static const struct report_column overview_cols[] = {
 	{ "cpu", "BIGINT" }, { "event", "TEXT" }, { "ip", "TEXT" }, { "period", "BIGINT" }, { "dso", "TEXT" },
 	{ "symbol", "TEXT" }, { "info", "TEXT" }, { NULL, NULL }
 };
+
+static void consume_rows(void *ctx, const unsigned char *data, size_t len);
 
 static int overview_begin(void *state, struct analysis *a)
 {
@@ -76,6 +102,9 @@ static int overview_begin(void *state, struct analysis *a)
 		csv__str(&o->ov, overview_cols[i].name);
 	csv__end_row(&o->ov);
 	o->open = 1;
+	/* no thread (ENOMEM, a thread refused): the rows are formatted here, the same bytes */
+	if (opts->writer_thread)
+		spool__new(&o->spool, consume_rows, o);
 	return 0;
 }
 
@@ -83,6 +112,7 @@ static void overview_release(void *state)
 {
 	struct overview *o = state;
 
+	spool__delete(o->spool);
 	if (o->open && !o->tmp)
 		csv__abort(&o->ov);
 	if (o->tmp)
@@ -125,18 +155,103 @@ static void type_pid_cpu(struct overview *o, uint32_t type, int64_t pid, int64_t
 	csv__text(&o->ov, g->text, g->len);
 }
 
-/* nr, time, type, pid, tid, cpu */
-static void common_fields(struct overview *o, const struct perf_record *rec, int has_pid,
-			  uint32_t pid, uint32_t tid)
+/* a row of overview.csv from its fields */
+static void put_row(struct overview *o, const struct ov_row *r)
+{
+	struct csv *c = &o->ov;
+
+	csv__u64(c, r->nr);
+	csv__u64(c, r->time);
+	type_pid_cpu(o, r->type, r->pid, r->tid, r->cpu);
+	if (r->text)
+		csv__text(c, r->text, r->event_len);
+	else
+		csv__strn(c, r->name[0] ? r->name[0] : "", r->len[0]);
+	if (r->has_ip)
+		csv__hex(c, r->ip);
+	else
+		csv__empty(c);
+	csv__u64(c, r->period);
+	if (r->text) {
+		/* ",dso,function," after the period: dso, symbol and the empty info */
+		csv__raw(c, r->text + r->event_len, r->text_len - r->event_len);
+	} else {
+		csv__strn(c, r->name[1] ? r->name[1] : "", r->len[1]);
+		csv__strn(c, r->name[2] ? r->name[2] : "", r->len[2]);
+		csv__strn(c, r->name[3] ? r->name[3] : "", r->len[3]);
+	}
+	csv__end_row(c);
+}
+
+/* the spool's thread: a block of rows, each followed by its names */
+static void consume_rows(void *ctx, const unsigned char *data, size_t len)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		const struct ov_row *r = (const struct ov_row *)(const void *)(data + off);
+
+		put_row(ctx, r);
+		off += r->size;
+	}
+}
+
+/*
+ * The row into the spool, its names copied after it; formatted here when
+ * there is no spool, and (the spool drained first, so the rows stay in
+ * order) when it does not fit a spool block or memory is short.
+ */
+static void emit_row(struct overview *o, struct ov_row *r)
+{
+	size_t need = sizeof(*r), i;
+	unsigned char *p = NULL;
+	struct ov_row *copy;
+
+	if (!o->spool) {
+		put_row(o, r);
+		return;
+	}
+	for (i = 0; i < 4; i++)
+		need += r->len[i];
+	if (need <= SPOOL_BLOCK)
+		p = spool__alloc(o->spool, need);
+	if (!p) {
+		spool__drain(o->spool);
+		put_row(o, r);
+		return;
+	}
+	r->size = (uint32_t)((need + 7) & ~(size_t)7);
+	copy = memcpy(p, r, sizeof(*r));
+	p += sizeof(*r);
+	for (i = 0; i < 4; i++) {
+		if (!r->name[i])
+			continue;
+		memcpy(p, r->name[i], r->len[i]);
+		copy->name[i] = (const char *)p;
+		p += r->len[i];
+	}
+}
+
+/* nr, time, type, pid, tid, cpu of the row */
+static void common_fields(struct ov_row *r, const struct perf_record *rec, int has_pid, uint32_t pid, uint32_t tid)
 {
 	const struct perf_sample *s = &rec->sample;
 	int kernel = rec->type < PERF_RECORD_USER_TYPE_START;
 
 	/* numbers the record does not carry: time 0, pid/tid/cpu -1 (README "Reports") */
-	csv__u64(&o->ov, rec->nr);
-	csv__u64(&o->ov, kernel && (s->sample_type & PERF_SAMPLE_TIME) ? s->time : 0);
-	type_pid_cpu(o, rec->type, has_pid ? (int32_t)pid : -1, has_pid ? (int32_t)tid : -1,
-		     kernel && (s->sample_type & PERF_SAMPLE_CPU) ? (int64_t)s->cpu : -1);
+	r->nr = rec->nr;
+	r->time = kernel && (s->sample_type & PERF_SAMPLE_TIME) ? s->time : 0;
+	r->type = rec->type;
+	r->pid = has_pid ? (int32_t)pid : -1;
+	r->tid = has_pid ? (int32_t)tid : -1;
+	r->cpu = kernel && (s->sample_type & PERF_SAMPLE_CPU) ? (int64_t)s->cpu : -1;
+}
+
+/* a name field of the row (NULL: empty) */
+static void set_name(struct ov_row *r, int i, const char *s)
+{
+	r->name[i] = s;
+	r->len[i] = s ? strlen(s) : 0;
 }
 
 /*
@@ -183,32 +298,28 @@ static const struct ov_text *sample_text(struct overview *o, const struct func_s
 static int overview_sample(void *state, struct analysis *a, const struct rsample *rs)
 {
 	struct overview *o = state;
-	struct csv *c = &o->ov;
 	const struct perf_record *rec = rs->rec;
 	const struct perf_sample *s = &rec->sample;
 	const struct func_stat *f = rs->func;
 	const struct ov_text *tx = sample_text(o, f, rs->event_name);
+	struct ov_row r;
 
 	(void)a;
-	common_fields(o, rec, !!(s->sample_type & PERF_SAMPLE_TID), s->pid, s->tid);
-	if (tx)
-		csv__text(c, tx->text, tx->event_len);
-	else
-		csv__str(c, rs->event_name);
-	if (s->sample_type & PERF_SAMPLE_IP)
-		csv__hex(c, s->ip);
-	else
-		csv__empty(c);
-	csv__u64(c, rs->period);
+	memset(&r, 0, sizeof(r));
+	common_fields(&r, rec, !!(s->sample_type & PERF_SAMPLE_TID), s->pid, s->tid);
+	r.has_ip = !!(s->sample_type & PERF_SAMPLE_IP);
+	r.ip = s->ip;
+	r.period = rs->period;
 	if (tx) {
-		/* ",dso,function," after the period: dso, symbol and the empty info */
-		csv__raw(c, tx->text + tx->event_len, tx->len - tx->event_len);
+		r.text = tx->text;
+		r.event_len = tx->event_len;
+		r.text_len = tx->len;
 	} else {
-		csv__str(c, f->dso);
-		csv__str(c, f->function);
-		csv__empty(c);
+		set_name(&r, 0, rs->event_name);
+		set_name(&r, 1, f->dso);
+		set_name(&r, 2, f->function);
 	}
-	csv__end_row(c);
+	emit_row(o, &r);
 	return 0;
 }
 
@@ -275,8 +386,8 @@ static int overview_record(void *state, struct analysis *a, const struct rrecord
 {
 	struct overview *o = state;
 	const struct perf_record *rec = rr->rec;
-	struct csv *c = &o->ov;
 	uint32_t pid = 0, tid = 0;
+	struct ov_row r;
 	int has_pid;
 
 	(void)a;
@@ -285,18 +396,14 @@ static int overview_record(void *state, struct analysis *a, const struct rrecord
 	/* out of memory: a row without its info would be a wrong report, the run ends */
 	if (info_of(&o->info, rec))
 		return -ENOMEM;
+	memset(&r, 0, sizeof(r));
 	has_pid = analysis__record_pid_tid(rec, &pid, &tid);
-	common_fields(o, rec, has_pid, pid, tid);
+	common_fields(&r, rec, has_pid, pid, tid);
 	if (rec->evattr && rec->type < PERF_RECORD_USER_TYPE_START && rec->evattr->name)
-		csv__str(c, rec->evattr->name);
-	else
-		csv__empty(c);
-	csv__empty(c);		/* ip */
-	csv__u64(c, 0);		/* period */
-	csv__empty(c);		/* dso */
-	csv__empty(c);		/* symbol */
-	csv__strn(c, o->info.buf, o->info.len);
-	csv__end_row(c);
+		set_name(&r, 0, rec->evattr->name);
+	r.name[3] = o->info.buf;
+	r.len[3] = o->info.len;
+	emit_row(o, &r);
 	return 0;
 }
 
@@ -345,6 +452,8 @@ static int overview_write(void *state, struct analysis *a, const char *dir)
 	(void)a;
 	if (!o->open)
 		return 0;
+	if (o->spool)
+		spool__drain(o->spool);
 	if (!o->tmp) {
 		o->open = 0;
 		return csv__commit(&o->ov);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +26,7 @@
 #include "util/log.h"
 #include "util/stats.h"
 #include "util/pathname.h"
+#include "util/spool.h"
 #include "util/strbuf.h"
 
 static void test_array_push_and_grow(void **state)
@@ -697,6 +699,75 @@ static void test_pathname_stop(void **state)
 	assert_null(names[1]);
 }
 
+/* the spool's consumer: records (u32 size, u32 sequence number, bytes of it) checked in order */
+struct spool_check {
+	pthread_t appender;
+	uint32_t next;		/* the sequence number expected */
+	uint64_t bytes;		/* consumed */
+	int bad;		/* a record out of order, damaged, or consumed in the appending thread */
+};
+
+static void spool_consume(void *ctx, const unsigned char *data, size_t len)
+{
+	struct spool_check *c = ctx;
+	size_t off = 0, i;
+
+	if (pthread_equal(pthread_self(), c->appender) || len > SPOOL_BLOCK)
+		c->bad = 1;
+	while (off + 8 <= len) {
+		uint32_t size, seq;
+
+		memcpy(&size, data + off, 4);
+		memcpy(&seq, data + off + 4, 4);
+		if (seq != c->next++ || size < 8 || off + size > len)
+			c->bad = 1;
+		for (i = 8; i < size && !c->bad; i++)
+			if (data[off + i] != (unsigned char)(seq + i))
+				c->bad = 1;
+		off += (size + 7) & ~(size_t)7;
+	}
+	if (off != len)
+		c->bad = 1;
+	c->bytes += len;
+}
+
+/* 20 MB through 4 blocks of 256 KiB: the appender waits for the consumer; order and bytes kept */
+static void test_spool(void **state)
+{
+	struct spool_check c = { .appender = pthread_self() };
+	struct spool *s;
+	uint64_t bytes = 0;
+	uint32_t seq;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(spool__new(&s, spool_consume, &c), 0);
+	assert_null(spool__alloc(s, SPOOL_BLOCK + 1));
+	for (seq = 0; seq < 40000; seq++) {
+		/* 8 to 1,007 bytes, and now and then a whole block */
+		uint32_t size = seq % 5000 == 4999 ? (uint32_t)SPOOL_BLOCK : 8 + seq * 7919 % 1000;
+		unsigned char *p = spool__alloc(s, size);
+
+		assert_non_null(p);
+		memcpy(p, &size, 4);
+		memcpy(p + 4, &seq, 4);
+		for (i = 8; i < size; i++)
+			p[i] = (unsigned char)(seq + i);
+		bytes += (size + 7) & ~(size_t)7;
+		if (seq == 20000) {
+			spool__drain(s);
+			assert_int_equal(c.next, seq + 1);
+			assert_int_equal(c.bytes, bytes);
+		}
+	}
+	spool__drain(s);
+	assert_int_equal(c.bad, 0);
+	assert_int_equal(c.next, 40000);
+	assert_int_equal(c.bytes, bytes);
+	spool__delete(s);
+	spool__delete(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -718,6 +789,7 @@ int main(void)
 		cmocka_unit_test(test_pathname_long_names),
 		cmocka_unit_test(test_pathname_100k),
 		cmocka_unit_test(test_pathname_stop),
+		cmocka_unit_test(test_spool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
