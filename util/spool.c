@@ -26,7 +26,6 @@ struct spool {
 	spool_consume_fn consume;
 	void *ctx;
 	struct spool_block *cur;	/* the appender's: being filled */
-	size_t nr_blocks;		/* allocated; the appender's */
 	/* under mu */
 	struct spool_block *full, **full_tail;	/* handed over, in order */
 	struct spool_block *free_blocks;
@@ -63,14 +62,37 @@ static void *consumer_main(void *arg)
 	return NULL;
 }
 
+static void free_blocks(struct spool_block *b)
+{
+	struct spool_block *next;
+
+	for (; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+}
+
 int spool__new(struct spool **out, spool_consume_fn consume, void *ctx)
 {
 	struct spool *s = calloc(1, sizeof(*s));
-	int err;
+	struct spool_block *b;
+	int err, i;
 
 	*out = NULL;
 	if (!s)
 		return -ENOMEM;
+	/* every block now: as many allocations whatever the threads' timing (tests/cli/test-oom.sh counts them) */
+	for (i = 0; i < SPOOL_BLOCKS; i++) {
+		b = malloc(sizeof(*b) + SPOOL_BLOCK);
+		if (!b) {
+			free_blocks(s->free_blocks);
+			free(s);
+			return -ENOMEM;
+		}
+		b->used = 0;
+		b->next = s->free_blocks;
+		s->free_blocks = b;
+	}
 	s->consume = consume;
 	s->ctx = ctx;
 	s->full_tail = &s->full;
@@ -82,6 +104,7 @@ int spool__new(struct spool **out, spool_consume_fn consume, void *ctx)
 		pthread_cond_destroy(&s->room);
 		pthread_cond_destroy(&s->work);
 		pthread_mutex_destroy(&s->mu);
+		free_blocks(s->free_blocks);
 		free(s);
 		return -err;
 	}
@@ -105,25 +128,17 @@ static void hand_over(struct spool *s)
 	pthread_mutex_unlock(&s->mu);
 }
 
-/* an empty block: a consumed one, a new one, or (at the bound) the next one consumed; NULL on ENOMEM */
+/* an empty block, once the consumer is through one if need be */
 static struct spool_block *take_block(struct spool *s)
 {
 	struct spool_block *b;
 
 	pthread_mutex_lock(&s->mu);
-	while (!s->free_blocks && s->nr_blocks >= SPOOL_BLOCKS)
+	while (!s->free_blocks)
 		pthread_cond_wait(&s->room, &s->mu);
 	b = s->free_blocks;
-	if (b)
-		s->free_blocks = b->next;
+	s->free_blocks = b->next;
 	pthread_mutex_unlock(&s->mu);
-	if (b)
-		return b;
-	b = malloc(sizeof(*b) + SPOOL_BLOCK);
-	if (!b)
-		return NULL;
-	s->nr_blocks++;
-	b->used = 0;
 	return b;
 }
 
@@ -136,11 +151,8 @@ void *spool__alloc(struct spool *s, size_t n)
 	n = (n + 7) & ~(size_t)7;
 	if (s->cur && s->cur->used + n > SPOOL_BLOCK)
 		hand_over(s);
-	if (!s->cur) {
+	if (!s->cur)
 		s->cur = take_block(s);
-		if (!s->cur)
-			return NULL;
-	}
 	p = s->cur->data + s->cur->used;
 	s->cur->used += n;
 	return p;
@@ -157,8 +169,6 @@ void spool__drain(struct spool *s)
 
 void spool__delete(struct spool *s)
 {
-	struct spool_block *b;
-
 	if (!s)
 		return;
 	spool__drain(s);
@@ -168,10 +178,7 @@ void spool__delete(struct spool *s)
 	pthread_mutex_unlock(&s->mu);
 	pthread_join(s->thread, NULL);
 	free(s->cur);
-	while ((b = s->free_blocks)) {
-		s->free_blocks = b->next;
-		free(b);
-	}
+	free_blocks(s->free_blocks);
 	pthread_cond_destroy(&s->room);
 	pthread_cond_destroy(&s->work);
 	pthread_mutex_destroy(&s->mu);

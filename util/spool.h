@@ -2,9 +2,9 @@
 /*
  * A spool: what one thread appends, a thread of the spool's own consumes,
  * in the order appended, while the first goes on.  The bytes go in blocks
- * of SPOOL_BLOCK; a full block is handed over and an empty one taken (at
- * most SPOOL_BLOCKS of them: the appending thread waits for the consumer
- * past that, so memory stays bounded).  One thread appends; the consumer
+ * of SPOOL_BLOCK; a full block is handed over and an empty one taken (the
+ * SPOOL_BLOCKS of them allocated at the start: the appending thread waits
+ * for the consumer when none is empty, so memory stays bounded).  One thread appends; the consumer
  * callback runs in the spool's thread only, and until spool__drain() or
  * spool__delete() returns nothing else may touch what it uses.
  */
@@ -21,13 +21,13 @@ typedef void (*spool_consume_fn)(void *ctx, const unsigned char *data, size_t le
 
 struct spool;
 
-/* start the consumer thread; 0, -ENOMEM or the error of pthread_create */
+/* the blocks and the consumer thread; 0, -ENOMEM or the error of pthread_create */
 int spool__new(struct spool **out, spool_consume_fn consume, void *ctx);
 
 /*
  * n bytes to fill, 8-byte aligned, consumed after the ones given out before
  * (n is rounded up to 8: the consumer sees the rounded size); NULL when n is
- * over SPOOL_BLOCK or on ENOMEM.  The bytes are the caller's until the next
+ * over SPOOL_BLOCK.  The bytes are the caller's until the next
  * spool__alloc, spool__drain or spool__delete.
  */
 void *spool__alloc(struct spool *s, size_t n);

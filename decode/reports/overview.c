@@ -7,7 +7,7 @@
  * reports there (opts.out_dir), else into a temporary file copied in at the
  * end.  Records outside --time/--pid/--tid/--comm are left out.
  *
- * With opts.writer_thread the analysis thread only notes each row's fields
+ * With opts.helper_threads the analysis thread only notes each row's fields
  * (struct ov_row, names copied) in a spool: a thread of the report's own
  * formats and writes them, the most of a default analysis's output work
  * (a third of the analysis thread's instructions on a -g recording).
@@ -47,7 +47,7 @@ struct overview {
 		uint32_t len;		/* 0: empty */
 		char text[112];
 	} seg[64];
-	struct spool *spool;		/* opts.writer_thread: the rows are formatted there */
+	struct spool *spool;		/* opts.helper_threads: the rows are formatted there */
 };
 
 /*
@@ -103,7 +103,7 @@ static int overview_begin(void *state, struct analysis *a)
 	csv__end_row(&o->ov);
 	o->open = 1;
 	/* no thread (ENOMEM, a thread refused): the rows are formatted here, the same bytes */
-	if (opts->writer_thread)
+	if (opts->helper_threads)
 		spool__new(&o->spool, consume_rows, o);
 	return 0;
 }
@@ -199,7 +199,7 @@ static void consume_rows(void *ctx, const unsigned char *data, size_t len)
 /*
  * The row into the spool, its names copied after it; formatted here when
  * there is no spool, and (the spool drained first, so the rows stay in
- * order) when it does not fit a spool block or memory is short.
+ * order) when it does not fit a spool block.
  */
 static void emit_row(struct overview *o, struct ov_row *r)
 {
