@@ -602,7 +602,7 @@ static int start_analysis(struct analyse_opts *o, struct perf_file *f, const cha
 	o->an.input_name = o->input;
 	o->an.out_dir = stage;
 	o->an.report_dir = o->outdir;
-	o->an.writer_thread = second_thread(o);
+	o->an.helper_threads = second_thread(o);
 	err = analysis__new(an, f, &o->an);
 	if (err && err != -ENOMEM)
 		log_msg(log, LOG_ERR, "%s: cannot write the reports: %s", o->outdir, strerror(-err));

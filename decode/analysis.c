@@ -1272,6 +1272,18 @@ static int begin_reports(struct analysis *a)
 	return a->opts.consumer ? enable_report(a, a->opts.consumer, a->opts.consumer_state, 1) : 0;
 }
 
+/* does an event of f sample the kernel (its addresses, or its part of the stacks)? */
+static int samples_kernel(const struct perf_file *f)
+{
+	const struct perf_evlist *el = f ? perf_file__evlist(f) : NULL;
+	size_t i;
+
+	for (i = 0; el && i < el->nr; i++)
+		if (!el->attrs[i].attr.exclude_kernel)
+			return 1;
+	return 0;
+}
+
 int analysis__new(struct analysis **out, const struct perf_file *f, const struct analysis_opts *opts)
 {
 	struct analysis *a = calloc(1, sizeof(*a));
@@ -1332,6 +1344,8 @@ int analysis__new(struct analysis **out, const struct perf_file *f, const struct
 		if (err)
 			goto out_delete;
 	}
+	if (opts->helper_threads && samples_kernel(f))
+		symbols__read_kernel_ahead(a->syms);
 	err = machine__new(&a->m, a->syms);
 	if (!err) {
 		set_jit_clock(a);

@@ -71,7 +71,12 @@ struct analysis_opts {
 	const struct symbols_opts *symbols;  /* decode/symbols.h: symfs, kallsyms, debug dirs, no_source, recorded osrelease/build ids, log */
 	const struct log *log;
 	const char *out_dir;               /* optional: stream overview.csv straight into this dir (must be the dir given to analysis__write) */
-	int writer_thread;                 /* overview.csv's rows formatted and written by a thread of their own (util/spool.h) */
+	/*
+	 * more threads beside the analysis's: overview.csv's rows formatted and
+	 * written by one (util/spool.h), kallsyms read by another while the
+	 * first records decode (when an event samples the kernel)
+	 */
+	int helper_threads;
 	const char *input_name;            /* the input as the user named it (speedscope's profile name), or NULL */
 	int fold_period;                   /* --weight period: --folded counts the period, not samples */
 	int inline_frames;                 /* --inline: stacks and callers.csv expand inlined functions */

@@ -19,6 +19,7 @@
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,12 +73,45 @@ static int hexval(unsigned char c)
 }
 
 /*
- * Parse a kallsyms file into s->ksyms.  The file is read whole and parsed in
- * place: names point into s->ksyms_text (no allocation per symbol: /proc/kallsyms
+ * What kallsyms_load reads from, and what it found: the table, its return
+ * value and, when it ran ahead in a thread of its own, its messages, said
+ * in the analysis thread when that takes the table (so that -j 1 and -j 2
+ * say the same, in the same place).
+ */
+#define KALLSYMS_MSGS 4
+
+struct kallsyms_job {
+	char *kallsyms;			/* --kallsyms, or NULL */
+	char *cached;			/* the build-id cache's copy of the recorded kernel's, or NULL */
+	char *osrelease;		/* the recorded kernel release, or NULL */
+	uint8_t rec_id[BUILD_ID_MAX];	/* the recorded kernel's build id */
+	size_t rec_size;		/* 0: none recorded */
+	const struct log *log;
+	struct sym *ksyms;		/* the results */
+	char *ksyms_text;
+	size_t nr_ksyms;
+	int err;
+};
+
+struct kallsyms_ahead {
+	pthread_t thread;
+	struct kallsyms_job job;
+	struct log log;			/* job.log: keeps the messages */
+	struct {
+		enum log_level level;
+		char *text;
+	} msgs[KALLSYMS_MSGS];
+	size_t nr_msgs;
+	int lost;			/* a message not kept (memory, or more than KALLSYMS_MSGS) */
+};
+
+/*
+ * Parse a kallsyms file into j->ksyms.  The file is read whole and parsed in
+ * place: names point into j->ksyms_text (no allocation per symbol: /proc/kallsyms
  * has over 100k lines and this runs at the first kernel sample).
  * 0, -errno, -ENOMEM.
  */
-static int kallsyms_parse(struct symbols *s, const char *path)
+static int kallsyms_parse(struct kallsyms_job *j, const char *path)
 {
 	size_t len, n = 0, alloc = 0;
 	struct sym *v = NULL;
@@ -145,18 +179,18 @@ static int kallsyms_parse(struct symbols *s, const char *path)
 	if (!n) {
 		free(v);
 		free(text);
-		log_msg(s->log, LOG_WARN, "%s: no kallsyms lines (\"ADDRESS TYPE NAME\") in it: kernel symbols not used", path);
+		log_msg(j->log, LOG_WARN, "%s: no kallsyms lines (\"ADDRESS TYPE NAME\") in it: kernel symbols not used", path);
 		return -EINVAL;
 	}
 	if (!nonzero) {
 		free(v);
 		free(text);
-		log_msg(s->log, LOG_WARN, "%s: all addresses are zero (kptr_restrict?): kernel symbols not used", path);
+		log_msg(j->log, LOG_WARN, "%s: all addresses are zero (kptr_restrict?): kernel symbols not used", path);
 		return -EPERM;
 	}
-	s->nr_ksyms = symtab__finish(v, n, 1);
-	s->ksyms = v;
-	s->ksyms_text = text;
+	j->nr_ksyms = symtab__finish(v, n, 1);
+	j->ksyms = v;
+	j->ksyms_text = text;
 	return 0;
 }
 
@@ -174,48 +208,204 @@ static int hard_error(int err)
 	return err == -ENOMEM || err == -EIO ? err : 0;
 }
 
-/* 0 (with or without a table), -ENOMEM or -EIO */
-static int kallsyms_load(struct symbols *s)
+/* the table from the first place that has one; 0 (with or without a table), -ENOMEM or -EIO */
+static int kallsyms_run(struct kallsyms_job *j)
 {
-	const struct recorded_id *rec = symbols__recorded_build_id(s, "[kernel.kallsyms]");
-	char *cached = NULL;
 	uint8_t id[BUILD_ID_MAX];
 	size_t idsz;
 	struct utsname u;
 	int ok, err;
 
-	if (s->kallsyms_loaded)
-		return 0;
-	s->kallsyms_loaded = 1;
-	if (s->kallsyms) {
-		err = kallsyms_parse(s, s->kallsyms);
+	if (j->kallsyms) {
+		err = kallsyms_parse(j, j->kallsyms);
 		if (err == -ENOENT)
-			log_msg(s->log, LOG_WARN, "%s: cannot open kallsyms", s->kallsyms);
+			log_msg(j->log, LOG_WARN, "%s: cannot open kallsyms", j->kallsyms);
 		return hard_error(err);
+	}
+	if (j->cached) {
+		err = file__exists(j->cached) ? kallsyms_parse(j, j->cached) : -ENOENT;
+		if (!err || hard_error(err))
+			return err;
+	}
+	idsz = running_kernel_build_id(id);
+	if (j->rec_size && idsz)
+		ok = build_id__equal(id, idsz, j->rec_id, j->rec_size);
+	else if (j->osrelease)
+		ok = !uname(&u) && !strcmp(u.release, j->osrelease);
+	else
+		ok = 1;	/* nothing recorded to compare with: as perf, trust the running kernel */
+	if (!ok) {
+		log_msg(j->log, LOG_WARN, "the running kernel is not the recorded one: kernel symbols not resolved (use --kallsyms)");
+		return 0;
+	}
+	return hard_error(kallsyms_parse(j, "/proc/kallsyms"));
+}
+
+static void job_release(struct kallsyms_job *j)
+{
+	free(j->kallsyms);
+	free(j->cached);
+	free(j->osrelease);
+	free(j->ksyms);
+	free(j->ksyms_text);
+}
+
+/* where kallsyms_run looks, as s says now (copies: a thread ahead reads them); 0 or -ENOMEM */
+static int job_init(struct kallsyms_job *j, const struct symbols *s)
+{
+	const struct recorded_id *rec = symbols__recorded_build_id(s, "[kernel.kallsyms]");
+	int err = 0;
+
+	memset(j, 0, sizeof(*j));
+	j->log = s->log;
+	if (s->kallsyms && !(j->kallsyms = strdup(s->kallsyms)))
+		err = -ENOMEM;
+	if (s->osrelease && !(j->osrelease = strdup(s->osrelease)))
+		err = -ENOMEM;
+	if (rec) {
+		j->rec_size = rec->size < BUILD_ID_MAX ? rec->size : BUILD_ID_MAX;
+		memcpy(j->rec_id, rec->data, j->rec_size);
 	}
 	if (rec && s->buildid_dir) {
 		char hex[2 * BUILD_ID_MAX + 1];
 
 		build_id__hex(rec->data, rec->size, hex);
-		if (asprintf(&cached, "%s/[kernel.kallsyms]/%s/kallsyms", s->buildid_dir, hex) < 0)
-			return -ENOMEM;
-		err = file__exists(cached) ? kallsyms_parse(s, cached) : -ENOENT;
-		free(cached);
-		if (!err || hard_error(err))
-			return err;
+		if (asprintf(&j->cached, "%s/[kernel.kallsyms]/%s/kallsyms", s->buildid_dir, hex) < 0) {
+			j->cached = NULL;
+			err = -ENOMEM;
+		}
 	}
-	idsz = running_kernel_build_id(id);
-	if (rec && idsz)
-		ok = build_id__equal(id, idsz, rec->data, rec->size);
-	else if (s->osrelease)
-		ok = !uname(&u) && !strcmp(u.release, s->osrelease);
-	else
-		ok = 1;	/* nothing recorded to compare with: as perf, trust the running kernel */
-	if (!ok) {
-		log_msg(s->log, LOG_WARN, "the running kernel is not the recorded one: kernel symbols not resolved (use --kallsyms)");
+	if (err)
+		job_release(j);
+	return err;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* would the two look in the same places? */
+static int job_same(const struct kallsyms_job *a, const struct kallsyms_job *b)
+{
+	return same_str(a->kallsyms, b->kallsyms) && same_str(a->cached, b->cached) &&
+	       same_str(a->osrelease, b->osrelease) && a->rec_size == b->rec_size &&
+	       !memcmp(a->rec_id, b->rec_id, a->rec_size);
+}
+
+/* the thread ahead's log: its messages kept in order */
+static void keep_msg(void *ctx, enum log_level level, const char *msg)
+{
+	struct kallsyms_ahead *k = ctx;
+
+	if (k->nr_msgs == KALLSYMS_MSGS || !(k->msgs[k->nr_msgs].text = strdup(msg))) {
+		k->lost = 1;
+		return;
+	}
+	k->msgs[k->nr_msgs++].level = level;
+}
+
+static void *ahead_main(void *arg)
+{
+	struct kallsyms_ahead *k = arg;
+
+	k->job.err = kallsyms_run(&k->job);
+	return NULL;
+}
+
+void symbols__read_kernel_ahead(struct symbols *s)
+{
+	struct kallsyms_ahead *k;
+
+	/* perf record lists the build ids of the dsos with samples: none of the kernel's, no kernel sample */
+	if (s->ksyms_ahead || s->kallsyms_loaded || !symbols__recorded_build_id(s, "[kernel.kallsyms]") ||
+	    !(k = calloc(1, sizeof(*k))))
+		return;
+	if (job_init(&k->job, s)) {
+		free(k);
+		return;
+	}
+	k->log.fn = keep_msg;
+	k->log.ctx = k;
+	k->job.log = &k->log;
+	if (pthread_create(&k->thread, NULL, ahead_main, k)) {
+		job_release(&k->job);
+		free(k);
+		return;
+	}
+	s->ksyms_ahead = k;
+}
+
+/* a joined thread ahead's messages, inputs and (unless taken) table freed */
+static void ahead_free(struct kallsyms_ahead *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nr_msgs; i++)
+		free(k->msgs[i].text);
+	job_release(&k->job);
+	free(k);
+}
+
+void symbols__stop_kernel_ahead(struct symbols *s)
+{
+	if (!s->ksyms_ahead)
+		return;
+	pthread_join(s->ksyms_ahead->thread, NULL);
+	ahead_free(s->ksyms_ahead);
+	s->ksyms_ahead = NULL;
+}
+
+/*
+ * The thread ahead's work into j when it looked where j would (its messages
+ * said now); else (the inputs changed since, as a pipe's build ids arrive
+ * with its records, or a message was lost) left to the caller: 1 taken, 0 not.
+ */
+static int take_ahead(struct symbols *s, struct kallsyms_job *j)
+{
+	struct kallsyms_ahead *k = s->ksyms_ahead;
+	size_t i;
+	int taken;
+
+	s->ksyms_ahead = NULL;
+	pthread_join(k->thread, NULL);
+	taken = !k->lost && job_same(&k->job, j);
+	if (taken) {
+		for (i = 0; i < k->nr_msgs; i++)
+			log_msg(s->log, k->msgs[i].level, "%s", k->msgs[i].text);
+		j->ksyms = k->job.ksyms;
+		j->ksyms_text = k->job.ksyms_text;
+		j->nr_ksyms = k->job.nr_ksyms;
+		j->err = k->job.err;
+		k->job.ksyms = NULL;
+		k->job.ksyms_text = NULL;
+	}
+	ahead_free(k);
+	return taken;
+}
+
+/* 0 (with or without a table), -ENOMEM or -EIO */
+static int kallsyms_load(struct symbols *s)
+{
+	struct kallsyms_job j;
+	int err;
+
+	if (s->kallsyms_loaded)
 		return 0;
-	}
-	return hard_error(kallsyms_parse(s, "/proc/kallsyms"));
+	s->kallsyms_loaded = 1;
+	err = job_init(&j, s);
+	if (err)
+		return err;
+	if (!s->ksyms_ahead || !take_ahead(s, &j))
+		j.err = kallsyms_run(&j);
+	s->ksyms = j.ksyms;
+	s->ksyms_text = j.ksyms_text;
+	s->nr_ksyms = j.nr_ksyms;
+	j.ksyms = NULL;
+	j.ksyms_text = NULL;
+	err = j.err;
+	job_release(&j);
+	return err;
 }
 
 /* the kernel or module table: a filtered copy of the kallsyms table, names without "\t[mod]" */

@@ -783,6 +783,7 @@ void symbols__delete(struct symbols *s)
 
 	if (!s)
 		return;
+	symbols__stop_kernel_ahead(s);
 	hashmap__release(&s->dsos, dso_free);
 	hashmap__release(&s->jitdumps, jitdump__free);
 	dso_free(s->kernel);

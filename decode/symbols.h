@@ -83,6 +83,19 @@ void symbols__delete(struct symbols *s);
 int symbols__status(const struct symbols *s);
 
 /*
+ * Read and parse the kernel's symbols (kallsyms, from where the first
+ * kernel address would look now) in a thread of their own, while the
+ * records decode, when the file recorded the kernel's build id (perf
+ * record lists the dsos with samples; without it, nothing).  The first kernel address takes that table, and says
+ * then what the reading had to say, as without; should the places have
+ * changed since (a pipe's build ids), it reads them itself.  Nothing
+ * happens when the thread cannot start.  symbols__stop_kernel_ahead
+ * (symbols__delete does) waits for the thread and drops what it read.
+ */
+void symbols__read_kernel_ahead(struct symbols *s);
+void symbols__stop_kernel_ahead(struct symbols *s);
+
+/*
  * Record the build id the file recorded for a path (BUILD_ID feature, MMAP2
  * with build id), before or after the DSO is created but before its first
  * resolve.  "[kernel.kallsyms]" and "[vdso]" are accepted as paths.  A later

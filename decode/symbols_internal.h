@@ -113,6 +113,7 @@ struct symbols {
 	struct hashmap build_ids;	/* path -> struct recorded_id */
 	struct dso *kernel;
 	int kallsyms_loaded;
+	struct kallsyms_ahead *ksyms_ahead;	/* symbols__read_kernel_ahead's thread, until taken */
 	struct sym *ksyms;	/* whole kallsyms, sorted, fixed up */
 	char *ksyms_text;	/* the kallsyms file: ksyms' names point into it */
 	size_t nr_ksyms;

@@ -56,6 +56,14 @@ for bad in "badsize:record at offset $off ([0-9]*): size 4 is smaller than its h
 		eval "grep -q '^exit 2\$' '$tmp/out2' && grep -q '^readperf: $f: ${bad#*:}' '$tmp/err2' && test -s '$tmp/o2/results.csv'"
 done
 
+# kallsyms read ahead in a thread of its own with -j 2: what it says comes where -j 1 says it, once
+# (a table of zero addresses, kptr_restrict's: a warning, the kernel unresolved)
+sed 's/^[0-9a-fA-F]*/0000000000000000/' "$td/kallsyms" > "$tmp/zero.kallsyms"
+same_run "callgraph-fp.data, kallsyms of zero addresses" --symfs "$td/symfs" --kallsyms "$tmp/zero.kallsyms" \
+	"$td/callgraph-fp.data"
+check "jobs: kallsyms of zero addresses with -j 2: its warning said once" \
+	test "$(grep -c 'all addresses are zero (kptr_restrict?)' "$tmp/err2")" -eq 1
+
 n=0
 for f in "$shared"/testdata-external/quipper/perf.data.piped.*; do
 	[ -f "$f" ] || continue
