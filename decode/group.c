@@ -66,8 +66,8 @@ static int known_ids(const struct perf_evlist *el, const struct perf_record *rec
 	return 0;
 }
 
-int group__deliver(struct group *g, const struct perf_file *f, struct perf_record *rec,
-		   int (*fn)(void *ctx, struct perf_record *rec), void *ctx)
+int group__deliver_read(struct group *g, const struct perf_file *f, struct perf_record *rec,
+			int (*fn)(void *ctx, struct perf_record *rec), void *ctx)
 {
 	const struct perf_evlist *el = perf_file__evlist(f);
 	const struct perf_sample_read *rd = &rec->sample.read;

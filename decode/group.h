@@ -13,10 +13,10 @@
 #ifndef DECODE_GROUP_H
 #define DECODE_GROUP_H
 
-#include "util/hashmap.h"
+#include <linux/perf_event.h>
 
-struct perf_file;
-struct perf_record;
+#include "perffile/perffile.h"
+#include "util/hashmap.h"
 
 struct group {
 	struct hashmap last;	/* u64 id -> the counter value of its previous sample */
@@ -32,7 +32,16 @@ void group__release(struct group *g);
  * set and PERF_SAMPLE_PERIOD in sample.sample_type.  Returns fn's first
  * error, -ENOMEM, or 0.
  */
-int group__deliver(struct group *g, const struct perf_file *f, struct perf_record *rec,
-		   int (*fn)(void *ctx, struct perf_record *rec), void *ctx);
+int group__deliver_read(struct group *g, const struct perf_file *f, struct perf_record *rec,
+			int (*fn)(void *ctx, struct perf_record *rec), void *ctx);
+
+/* what is not a sample with values goes to fn here, without a call (every record, in both threads) */
+static inline int group__deliver(struct group *g, const struct perf_file *f, struct perf_record *rec,
+				 int (*fn)(void *ctx, struct perf_record *rec), void *ctx)
+{
+	if (rec->type != PERF_RECORD_SAMPLE || !(rec->sample.sample_type & PERF_SAMPLE_READ))
+		return fn(ctx, rec);
+	return group__deliver_read(g, f, rec, fn, ctx);
+}
 
 #endif

@@ -430,14 +430,24 @@ static void set_weight(struct perf_sample *s, uint64_t type, uint64_t v)
 	}
 }
 
+#define SAMPLE_AFTER_PERIOD (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | \
+			     PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | \
+			     PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | \
+			     PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | \
+			     PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX)
+_Static_assert((SAMPLE_AFTER_PERIOD | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD) ==
+	       RP_SAMPLE_KNOWN, "every known field is decoded before the period or after it");
+
+static int decode_sample_rest(struct perf_record *rec, const struct perf_event_attr *attr,
+			      const uint8_t *p, const uint8_t *end, const char **why);
+
 static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, const char **why)
 {
 	const struct perf_event_attr *attr = &ea->attr;
 	const uint8_t *p = rec->data + HDR, *end = rec->data + rec->size;
 	struct perf_sample *s = &rec->sample;
 	uint64_t type = attr->sample_type;
-	uint64_t v;
-	int err;
 
 	s->sample_type = type;
 	if (type & ~(uint64_t)RP_SAMPLE_KNOWN)
@@ -460,6 +470,19 @@ static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, 
 		return short_field(rec, why, "cpu");
 	if ((type & PERF_SAMPLE_PERIOD) && take64(&p, end, &s->period))
 		return short_field(rec, why, "period");
+	/* most samples end here (ip, tid, time, period): a test instead of one per field below */
+	return type & SAMPLE_AFTER_PERIOD ? decode_sample_rest(rec, attr, p, end, why) : 0;
+}
+
+/* the fields after the period, from p on */
+static int decode_sample_rest(struct perf_record *rec, const struct perf_event_attr *attr,
+			      const uint8_t *p, const uint8_t *end, const char **why)
+{
+	struct perf_sample *s = &rec->sample;
+	uint64_t type = attr->sample_type;
+	uint64_t v;
+	int err;
+
 	if (type & PERF_SAMPLE_READ) {
 		err = rec_read_values(rec, &p, end, attr->read_format, &s->read, why);
 		if (err)
