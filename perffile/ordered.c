@@ -30,6 +30,13 @@
  * through that batch.  The callback sees the same records in the same
  * order.  Should the copies reach half the bound, the worker is drained and
  * delivery goes on in this thread, as without one.
+ *
+ * The merge buffer (tmp) is allocated when a flush first has runs to merge:
+ * a file written in time order never needs it.  The final flush frees each
+ * block as its last record goes and then the index, so the queue's memory
+ * is given back before the reports are written (the 1M-process file, one
+ * FINISHED_ROUND at its end: 64 MiB of copies and 24 MiB of index held at
+ * the end of the file, and until the end of the run).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -120,6 +127,8 @@ struct ordered_queue {
 	uint64_t nr_unordered;
 	uint64_t nr_half_flushes;	/* flushes at the memory bound */
 	size_t max_queued;
+	int draining;			/* the final flush: a block whose records went is freed */
+	size_t max_bytes;		/* the most the blocks and chunks took at once */
 	size_t nr_blocks;
 	struct oq_block **blocks;	/* every block, for delete */
 	size_t cap_blocks;
@@ -127,6 +136,16 @@ struct ordered_queue {
 };
 
 static void worker_stop(struct ordered_queue *q);
+
+/* after a block or chunk was allocated: the most the copies took */
+static void note_bytes(struct ordered_queue *q)
+{
+	size_t b = q->nr_blocks * (sizeof(struct oq_block) + OQ_BLOCK_SIZE) +
+		   q->nr_chunks * (sizeof(struct oq_chunk) + OQ_ARENA_CHUNK);
+
+	if (b > q->max_bytes)
+		q->max_bytes = b;
+}
 
 int ordered_queue__new(struct ordered_queue **out, const struct perf_file *f,
 		       ordered_deliver_fn deliver, void *ctx)
@@ -179,6 +198,7 @@ static struct oq_block *new_block(struct ordered_queue *q)
 		if (!b)
 			return NULL;
 		q->blocks[q->nr_blocks++] = b;
+		note_bytes(q);
 	}
 	b->next = NULL;
 	b->used = 0;
@@ -186,11 +206,29 @@ static struct oq_block *new_block(struct ordered_queue *q)
 	return b;
 }
 
+/* give b back to malloc (the final flush): out of the list of every block too */
+static void free_block(struct ordered_queue *q, struct oq_block *b)
+{
+	size_t i;
+
+	for (i = 0; i < q->nr_blocks && q->blocks[i] != b; i++)
+		;
+	if (i < q->nr_blocks)
+		q->blocks[i] = q->blocks[--q->nr_blocks];
+	if (q->cur == b)
+		q->cur = NULL;
+	free(b);
+}
+
 /* a block none of whose records is queued any more: free, or retired with the pending batch */
 static void retire_block(struct ordered_queue *q, struct oq_block *b)
 {
 	struct oq_block **list = q->w ? &q->w->pending->retired : &q->free_blocks;
 
+	if (q->draining) {
+		free_block(q, b);
+		return;
+	}
 	b->next = *list;
 	*list = b;
 }
@@ -254,7 +292,7 @@ static int flush_half(struct ordered_queue *q, int need_block)
 static int make_room(struct ordered_queue *q)
 {
 	size_t cap = q->cap_ents ? q->cap_ents * 2 : 4096;
-	struct oq_ent *ne, *nt;
+	struct oq_ent *ne;
 
 	if (q->first && (q->nr_ents <= q->cap_ents / 2 || q->cap_ents >= OQ_MAX_ENTS)) {
 		memmove(q->ents_mem, q->ents, q->nr_ents * sizeof(*q->ents));
@@ -269,12 +307,19 @@ static int make_room(struct ordered_queue *q)
 		return -ENOMEM;
 	q->ents_mem = ne;
 	q->ents = ne + q->first;
-	nt = realloc(q->tmp, cap * sizeof(*nt));
-	if (!nt)
-		return -ENOMEM;
-	q->tmp = nt;
 	q->cap_ents = cap;
+	/* scratch: made again at the new size when a flush merges */
+	free(q->tmp);
+	q->tmp = NULL;
 	return 0;
+}
+
+/* the merge buffer, cap_ents entries; NULL on ENOMEM (the caller sorts in place) */
+static struct oq_ent *merge_buffer(struct ordered_queue *q)
+{
+	if (!q->tmp)
+		q->tmp = malloc(q->cap_ents * sizeof(*q->tmp));
+	return q->tmp;
 }
 
 /* bytes a copy of rec takes, header included (8-byte aligned) */
@@ -386,12 +431,13 @@ static void merge_back(struct oq_ent *a, size_t na, const struct oq_ent *b, size
  * Sort ents[from, nr_ents): a round holds one ascending run per CPU buffer,
  * so merge the runs pairwise (src and tmp in turn) rather than sort them.
  * The key (time, nr) is unique, so the order is the one any sort gives.
- * More than OQ_MAX_RUNS runs (records that were not written in order): qsort.
+ * More than OQ_MAX_RUNS runs (records that were not written in order), or
+ * no memory for the merge buffer: qsort.
  * Returns where the sorted entries are: ents + from or tmp.
  */
 static struct oq_ent *sort_tail(struct ordered_queue *q, size_t from)
 {
-	struct oq_ent *src = q->ents + from, *dst = q->tmp, *t;
+	struct oq_ent *src = q->ents + from, *dst, *t;
 	size_t n = q->nr_ents - from, *b = q->runs, nr = 0, i, k;
 
 	b[nr++] = 0;
@@ -405,6 +451,11 @@ static struct oq_ent *sort_tail(struct ordered_queue *q, size_t from)
 		b[nr++] = i;
 	}
 	b[nr] = n;
+	dst = nr > 1 ? merge_buffer(q) : NULL;
+	if (nr > 1 && !dst) {
+		qsort(src, n, sizeof(*src), ent_cmp);
+		return src;
+	}
 	while (nr > 1) {
 		for (i = 0, k = 0; i + 1 < nr; i += 2, k++) {
 			merge_ents(src + b[i], b[i + 1] - b[i], src + b[i + 1], b[i + 2] - b[i + 1],
@@ -434,6 +485,12 @@ static void sort_all(struct ordered_queue *q)
 		return;
 	tail = sort_tail(q, nh);
 	if (nh && ent_before(&tail[0], &head[nh - 1])) {
+		if (tail != q->tmp && !merge_buffer(q)) {
+			/* the tail is sorted in place: qsort all (the key is unique, the order the same) */
+			qsort(head, nh + nt, sizeof(*head), ent_cmp);
+			q->sorted = q->nr_ents;
+			return;
+		}
 		if (tail != q->tmp) {
 			memcpy(q->tmp, tail, nt * sizeof(*tail));
 			tail = q->tmp;
@@ -668,6 +725,7 @@ static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 		if (!c)
 			return -ENOMEM;
 		q->nr_chunks++;
+		note_bytes(q);
 		c->used = 0;
 		c->next = NULL;
 		if (b->chunk)
@@ -776,12 +834,32 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
 	return q->deliver(q->ctx, &copy);
 }
 
+/* the queue emptied at the end: its blocks and index go back to malloc (a later push makes new ones) */
+static void free_storage(struct ordered_queue *q)
+{
+	while (q->nr_blocks)
+		free(q->blocks[--q->nr_blocks]);
+	q->cur = NULL;
+	q->free_blocks = NULL;
+	free(q->ents_mem);
+	free(q->tmp);
+	q->ents_mem = q->ents = q->tmp = NULL;
+	q->first = q->cap_ents = q->sorted = 0;
+}
+
 int ordered_queue__flush(struct ordered_queue *q)
 {
 	/* the end: the worker drained, the rest delivered here (no copy of what is left to hand over) */
 	int ret = q->w ? stop_async(q) : 0;
 
-	return ret ? ret : deliver_upto(q, 0, 1);
+	if (ret)
+		return ret;
+	q->draining = 1;
+	ret = deliver_upto(q, 0, 1);
+	q->draining = 0;
+	if (!q->nr_ents)
+		free_storage(q);
+	return ret;
 }
 
 void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_stats *st)
@@ -790,6 +868,5 @@ void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_st
 	st->max_queued = q->max_queued;
 	st->nr_unordered = q->nr_unordered;
 	st->half_flushes = q->nr_half_flushes;
-	st->bytes_allocated = q->nr_blocks * (sizeof(struct oq_block) + OQ_BLOCK_SIZE) +
-			      q->nr_chunks * (sizeof(struct oq_chunk) + OQ_ARENA_CHUNK);
+	st->bytes_allocated = q->max_bytes;
 }

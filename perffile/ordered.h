@@ -54,7 +54,8 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec);
 /*
  * Deliver everything queued (end of file, after an error), in the caller's
  * thread, also with a worker (which is through its records first); 0 or
- * the callback's value.
+ * the callback's value.  The copies' blocks are freed as they empty, and
+ * once the queue is empty its index too (a later push allocates anew).
  */
 int ordered_queue__flush(struct ordered_queue *q);
 
@@ -79,7 +80,7 @@ struct ordered_queue_stats {
 	size_t max_queued;
 	uint64_t nr_unordered;
 	uint64_t half_flushes;		/* deliveries forced by the memory bound */
-	size_t bytes_allocated;		/* record copies: the blocks, and the worker's batches */
+	size_t bytes_allocated;		/* the most record copies took at once: the blocks, and the worker's batches */
 };
 void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_stats *st);
 
