@@ -40,8 +40,9 @@
 #include "util/array.h"
 #include "util/pool.h"
 
-/* a thread's context switches */
+/* what few threads have: a second comm, context switches */
 struct tswitch {
+	const char *comms;		/* every comm it had, '|'-separated, interned; NULL: only its comm */
 	uint64_t offcpu_ns, intervals, switches, voluntary, preempted;
 	int is_out;
 	uint64_t out_time, in_time;	/* last switch out, last switch in */
@@ -51,18 +52,15 @@ struct tswitch {
 	uint32_t nr_cand, cap_cand;
 };
 
-/* a thread (one lifetime), hung on its mthread's priv */
+/* a thread (one lifetime), hung on its mthread's priv: 56 bytes (a file may have a million) */
 struct tstat {
-	struct mthread *th;
 	uint32_t pid, tid;
 	const char *comm;		/* the last, interned */
-	const char *comms;		/* every comm it had, '|'-separated, interned */
-	int has_time;
 	uint64_t first, last;		/* when it was seen */
 	uint64_t *ev;			/* samples, period per event index */
+	struct tswitch *sw;		/* NULL until its first switch or second comm */
 	uint32_t nr_ev;
-	uint64_t oncpu_ns;		/* period of its cpu-clock/task-clock samples */
-	struct tswitch *sw;		/* NULL until its first switch */
+	int has_time;
 };
 
 struct threads {
@@ -140,16 +138,30 @@ static struct tstat *get_tstat(struct threads *ts, struct mthread *th)
 	if (!p)
 		return NULL;
 	*p = t;
-	t->th = th;
 	t->pid = th->proc->pid;
 	t->tid = th->tid;
 	return t;
 }
 
-/* time seen and comm history */
-static int touch(struct analysis *a, struct tstat *t, uint64_t time, int has_time)
+/* the switch state of t, made on its first switch (or second comm); NULL on ENOMEM */
+static struct tswitch *get_sw(struct threads *ts, struct tstat *t)
 {
-	const char *comm = t->th->comm;
+	if (!t->sw)
+		t->sw = pool__alloc(&ts->pool, sizeof(*t->sw));
+	return t->sw;
+}
+
+/* every comm t had, '|'-separated */
+static const char *comms_of(const struct tstat *t)
+{
+	return t->sw && t->sw->comms ? t->sw->comms : t->comm;
+}
+
+/* time seen and comm history; th is t's thread */
+static int touch(struct threads *ts, struct analysis *a, struct tstat *t, const struct mthread *th,
+		 uint64_t time, int has_time)
+{
+	const char *comm = th->comm;
 
 	if (has_time) {
 		if (!t->has_time || time < t->first)
@@ -159,29 +171,20 @@ static int touch(struct analysis *a, struct tstat *t, uint64_t time, int has_tim
 		t->has_time = 1;
 	}
 	if (comm && comm != t->comm) {
-		t->comm = comm;
-		if (!t->comms) {
-			t->comms = comm;
-		} else {
+		if (t->comm) {
 			struct strbuf sb = STRBUF_INIT;
-			int err = strbuf__addstr(&sb, t->comms) || strbuf__addch(&sb, '|') ||
+			int err = !get_sw(ts, t) || strbuf__addstr(&sb, comms_of(t)) || strbuf__addch(&sb, '|') ||
 				  strbuf__addstr(&sb, comm);
 
-			t->comms = err ? NULL : analysis__intern(a, sb.buf);
+			if (!err)
+				t->sw->comms = analysis__intern(a, sb.buf);
 			strbuf__release(&sb);
-			if (!t->comms)
+			if (err || !t->sw->comms)
 				return -ENOMEM;
 		}
+		t->comm = comm;
 	}
 	return 0;
-}
-
-/* the switch state of t, made on its first switch; NULL on ENOMEM */
-static struct tswitch *get_sw(struct threads *ts, struct tstat *t)
-{
-	if (!t->sw)
-		t->sw = pool__alloc(&ts->pool, sizeof(*t->sw));
-	return t->sw;
 }
 
 static int switch_out(struct threads *ts, struct tstat *t, uint64_t time, int preempted)
@@ -274,7 +277,7 @@ static int threads_record(void *state, struct analysis *a, const struct rrecord 
 	t = get_tstat(ts, th);
 	if (!t)
 		return -ENOMEM;
-	err = touch(a, t, time, has_time);
+	err = touch(ts, a, t, th, time, has_time);
 	if (err || !is_switch_record(rec) || !has_time)
 		return err;
 	ts->switch_data = 1;
@@ -320,12 +323,6 @@ static int set_candidate(struct threads *ts, struct tstat *t, const struct rsamp
 	return 0;
 }
 
-static int is_time_event(const struct perf_evattr *ev)
-{
-	return ev->attr.type == PERF_TYPE_SOFTWARE &&
-	       (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK || ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
-}
-
 /* a sched:sched_switch sample: prev_pid leaves the CPU (with this sample's stack), next_pid comes back */
 static int sched_switch(struct threads *ts, struct analysis *a, const struct rsample *rs, const struct tp_format *fmt,
 			struct tstat *t)
@@ -365,7 +362,7 @@ static int sched_switch(struct threads *ts, struct analysis *a, const struct rsa
 
 		if (!nt)
 			return -ENOMEM;
-		err = touch(a, nt, s->time, 1);
+		err = touch(ts, a, nt, next, s->time, 1);
 		if (!err)
 			err = switch_in(ts, nt, s->time);
 	}
@@ -389,8 +386,6 @@ static int count_sample(struct threads *ts, struct tstat *t, const struct rsampl
 	}
 	t->ev[2 * event]++;
 	t->ev[2 * event + 1] += rs->period;
-	if (is_time_event(rs->rec->evattr))
-		t->oncpu_ns += rs->period;
 	return 0;
 }
 
@@ -409,7 +404,7 @@ static int threads_sample(void *state, struct analysis *a, const struct rsample 
 		t = get_tstat(ts, th);
 		if (!t)
 			return -ENOMEM;
-		err = touch(a, t, s->time, rs->has_time);
+		err = touch(ts, a, t, th, s->time, rs->has_time);
 		if (!err)
 			err = count_sample(ts, t, rs);
 		if (err)
@@ -454,11 +449,30 @@ static int tstat_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
+/* the period of t's cpu-clock and task-clock samples (ns) */
+static uint64_t oncpu_ns(struct analysis *a, const struct tstat *t)
+{
+	struct analysis_event ev;
+	uint64_t ns = 0;
+	uint32_t e;
+
+	for (e = 0; e < t->nr_ev; e++) {
+		if (!t->ev[2 * e])
+			continue;
+		analysis__event(a, e, &ev);
+		if (ev.time_unit)
+			ns += t->ev[2 * e + 1];
+	}
+	return ns;
+}
+
 /* a thread's rows: one per event it has samples of, else one without an event */
 static int thread_rows(struct analysis *a, const struct threads *ts, const struct tstat *t,
 		       int (*fn)(void *ctx, const struct thread_row *r), void *ctx)
 {
 	const struct tswitch none = { 0 }, *sw = t->sw ? t->sw : &none;
+	const char *comms = comms_of(t);
+	uint64_t ns = oncpu_ns(a, t);
 	struct thread_row r;
 	int rows = 0, err;
 	uint32_t e;
@@ -473,13 +487,13 @@ static int thread_rows(struct analysis *a, const struct threads *ts, const struc
 		r.pid = t->pid;
 		r.tid = t->tid;
 		r.comm = t->comm ? t->comm : UNKNOWN;
-		r.comms = t->comms ? t->comms : UNKNOWN;
+		r.comms = comms ? comms : UNKNOWN;
 		r.start = t->has_time ? t->first : 0;
 		r.end = t->has_time ? t->last : 0;
 		r.event = last ? "" : analysis__event_name(a, e);
 		r.samples = last ? 0 : t->ev[2 * e];
 		r.period = last ? 0 : t->ev[2 * e + 1];
-		r.oncpu_ns = t->oncpu_ns;
+		r.oncpu_ns = ns;
 		r.offcpu_ns = ts->switch_data ? (int64_t)sw->offcpu_ns : -1;
 		r.switches = ts->switch_data ? (int64_t)sw->switches : -1;
 		r.voluntary = ts->switch_data ? (int64_t)sw->voluntary : -1;
