@@ -22,9 +22,9 @@
 
 struct machine {
 	struct symbols *syms;
-	struct hashmap strings;		/* interned strings: key = the string, value = the copy */
-	struct u32map procs;		/* pid -> current struct process */
-	struct u32map threads;		/* tid -> current struct mthread */
+	struct strset strings;		/* interned comms and map file names */
+	struct u32map procs;		/* pid -> the index of its current process in all_procs */
+	struct u32map threads;		/* tid -> the index of its current thread in all_threads */
 	struct pool pool;		/* the processes and threads (a million take 160 MB less than malloc'd) */
 	struct process **all_procs;
 	size_t nr_procs, cap_procs;
@@ -51,18 +51,11 @@ struct jit_due {
 	uint64_t seq;			/* arrival order: ties keep it */
 };
 
-/* the map owns a NUL-terminated copy of every key: that copy is the interned string */
 static const char *intern(struct machine *m, const char *s)
 {
-	void **slot;
-	struct hashmap_entry *e;
-
 	if (!s)
 		s = "";		/* a record whose body was not decoded (unknown id) */
-	if (hashmap__insert(&m->strings, s, strlen(s) + 1, &slot) < 0)
-		return NULL;
-	e = (struct hashmap_entry *)(void *)((char *)slot - offsetof(struct hashmap_entry, value));
-	return e->key;
+	return strset__intern(&m->strings, s, strlen(s));
 }
 
 static int grow_ptrs(void ***v, size_t *cap, size_t n)
@@ -81,6 +74,16 @@ static int grow_ptrs(void ***v, size_t *cap, size_t n)
 	return 0;
 }
 
+static uint32_t proc_pid(const void *ctx, uint32_t i)
+{
+	return ((const struct machine *)ctx)->all_procs[i]->pid;
+}
+
+static uint32_t thread_tid(const void *ctx, uint32_t i)
+{
+	return ((const struct machine *)ctx)->all_threads[i]->tid;
+}
+
 int machine__new(struct machine **out, struct symbols *syms)
 {
 	struct machine *m = calloc(1, sizeof(*m));
@@ -91,9 +94,9 @@ int machine__new(struct machine **out, struct symbols *syms)
 	m->syms = syms;
 	array__init(&m->jit_due, sizeof(struct jit_due));
 	m->jit_next = UINT64_MAX;
-	hashmap__init(&m->strings);
-	u32map__init(&m->procs);
-	u32map__init(&m->threads);
+	strset__init(&m->strings);
+	u32map__init(&m->procs, proc_pid, m);
+	u32map__init(&m->threads, thread_tid, m);
 	*out = m;
 	return 0;
 }
@@ -105,13 +108,14 @@ void machine__delete(struct machine *m)
 	if (!m)
 		return;
 	for (i = 0; i < m->nr_procs; i++)
-		maps__release(&m->all_procs[i]->maps);
+		if (m->all_procs[i]->pm)
+			maps__release(&m->all_procs[i]->pm->maps);
 	pool__release(&m->pool);
 	free(m->all_procs);
 	free(m->all_threads);
 	maps__release(&m->kmaps);
 	array__release(&m->jit_due);
-	hashmap__release(&m->strings, NULL);
+	strset__release(&m->strings);
 	u32map__release(&m->procs);
 	u32map__release(&m->threads);
 	free(m);
@@ -311,57 +315,72 @@ static int maps_copy(struct maps *dst, struct maps *src)
 
 /* ------------------------------------------------------- processes/threads */
 
+/* p's maps, made on first use; NULL on ENOMEM */
+static struct process_maps *process_maps(struct machine *m, struct process *p)
+{
+	if (!p->pm)
+		p->pm = pool__alloc(&m->pool, sizeof(*p->pm));
+	return p->pm;
+}
+
 static struct process *new_process(struct machine *m, uint32_t pid)
 {
-	struct process *p, *old;
-	void **slot;
+	struct process *p;
+	uint32_t *slot;
 
-	if (grow_ptrs((void ***)&m->all_procs, &m->cap_procs, m->nr_procs))
+	/* the maps' indexes and processes.csv's sort keys are 32-bit */
+	if (m->nr_procs >= UINT32_MAX - 1 || grow_ptrs((void ***)&m->all_procs, &m->cap_procs, m->nr_procs))
 		return NULL;
 	p = pool__alloc(&m->pool, sizeof(*p));
 	if (!p || u32map__insert(&m->procs, pid, &slot) < 0)
 		return NULL;
-	old = *slot;
-	if (old)
-		old->retired = 1;
-	*slot = p;
+	if (*slot)
+		m->all_procs[*slot - 1]->retired = 1;
 	p->pid = pid;
-	p->seq = m->nr_procs;
+	m->all_procs[m->nr_procs++] = p;
+	*slot = (uint32_t)m->nr_procs;
 	if (pid == 0)	/* perf names the idle thread so (machine__init) */
 		p->comm = intern(m, "swapper");
-	m->all_procs[m->nr_procs++] = p;
 	return p;
 }
 
 static struct process *findnew_process(struct machine *m, uint32_t pid)
 {
-	void **slot = u32map__find(&m->procs, pid);
+	const uint32_t *slot = u32map__find(&m->procs, pid);
 
 	if (slot)
-		return *slot;
+		return m->all_procs[*slot - 1];
 	return new_process(m, pid);
+}
+
+/* the current thread tid, or NULL */
+static struct mthread *thread_of(const struct machine *m, uint32_t tid)
+{
+	const uint32_t *slot = u32map__find(&m->threads, tid);
+
+	return slot ? m->all_threads[*slot - 1] : NULL;
 }
 
 static struct mthread *new_thread(struct machine *m, struct process *p, uint32_t tid)
 {
 	struct mthread *t;
-	void **slot;
+	uint32_t *slot;
 
-	if (grow_ptrs((void ***)&m->all_threads, &m->cap_threads, m->nr_threads))
+	if (m->nr_threads >= UINT32_MAX - 1 || grow_ptrs((void ***)&m->all_threads, &m->cap_threads, m->nr_threads))
 		return NULL;
 	t = pool__alloc(&m->pool, sizeof(*t));
 	if (!t || u32map__insert(&m->threads, tid, &slot) < 0)
 		return NULL;
-	*slot = t;
+	t->tid = tid;
+	m->all_threads[m->nr_threads++] = t;
+	*slot = (uint32_t)m->nr_threads;
 	/* it may be the thread this one replaces */
 	m->last = NULL;
 	m->tcache[tid % TCACHE] = NULL;
-	t->tid = tid;
 	t->proc = p;
 	if (tid == p->pid || !p->comm)
 		t->comm = p->comm;
 	p->nr_threads++;
-	m->all_threads[m->nr_threads++] = t;
 	return t;
 }
 
@@ -369,7 +388,6 @@ struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_
 {
 	struct mthread *t = m->last;
 	struct process *p;
-	void **slot;
 
 	/*
 	 * perf finds threads by tid alone (____machine__findnew_thread): a
@@ -382,8 +400,7 @@ struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_
 		m->last = t;
 		return t;
 	}
-	slot = u32map__find(&m->threads, tid);
-	t = slot ? *slot : NULL;
+	t = thread_of(m, tid);
 	if (t && !t->proc->retired) {
 		m->last = t;
 		m->tcache[tid % TCACHE] = t;
@@ -399,8 +416,7 @@ struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_
 
 struct mthread *machine__find_thread(const struct machine *m, uint32_t tid)
 {
-	void **slot = u32map__find(&m->threads, tid);
-	struct mthread *t = slot ? *slot : NULL;
+	struct mthread *t = thread_of(m, tid);
 
 	if (t && !t->proc->retired)
 		return t;
@@ -458,8 +474,8 @@ static int process_fork(struct machine *m, const struct perf_rec_fork *f, uint64
 		p->ppid = f->ppid;
 		/* synthesized FORKs of processes that ran before have time 0: unknown */
 		p->start_time = f->time ? f->time : time;
-		p->has_start = p->start_time != 0;
-		if (maps_copy(&p->maps, &parent->proc->maps))
+		if (parent->proc->pm && parent->proc->pm->maps.n &&
+		    (!process_maps(m, p) || maps_copy(&p->pm->maps, &parent->proc->pm->maps)))
 			return -ENOMEM;
 		p->comm = parent->comm;
 	} else {
@@ -487,7 +503,6 @@ static int process_exit(struct machine *m, const struct perf_rec_fork *f, uint64
 	t->exited = 1;
 	if (t->tid == t->proc->pid) {
 		t->proc->exit_time = f->time ? f->time : time;
-		t->proc->has_exit = t->proc->exit_time != 0;
 		/* a process that was there before the recording learns its parent here */
 		if (!t->proc->has_ppid && f->ppid != f->pid) {
 			t->proc->has_ppid = 1;
@@ -521,16 +536,17 @@ static int is_jit_anon(const char *f)
 static int jit_insert(struct machine *m, const struct jit_map *jm, const char *path)
 {
 	struct mthread *t = machine__findnew_thread(m, jm->pid, jm->tid);
+	struct process_maps *pm = t ? process_maps(m, t->proc) : NULL;
 	struct map_entry e;
 
-	if (!t)
+	if (!pm)
 		return -ENOMEM;
 	memset(&e, 0, sizeof(e));
 	e.start = jm->start;
 	e.end = map_end(jm->start, jm->len);
 	e.dso = jm->dso;
 	e.filename = path;
-	return maps__insert(&t->proc->maps, &e);
+	return maps__insert(&pm->maps, &e);
 }
 
 /* perf's tsc_to_perf_time (util/tsc.c) */
@@ -613,9 +629,9 @@ static int jitdump_mapped(struct machine *m, struct process *p, const char *path
 
 	err = symbols__jitdump(m->syms, path, &maps, &nr, &flags);
 	/* perf inject reads one dump per process; one it cannot read leaves the anonymous maps as they are */
-	if (err || p->jitdump)
+	if (err || p->pm->jitdump)
 		return err == -ENOMEM ? err : 0;
-	p->jitdump = 1;
+	p->pm->jitdump = 1;
 	arch = (flags & JIT_FLAG_ARCH_TIMESTAMP) != 0;
 	timed = !m->jit.times ? 0 :
 		arch ? m->has_tsc && m->tsc.time_mult && (!m->tsc.has_ext || m->tsc.cap_user_time_zero)
@@ -670,9 +686,10 @@ static int process_mmap(struct machine *m, const struct perf_record *rec)
 
 	{
 		struct mthread *t = machine__findnew_thread(m, mm->pid, mm->tid);
+		struct process_maps *pm = t ? process_maps(m, t->proc) : NULL;
 		int err;
 
-		if (!t)
+		if (!pm)
 			return -ENOMEM;
 		if (m->syms) {
 			if (rec->type == PERF_RECORD_MMAP2 && mm->build_id && mm->build_id_size)
@@ -682,10 +699,10 @@ static int process_mmap(struct machine *m, const struct perf_record *rec)
 			if (!e.dso)
 				return -ENOMEM;
 		}
-		t->proc->nr_mmaps++;
-		if (t->proc->jitdump && is_jit_anon(mm->filename))
+		pm->nr_mmaps++;
+		if (pm->jitdump && is_jit_anon(mm->filename))
 			return 0;
-		err = maps__insert(&t->proc->maps, &e);
+		err = maps__insert(&pm->maps, &e);
 		if (!err && m->syms && symbols__is_jitdump(mm->filename, mm->pid))
 			err = jitdump_mapped(m, t->proc, e.filename);
 		return err;
@@ -715,7 +732,7 @@ int machine__process(struct machine *m, const struct perf_record *rec, uint64_t 
 
 const struct map_entry *machine__find_map(const struct mthread *t, uint64_t ip)
 {
-	return maps__find(&t->proc->maps, ip);
+	return t->proc->pm ? maps__find(&t->proc->pm->maps, ip) : NULL;
 }
 
 /*

@@ -61,28 +61,46 @@ struct maps {
 
 struct process;
 
+/* 32 bytes: a file of a million processes has a million of them */
 struct mthread {
 	uint32_t tid;
-	struct process *proc;
 	int exited;
+	struct process *proc;
 	const char *comm;		/* interned; NULL until known */
 	void *priv;			/* the analysis' per-thread data (decode/threads.c), NULL */
 };
 
+/* what a process has once it maps something (made at its first MMAP, or a fork of one that had maps) */
+struct process_maps {
+	struct maps maps;
+	uint64_t nr_mmaps;		/* MMAP/MMAP2 records for it */
+	int jitdump;			/* a jitdump of it was read: later anonymous maps are left out */
+};
+
+/* 64 bytes, the maps apart (most processes of a system-wide recording map nothing it sees) */
 struct process {
 	uint32_t pid;
 	uint32_t ppid;
-	unsigned nr_threads;		/* threads seen in this lifetime */
-	unsigned has_ppid : 1, has_start : 1, has_exit : 1;
-	unsigned retired : 1;		/* a later lifetime took the pid */
+	uint32_t nr_threads;		/* threads seen in this lifetime */
+	uint8_t has_ppid;
+	uint8_t retired;		/* a later lifetime took the pid */
 	const char *comm;		/* of the main thread (or the first named thread), interned */
-	uint64_t start_time, exit_time;
-	uint64_t nr_mmaps;		/* MMAP/MMAP2 records for it */
+	uint64_t start_time, exit_time;	/* 0: unknown */
 	uint64_t samples, period;	/* filled by the analysis */
-	unsigned jitdump : 1;		/* a jitdump of it was read: later anonymous maps are left out */
-	size_t seq;			/* creation order (machine__processes' index) */
-	struct maps maps;
+	struct process_maps *pm;	/* NULL: no maps and no MMAP record */
 };
+
+/* MMAP/MMAP2 records for p */
+static inline uint64_t process__nr_mmaps(const struct process *p)
+{
+	return p->pm ? p->pm->nr_mmaps : 0;
+}
+
+/* changes with every change of p's maps (the unwinder's and pprof's cache key) */
+static inline uint64_t process__maps_gen(const struct process *p)
+{
+	return p->pm ? p->pm->maps.gen : 0;
+}
 
 struct machine;
 
@@ -126,7 +144,7 @@ const struct map_entry *machine__find_kernel_map(const struct machine *m, uint64
 /* number of kernel maps seen */
 size_t machine__nr_kernel_maps(const struct machine *m);
 
-/* every process lifetime in creation order */
+/* every process lifetime in creation order (at most UINT32_MAX: a new one past them is ENOMEM) */
 struct process *const *machine__processes(const struct machine *m, size_t *nr);
 
 /* the map holding ip in maps, or NULL (binary search) */

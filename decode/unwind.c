@@ -217,7 +217,7 @@ static struct proc_dwfl *proc_of(struct unwinder *u, const struct mthread *th, i
 		return NULL;
 	}
 	p = *slot;
-	if (p && p->gen == proc->maps.gen)
+	if (p && p->gen == process__maps_gen(proc))
 		return p;
 	if (!p) {
 		p = calloc(1, sizeof(*p));
@@ -229,7 +229,7 @@ static struct proc_dwfl *proc_of(struct unwinder *u, const struct mthread *th, i
 	}
 	dwfl_end(p->dwfl);
 	p->dwfl = dwfl_begin(&offline_callbacks);
-	p->gen = proc->maps.gen;
+	p->gen = process__maps_gen(proc);
 	p->attached = 0;
 	return p->dwfl ? p : NULL;
 }

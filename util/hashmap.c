@@ -91,19 +91,30 @@ void **hashmap__find(const struct hashmap *m, const void *key, size_t keylen)
 	return e->key ? &e->value : NULL;
 }
 
+/* a zeroed table of twice cap slots (16 at first), its size in *ncap; NULL on ENOMEM (*ncap kept) */
+static void *new_table(size_t cap, size_t slot_size, size_t *ncap)
+{
+	size_t n = cap ? cap * 2 : 16;
+	void *t;
+
+	if (n > SIZE_MAX / 2 / slot_size)
+		return NULL;
+	t = calloc(n, slot_size);
+	if (t)
+		*ncap = n;
+	return t;
+}
+
 static int grow(struct hashmap *m)
 {
-	size_t cap = m->cap ? m->cap * 2 : 16, i;
 	struct hashmap_entry *old = m->slots, *slots;
 	struct hashmap old_map = *m;
+	size_t i;
 
-	if (cap > SIZE_MAX / 2 / sizeof(*slots))
-		return -ENOMEM;
-	slots = calloc(cap, sizeof(*slots));
+	slots = new_table(m->cap, sizeof(*slots), &m->cap);
 	if (!slots)
 		return -ENOMEM;
 	m->slots = slots;
-	m->cap = cap;
 	for (i = 0; i < old_map.cap; i++) {
 		if (old[i].key)
 			*probe(m, old[i].hash, old[i].key, old[i].keylen) = old[i];
@@ -161,73 +172,72 @@ struct hashmap_entry *hashmap__next(const struct hashmap *m, size_t *it)
 
 /* ------------------------------------------------------------ u32map */
 
-void u32map__init(struct u32map *m)
+void u32map__init(struct u32map *m, u32map_key_fn key_of, const void *ctx)
 {
 	m->slots = NULL;
 	m->cap = 0;
 	m->len = 0;
+	m->key_of = key_of;
+	m->ctx = ctx;
 }
 
 void u32map__release(struct u32map *m)
 {
 	free(m->slots);
-	u32map__init(m);
+	u32map__init(m, m->key_of, m->ctx);
 }
 
 /* the slot holding key, or the empty slot where it would go (cap > 0) */
-static struct u32map_slot *u32_probe(const struct u32map *m, uint32_t key)
+static uint32_t *u32_probe(const struct u32map *m, uint32_t key)
 {
 	size_t mask = m->cap - 1;
 	size_t i = (size_t)(mix(key) & mask);
 
 	for (;;) {
-		struct u32map_slot *s = &m->slots[i];
+		uint32_t *s = &m->slots[i];
 
-		if (!s->value || s->key == key)
+		if (!*s || m->key_of(m->ctx, *s - 1) == key)
 			return s;
 		i = (i + 1) & mask;
 	}
 }
 
-void **u32map__find(const struct u32map *m, uint32_t key)
+uint32_t *u32map__find(const struct u32map *m, uint32_t key)
 {
-	struct u32map_slot *s;
+	uint32_t *s;
 
 	if (!m->cap)
 		return NULL;
 	s = u32_probe(m, key);
-	return s->value ? &s->value : NULL;
+	return *s ? s : NULL;
 }
 
 static int u32_grow(struct u32map *m)
 {
 	struct u32map old = *m;
-	size_t cap = m->cap ? m->cap * 2 : 16, i;
+	size_t i;
 
-	if (cap > SIZE_MAX / 2 / sizeof(*m->slots))
-		return -ENOMEM;
-	m->slots = calloc(cap, sizeof(*m->slots));
+	m->slots = new_table(old.cap, sizeof(*m->slots), &m->cap);
 	if (!m->slots) {
 		*m = old;
 		return -ENOMEM;
 	}
-	m->cap = cap;
 	for (i = 0; i < old.cap; i++) {
-		if (old.slots[i].value)
-			*u32_probe(m, old.slots[i].key) = old.slots[i];
+		if (old.slots[i])
+			*u32_probe(m, m->key_of(m->ctx, old.slots[i] - 1)) = old.slots[i];
 	}
 	free(old.slots);
 	return 0;
 }
 
-int u32map__insert(struct u32map *m, uint32_t key, void ***slot)
+int u32map__insert(struct u32map *m, uint32_t key, uint32_t **slot)
 {
-	struct u32map_slot *s;
+	uint32_t *s;
 
 	if (m->cap) {
 		s = u32_probe(m, key);
-		if (s->value) {
-			*slot = &s->value;
+		if (*s) {
+			*slot = s;
 			return 0;
 		}
 	}
@@ -238,8 +248,124 @@ int u32map__insert(struct u32map *m, uint32_t key, void ***slot)
 			return err;
 	}
 	s = u32_probe(m, key);
-	s->key = key;
 	m->len++;
-	*slot = &s->value;
+	*slot = s;
 	return 1;
+}
+
+/* ------------------------------------------------------------ strset */
+
+struct strset_chunk {
+	struct strset_chunk *next;
+	size_t cap, used;
+	char data[];
+};
+
+#define STRSET_CHUNK (64u << 10)
+
+void strset__init(struct strset *s)
+{
+	s->slots = NULL;
+	s->cap = 0;
+	s->len = 0;
+	s->chunks = NULL;
+}
+
+void strset__release(struct strset *s)
+{
+	struct strset_chunk *c, *next;
+
+	for (c = s->chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(s->slots);
+	strset__init(s);
+}
+
+/* the slot holding str, or the empty slot where it would go (cap > 0) */
+static const char **str_probe(const struct strset *s, uint64_t hash, const char *str, size_t len)
+{
+	size_t mask = s->cap - 1, i = (size_t)(hash & mask);
+
+	for (;;) {
+		const char **e = &s->slots[i];
+
+		if (!*e || (!memcmp(*e, str, len) && !(*e)[len]))
+			return e;
+		i = (i + 1) & mask;
+	}
+}
+
+static int str_grow(struct strset *s)
+{
+	struct strset old = *s;
+	size_t i;
+
+	s->slots = new_table(old.cap, sizeof(*s->slots), &s->cap);
+	if (!s->slots) {
+		s->slots = old.slots;
+		return -ENOMEM;
+	}
+	for (i = 0; i < old.cap; i++) {
+		const char *e = old.slots[i];
+
+		if (e) {
+			size_t n = strlen(e);
+
+			*str_probe(s, hash_bytes(e, n), e, n) = e;
+		}
+	}
+	free(old.slots);
+	return 0;
+}
+
+/* len + 1 bytes for a copy, from the chunk being filled or a new one; NULL on ENOMEM */
+static char *str_room(struct strset *s, size_t len)
+{
+	struct strset_chunk *c = s->chunks;
+
+	if (!c || c->cap - c->used < len + 1) {
+		size_t cap = len + 1 > STRSET_CHUNK ? len + 1 : STRSET_CHUNK;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->cap = cap;
+		c->used = 0;
+		/* a big string's chunk goes behind the one being filled, which stays first */
+		if (s->chunks && cap > STRSET_CHUNK) {
+			c->next = s->chunks->next;
+			s->chunks->next = c;
+		} else {
+			c->next = s->chunks;
+			s->chunks = c;
+		}
+	}
+	c->used += len + 1;
+	return c->data + c->used - (len + 1);
+}
+
+const char *strset__intern(struct strset *s, const char *str, size_t len)
+{
+	uint64_t hash = hash_bytes(str, len);
+	const char **e;
+	char *copy;
+
+	if (s->cap) {
+		e = str_probe(s, hash, str, len);
+		if (*e)
+			return *e;
+	}
+	if ((s->len + 1) * 2 > s->cap && str_grow(s))
+		return NULL;
+	copy = str_room(s, len);
+	if (!copy)
+		return NULL;
+	memcpy(copy, str, len);
+	copy[len] = 0;
+	e = str_probe(s, hash, str, len);
+	*e = copy;
+	s->len++;
+	return copy;
 }

@@ -279,7 +279,7 @@ static int stack_locations(struct pprof *p, struct analysis *a, const struct rsa
 		uint64_t addr = s->addrs[i], *slot;
 		int kernel = frame__is_kernel(s->frames[i]);
 		const void *proc = kernel ? NULL : s->th->proc;
-		uint64_t gen = kernel ? 0 : s->th->proc->maps.gen;
+		uint64_t gen = kernel ? 0 : process__maps_gen(s->th->proc);
 		uint64_t h = (addr ^ (uint64_t)s->frames[i] * 0xff51afd7ed558ccdULL ^ (uint64_t)(uintptr_t)proc ^ gen) *
 			     0x9e3779b97f4a7c15ULL;
 		struct loc_cache *c = &p->cache[h >> (64 - LOC_CACHE_BITS)];

@@ -18,24 +18,22 @@ static const struct report_column processes_cols[] = {
 	{ "period", "BIGINT" }, { NULL, NULL }
 };
 
-static int proc_cmp(const void *pa, const void *pb)
+/*
+ * A process's sort key: its pid as a signed number, then its place in
+ * creation order (lifetimes of one pid stay in it), so the keys are unique
+ * and any sort gives the one order; machine__processes has at most
+ * UINT32_MAX of them
+ */
+static uint64_t proc_key(const struct process *p, size_t i)
 {
-	const struct process *a = *(struct process *const *)pa, *b = *(struct process *const *)pb;
-
-	if (a->pid != b->pid)
-		return (int32_t)a->pid < (int32_t)b->pid ? -1 : 1;
-	return 0;
+	return (uint64_t)(p->pid ^ 0x80000000u) << 32 | (uint32_t)i;
 }
 
-/* proc_cmp, then the place in the creation-ordered array: O(n log n) and stable (n may be a million) */
-static int proc_cmp_stable(const void *pa, const void *pb, void *base)
+static int key_cmp(const void *pa, const void *pb)
 {
-	int r = proc_cmp(pa, pb);
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
 
-	(void)base;
-	if (r)
-		return r;
-	return (*(struct process *const *)pa)->seq < (*(struct process *const *)pb)->seq ? -1 : 1;
+	return a < b ? -1 : a > b;
 }
 
 static void process_row(struct csv *c, const struct process *p)
@@ -51,9 +49,9 @@ static void process_row(struct csv *c, const struct process *p)
 		csv__str(c, name);
 	}
 	csv__u64(c, p->nr_threads);
-	csv__u64(c, p->nr_mmaps);
-	csv__u64(c, p->has_start ? p->start_time : 0);
-	csv__u64(c, p->has_exit ? p->exit_time : 0);
+	csv__u64(c, process__nr_mmaps(p));
+	csv__u64(c, p->start_time);
+	csv__u64(c, p->exit_time);
 	csv__u64(c, p->samples);
 	csv__u64(c, p->period);
 	csv__end_row(c);
@@ -62,7 +60,7 @@ static void process_row(struct csv *c, const struct process *p)
 static int processes_write(void *state, struct analysis *a, const char *dir)
 {
 	struct process *const *all;
-	struct process **v;
+	uint64_t *v;
 	size_t nr, i, n = 0;
 	struct csv c;
 	int err;
@@ -76,20 +74,19 @@ static int processes_write(void *state, struct analysis *a, const char *dir)
 		const struct process *p = all[i];
 
 		/* placeholders that never got a name, a map, a sample or a time */
-		if (!p->comm && !p->samples && !p->nr_mmaps && !p->has_start && !p->has_exit)
+		if (!p->comm && !p->samples && !process__nr_mmaps(p) && !p->start_time && !p->exit_time)
 			continue;
-		v[n++] = all[i];
+		v[n++] = proc_key(p, i);
 	}
-	/* lifetimes of one pid stay in creation order: v is in it, and qsort_r ties on the position */
 	if (n)
-		qsort_r(v, n, sizeof(*v), proc_cmp_stable, v);
+		qsort(v, n, sizeof(*v), key_cmp);
 	err = report__open_csv(&c, a, dir, "processes", processes_cols);
 	if (err) {
 		free(v);
 		return err;
 	}
 	for (i = 0; i < n; i++)
-		process_row(&c, v[i]);
+		process_row(&c, all[(uint32_t)v[i]]);
 	free(v);
 	return csv__commit(&c);
 }

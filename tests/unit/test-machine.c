@@ -189,7 +189,7 @@ static void test_threads_and_fork(void **state)
 	assert_int_equal(nr, 4);
 	assert_int_equal(procs[0]->pid, 100);
 	assert_int_equal(procs[0]->nr_threads, 2);
-	assert_int_equal(procs[0]->nr_mmaps, 3);
+	assert_int_equal(process__nr_mmaps(procs[0]), 3);
 	assert_int_equal(procs[1]->pid, 200);
 	assert_true(procs[1]->has_ppid);
 	assert_int_equal(procs[1]->ppid, 100);
@@ -232,15 +232,14 @@ static void test_exec_and_pid_reuse(void **state)
 	assert_int_equal(procs[0]->pid, 300);
 	assert_string_equal(procs[0]->comm, "ls");
 	assert_true(procs[0]->retired);
-	assert_true(procs[0]->has_exit);
 	assert_int_equal(procs[0]->exit_time, 50);
-	assert_int_equal(procs[0]->nr_mmaps, 2);
+	assert_int_equal(process__nr_mmaps(procs[0]), 2);
 	assert_int_equal(procs[1]->pid, 1);
 	assert_int_equal(procs[2]->pid, 300);
 	assert_string_equal(procs[2]->comm, "cat");
 	assert_false(procs[2]->retired);
 	assert_int_equal(procs[2]->start_time, 60);
-	assert_int_equal(procs[2]->nr_mmaps, 0);
+	assert_int_equal(process__nr_mmaps(procs[2]), 0);
 	machine__delete(m);
 }
 

@@ -62,35 +62,87 @@ static void test_array_overflow(void **state)
 	array__release(&a);
 }
 
-/* pid/tid keys: 0 and UINT32_MAX are keys like any other, values stay after growing */
+/* u32map's elements: key i * 7919, the 20001st UINT32_MAX */
+static uint32_t u32_key(const void *ctx, uint32_t i)
+{
+	(void)ctx;
+	return i == 20000 ? UINT32_MAX : i * 7919u;
+}
+
+/* pid/tid keys: 0 and UINT32_MAX are keys like any other, indexes stay after growing */
 static void test_u32map(void **state)
 {
 	struct u32map m;
-	uint32_t k;
-	void **slot;
+	uint32_t k, *slot;
 
 	(void)state;
-	u32map__init(&m);
+	u32map__init(&m, u32_key, NULL);
 	assert_null(u32map__find(&m, 0));
 	for (k = 0; k < 20000; k++) {
 		assert_int_equal(u32map__insert(&m, k * 7919u, &slot), 1);
-		*slot = (void *)(uintptr_t)(k + 1);
+		assert_int_equal(*slot, 0);
+		*slot = k + 1;
 	}
 	assert_int_equal(u32map__insert(&m, UINT32_MAX, &slot), 1);
-	*slot = &m;
+	*slot = 20001;
 	assert_int_equal(u32map__insert(&m, 42u * 7919u, &slot), 0);
-	assert_ptr_equal(*slot, (void *)(uintptr_t)43);
+	assert_int_equal(*slot, 43);
 	for (k = 0; k < 20000; k++) {
 		slot = u32map__find(&m, k * 7919u);
 		assert_non_null(slot);
-		assert_ptr_equal(*slot, (void *)(uintptr_t)(k + 1));
+		assert_int_equal(*slot, k + 1);
 	}
-	assert_ptr_equal(*u32map__find(&m, UINT32_MAX), &m);
+	assert_int_equal(*u32map__find(&m, UINT32_MAX), 20001);
 	assert_null(u32map__find(&m, 1));
 	assert_int_equal(m.len, 20001);
 	assert_true(m.len * 2 <= m.cap);
 	u32map__release(&m);
 	assert_null(u32map__find(&m, 0));
+}
+
+/* strset: equal strings give one copy, prefixes and empty strings stay apart, copies outlive growing; a long one */
+static void test_strset(void **state)
+{
+	struct strset s;
+	const char *first[3000], *c;
+	char buf[32], *big;
+	size_t i;
+
+	(void)state;
+	strset__init(&s);
+	for (i = 0; i < 3000; i++) {
+		snprintf(buf, sizeof(buf), "p%07zu", i);
+		first[i] = strset__intern(&s, buf, strlen(buf));
+		assert_non_null(first[i]);
+		assert_string_equal(first[i], buf);
+	}
+	for (i = 0; i < 3000; i++) {
+		snprintf(buf, sizeof(buf), "p%07zu", i);
+		assert_ptr_equal(strset__intern(&s, buf, strlen(buf)), first[i]);
+	}
+	c = strset__intern(&s, "p000000", 7);	/* a prefix of p0000000 */
+	assert_string_equal(c, "p000000");
+	assert_ptr_not_equal(c, first[0]);
+	assert_string_equal(strset__intern(&s, "p0000001x", 8), "p0000001");
+	assert_ptr_equal(strset__intern(&s, "p0000001x", 8), first[1]);
+	c = strset__intern(&s, "", 0);
+	assert_string_equal(c, "");
+	assert_ptr_equal(strset__intern(&s, "", 0), c);
+	assert_int_equal(s.len, 3002);
+	assert_true(s.len * 2 <= s.cap);
+	/* longer than a chunk: a chunk of its own, and later strings still fill the current one */
+	big = malloc(100000);
+	assert_non_null(big);
+	memset(big, 'x', 99999);
+	big[99999] = 0;
+	c = strset__intern(&s, big, 99999);
+	assert_string_equal(c, big);
+	assert_ptr_equal(strset__intern(&s, big, 99999), c);
+	assert_ptr_equal(strset__intern(&s, "p0002999", 8), first[2999]);
+	assert_string_equal(strset__intern(&s, "after", 5), "after");
+	free(big);
+	strset__release(&s);
+	assert_int_equal(s.len, 0);
 }
 
 static void test_hashmap_insert_find(void **state)
@@ -775,6 +827,7 @@ int main(void)
 		cmocka_unit_test(test_array_overflow),
 		cmocka_unit_test(test_hashmap_insert_find),
 		cmocka_unit_test(test_u32map),
+		cmocka_unit_test(test_strset),
 		cmocka_unit_test(test_fs_read_fd),
 		cmocka_unit_test(test_hashfront),
 		cmocka_unit_test(test_heap_huge_pages),
