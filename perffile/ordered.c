@@ -847,6 +847,30 @@ static void free_storage(struct ordered_queue *q)
 	q->first = q->cap_ents = q->sorted = 0;
 }
 
+/*
+ * Before the final flush: the free blocks go back to malloc, and the index
+ * shrinks to what it holds (the analysis grows while it is delivered)
+ */
+static void shrink_storage(struct ordered_queue *q)
+{
+	struct oq_block *b;
+	struct oq_ent *ne;
+
+	while ((b = q->free_blocks)) {
+		q->free_blocks = b->next;
+		free_block(q, b);
+	}
+	if (!q->nr_ents || q->nr_ents > q->cap_ents / 2)
+		return;
+	memmove(q->ents_mem, q->ents, q->nr_ents * sizeof(*q->ents));
+	ne = realloc(q->ents_mem, q->nr_ents * sizeof(*ne));
+	q->ents_mem = q->ents = ne ? ne : q->ents_mem;
+	q->first = 0;
+	q->cap_ents = ne ? q->nr_ents : q->cap_ents;
+	free(q->tmp);
+	q->tmp = NULL;
+}
+
 int ordered_queue__flush(struct ordered_queue *q)
 {
 	/* the end: the worker drained, the rest delivered here (no copy of what is left to hand over) */
@@ -854,6 +878,7 @@ int ordered_queue__flush(struct ordered_queue *q)
 
 	if (ret)
 		return ret;
+	shrink_storage(q);
 	q->draining = 1;
 	ret = deliver_upto(q, 0, 1);
 	q->draining = 0;
