@@ -6,7 +6,7 @@
  *
  * Storage: record copies are appended to 1 MiB blocks; a block counts the
  * records still queued in it and goes back to a free list when that count
- * drops to zero.  The index is an array of (time, nr, copy) kept sorted on
+ * drops to zero.  The index is an array of (time, copy) kept sorted on
  * its first `sorted` entries; a flush sorts the entries added since the last
  * flush (a round is one ascending run per CPU buffer: the runs are merged)
  * and merges them in.
@@ -19,7 +19,7 @@
  * queued; a record that arrives later with an older time than the last one
  * delivered is delivered at the next flush (counted in nr_unordered, as
  * perf warns "Timestamp below last timeslice flush").  About 64 MiB of
- * copies and 48 MiB of index at most.
+ * copies and 32 MiB of index at most (the record number, the key's second half, is in the copy).
  *
  * With a worker (ordered_queue__start_worker), "delivering" appends to a
  * batch that a second thread decodes and hands to the callback, a round at
@@ -35,7 +35,7 @@
  * a file written in time order never needs it.  The final flush frees each
  * block as its last record goes and then the index, so the queue's memory
  * is given back before the reports are written (the 1M-process file, one
- * FINISHED_ROUND at its end: 64 MiB of copies and 24 MiB of index held at
+ * FINISHED_ROUND at its end: 64 MiB of copies and 16 MiB of index held at
  * the end of the file, and until the end of the run).
  */
 #include <errno.h>
@@ -48,29 +48,38 @@
 
 #define OQ_BLOCK_SIZE (1u << 20)
 #define OQ_MAX_BLOCKS 64		/* 64 MiB of record copies */
-#define OQ_MAX_ENTS (1u << 20)		/* 24 MiB of index, twice (the merge's) */
+#define OQ_MAX_ENTS (1u << 20)		/* 16 MiB of index, twice (the merge's) */
 #define OQ_MAX_RUNS 1024		/* ascending runs merged in a flush, else qsort */
 
 struct oq_block {
 	struct oq_block *next;
 	size_t used;
 	size_t live;		/* records in this block not yet delivered */
+	uint32_t idx;		/* in the queue's blocks */
 	unsigned char data[];
 };
 
+/* 24 bytes: the copies of a full queue are about a million */
 struct oq_rec {
-	struct oq_block *blk;
 	uint64_t offset;
-	uint32_t size;
-	int compressed;
+	uint64_t nr;		/* the record's number: the key's second half */
+	uint32_t blk;		/* the block's idx (a copy for the worker's batch: none) */
+	uint32_t size : 31;	/* header.size is 16 bits */
+	uint32_t compressed : 1;
 	/* size record bytes follow, 8-byte aligned */
 };
 
+#define OQ_NO_BLOCK UINT32_MAX
+
+
+/* 16 bytes: the index of a full queue holds a million */
 struct oq_ent {
 	uint64_t time;
-	uint64_t nr;
-	struct oq_rec *r;
+	struct oq_rec *r;	/* the copy, which has the nr: read when two times are equal */
 };
+
+/* the copies take what they took when the key was in the index: the bound is met at the same record */
+_Static_assert(sizeof(struct oq_rec) == 24 && sizeof(struct oq_ent) == 16, "copy header 24 bytes, index entry 16");
 
 #define OQ_BATCH_MIN 8192		/* records in a batch before a round hands it over */
 #define OQ_BATCH_MIN_BYTES (2u << 20)	/* or bytes of them */
@@ -170,7 +179,7 @@ void ordered_queue__delete(struct ordered_queue *q)
 		return;
 	worker_stop(q);
 	for (i = 0; i < q->nr_blocks; i++)
-		free(q->blocks[i]);
+		free(q->blocks[i]);	/* NULL: freed by the final flush */
 	free(q->blocks);
 	free(q->ents_mem);
 	free(q->tmp);
@@ -197,6 +206,7 @@ static struct oq_block *new_block(struct ordered_queue *q)
 		b = malloc(sizeof(*b) + OQ_BLOCK_SIZE);
 		if (!b)
 			return NULL;
+		b->idx = (uint32_t)q->nr_blocks;
 		q->blocks[q->nr_blocks++] = b;
 		note_bytes(q);
 	}
@@ -206,15 +216,10 @@ static struct oq_block *new_block(struct ordered_queue *q)
 	return b;
 }
 
-/* give b back to malloc (the final flush): out of the list of every block too */
+/* give b back to malloc (the final flush): its place in the list of every block stays, empty */
 static void free_block(struct ordered_queue *q, struct oq_block *b)
 {
-	size_t i;
-
-	for (i = 0; i < q->nr_blocks && q->blocks[i] != b; i++)
-		;
-	if (i < q->nr_blocks)
-		q->blocks[i] = q->blocks[--q->nr_blocks];
+	q->blocks[b->idx] = NULL;
 	if (q->cur == b)
 		q->cur = NULL;
 	free(b);
@@ -235,7 +240,7 @@ static void retire_block(struct ordered_queue *q, struct oq_block *b)
 
 static void release_rec(struct ordered_queue *q, struct oq_rec *r)
 {
-	struct oq_block *b = r->blk;
+	struct oq_block *b = q->blocks[r->blk];
 
 	if (--b->live == 0 && b != q->cur)
 		retire_block(q, b);
@@ -243,7 +248,7 @@ static void release_rec(struct ordered_queue *q, struct oq_rec *r)
 
 static int ent_before(const struct oq_ent *a, const struct oq_ent *b)
 {
-	return a->time < b->time || (a->time == b->time && a->nr < b->nr);
+	return a->time < b->time || (a->time == b->time && a->r->nr < b->r->nr);
 }
 
 static int ent_cmp(const void *pa, const void *pb)
@@ -252,8 +257,8 @@ static int ent_cmp(const void *pa, const void *pb)
 
 	if (a->time != b->time)
 		return a->time < b->time ? -1 : 1;
-	if (a->nr != b->nr)
-		return a->nr < b->nr ? -1 : 1;
+	if (a->r->nr != b->r->nr)
+		return a->r->nr < b->r->nr ? -1 : 1;
 	return 0;
 }
 
@@ -329,14 +334,15 @@ static size_t copy_size(const struct perf_record *rec)
 }
 
 /* a copy of rec at `at`, in block blk (NULL: a worker's chunk) */
-static struct oq_rec *put_copy(unsigned char *at, struct oq_block *blk, const struct perf_record *rec)
+static struct oq_rec *put_copy(unsigned char *at, const struct oq_block *blk, const struct perf_record *rec)
 {
 	struct oq_rec *r = (struct oq_rec *)(void *)at;
 
-	r->blk = blk;
+	r->blk = blk ? blk->idx : OQ_NO_BLOCK;
 	r->offset = rec->offset;
+	r->nr = rec->nr;
 	r->size = rec->size;
-	r->compressed = rec->compressed;
+	r->compressed = !!rec->compressed;
 	memcpy(r + 1, rec->data, rec->size);
 	return r;
 }
@@ -387,7 +393,6 @@ static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uin
 
 	e = &q->ents[q->nr_ents++];
 	e->time = time;
-	e->nr = rec->nr;
 	e->r = r;
 	if (q->nr_ents > q->max_queued)
 		q->max_queued = q->nr_ents;
@@ -519,7 +524,7 @@ static int deliver_ent(const struct oq_target *t, const struct oq_ent *e)
 
 	/* perf_file__decode() sets every field the callback may read */
 	err = perf_file__decode(t->f, e->r + 1, e->r->size, &rec, &why);
-	rec.nr = e->nr;
+	rec.nr = e->r->nr;
 	rec.offset = e->r->offset;
 	rec.compressed = e->r->compressed;
 	return err ? err : t->deliver(t->ctx, &rec);
@@ -742,7 +747,6 @@ static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 	b->copied += need;
 	b->bytes += rec->size;
 	e->time = 0;
-	e->nr = rec->nr;
 	e->r = r;
 	return batch_check(q);
 }
@@ -838,7 +842,7 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
 static void free_storage(struct ordered_queue *q)
 {
 	while (q->nr_blocks)
-		free(q->blocks[--q->nr_blocks]);
+		free(q->blocks[--q->nr_blocks]);	/* NULL: freed already */
 	q->cur = NULL;
 	q->free_blocks = NULL;
 	free(q->ents_mem);
