@@ -1592,16 +1592,16 @@ static int describe_dsos(const struct analysis *a, struct strbuf *sb)
 
 int analysis__describe(const struct analysis *a, struct strbuf *sb)
 {
-	struct process *const *procs;
-	size_t i, n, shown = 0;
+	size_t i, n = machine__nr_processes(a->m), shown = 0;
 	int err = 0;
 
-	procs = machine__processes(a->m, &n);
 	for (i = 0; i < n && shown < 10 && !err; i++) {
-		if (procs[i]->retired)
+		const struct process *p = machine__process_at(a->m, i);
+
+		if (p->retired)
 			continue;
-		err = strbuf__addf(sb, "%s%" PRIi32 " %s", shown++ ? ", " : "processes ", (int32_t)procs[i]->pid,
-				   procs[i]->comm ? procs[i]->comm : "");
+		err = strbuf__addf(sb, "%s%" PRIi32 " %s", shown++ ? ", " : "processes ", (int32_t)p->pid,
+				   p->comm ? p->comm : "");
 	}
 	if (!err && n > shown)
 		err = strbuf__addf(sb, " and %zu more", n - shown);

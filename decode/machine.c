@@ -25,11 +25,9 @@ struct machine {
 	struct strset strings;		/* interned comms and map file names */
 	struct u32map procs;		/* pid -> the index of its current process in all_procs */
 	struct u32map threads;		/* tid -> the index of its current thread in all_threads */
-	struct pool pool;		/* the processes and threads (a million take 160 MB less than malloc'd) */
-	struct process **all_procs;
-	size_t nr_procs, cap_procs;
-	struct mthread **all_threads;
-	size_t nr_threads, cap_threads;
+	struct stable_array all_procs;	/* struct process, every lifetime in creation order */
+	struct stable_array all_threads;	/* struct mthread, likewise */
+	struct pool pool;		/* the processes' maps parts */
 	struct maps kmaps;
 	struct mthread *last;		/* the thread of the last lookup */
 	/* the threads of recent lookups by tid % TCACHE (samples of a few threads interleave) */
@@ -58,30 +56,14 @@ static const char *intern(struct machine *m, const char *s)
 	return strset__intern(&m->strings, s, strlen(s));
 }
 
-static int grow_ptrs(void ***v, size_t *cap, size_t n)
-{
-	size_t ncap;
-	void **nv;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 64;
-	nv = realloc(*v, ncap * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
-
 static uint32_t proc_pid(const void *ctx, uint32_t i)
 {
-	return ((const struct machine *)ctx)->all_procs[i]->pid;
+	return ((const struct process *)stable_array__at(&((const struct machine *)ctx)->all_procs, i))->pid;
 }
 
 static uint32_t thread_tid(const void *ctx, uint32_t i)
 {
-	return ((const struct machine *)ctx)->all_threads[i]->tid;
+	return ((const struct mthread *)stable_array__at(&((const struct machine *)ctx)->all_threads, i))->tid;
 }
 
 int machine__new(struct machine **out, struct symbols *syms)
@@ -95,6 +77,8 @@ int machine__new(struct machine **out, struct symbols *syms)
 	array__init(&m->jit_due, sizeof(struct jit_due));
 	m->jit_next = UINT64_MAX;
 	strset__init(&m->strings);
+	stable_array__init(&m->all_procs, sizeof(struct process), 10);
+	stable_array__init(&m->all_threads, sizeof(struct mthread), 11);
 	u32map__init(&m->procs, proc_pid, m);
 	u32map__init(&m->threads, thread_tid, m);
 	*out = m;
@@ -107,12 +91,15 @@ void machine__delete(struct machine *m)
 
 	if (!m)
 		return;
-	for (i = 0; i < m->nr_procs; i++)
-		if (m->all_procs[i]->pm)
-			maps__release(&m->all_procs[i]->pm->maps);
+	for (i = 0; i < m->all_procs.len; i++) {
+		struct process *p = stable_array__at(&m->all_procs, i);
+
+		if (p->pm)
+			maps__release(&p->pm->maps);
+	}
 	pool__release(&m->pool);
-	free(m->all_procs);
-	free(m->all_threads);
+	stable_array__release(&m->all_procs);
+	stable_array__release(&m->all_threads);
 	maps__release(&m->kmaps);
 	array__release(&m->jit_due);
 	strset__release(&m->strings);
@@ -329,16 +316,15 @@ static struct process *new_process(struct machine *m, uint32_t pid)
 	uint32_t *slot;
 
 	/* the maps' indexes and processes.csv's sort keys are 32-bit */
-	if (m->nr_procs >= UINT32_MAX - 1 || grow_ptrs((void ***)&m->all_procs, &m->cap_procs, m->nr_procs))
+	if (m->all_procs.len >= UINT32_MAX - 1)
 		return NULL;
-	p = pool__alloc(&m->pool, sizeof(*p));
+	p = stable_array__push(&m->all_procs);
 	if (!p || u32map__insert(&m->procs, pid, &slot) < 0)
 		return NULL;
 	if (*slot)
-		m->all_procs[*slot - 1]->retired = 1;
+		((struct process *)stable_array__at(&m->all_procs, *slot - 1))->retired = 1;
 	p->pid = pid;
-	m->all_procs[m->nr_procs++] = p;
-	*slot = (uint32_t)m->nr_procs;
+	*slot = (uint32_t)m->all_procs.len;
 	if (pid == 0)	/* perf names the idle thread so (machine__init) */
 		p->comm = intern(m, "swapper");
 	return p;
@@ -349,7 +335,7 @@ static struct process *findnew_process(struct machine *m, uint32_t pid)
 	const uint32_t *slot = u32map__find(&m->procs, pid);
 
 	if (slot)
-		return m->all_procs[*slot - 1];
+		return stable_array__at(&m->all_procs, *slot - 1);
 	return new_process(m, pid);
 }
 
@@ -358,7 +344,7 @@ static struct mthread *thread_of(const struct machine *m, uint32_t tid)
 {
 	const uint32_t *slot = u32map__find(&m->threads, tid);
 
-	return slot ? m->all_threads[*slot - 1] : NULL;
+	return slot ? stable_array__at(&m->all_threads, *slot - 1) : NULL;
 }
 
 static struct mthread *new_thread(struct machine *m, struct process *p, uint32_t tid)
@@ -366,14 +352,13 @@ static struct mthread *new_thread(struct machine *m, struct process *p, uint32_t
 	struct mthread *t;
 	uint32_t *slot;
 
-	if (m->nr_threads >= UINT32_MAX - 1 || grow_ptrs((void ***)&m->all_threads, &m->cap_threads, m->nr_threads))
+	if (m->all_threads.len >= UINT32_MAX - 1)
 		return NULL;
-	t = pool__alloc(&m->pool, sizeof(*t));
+	t = stable_array__push(&m->all_threads);
 	if (!t || u32map__insert(&m->threads, tid, &slot) < 0)
 		return NULL;
 	t->tid = tid;
-	m->all_threads[m->nr_threads++] = t;
-	*slot = (uint32_t)m->nr_threads;
+	*slot = (uint32_t)m->all_threads.len;
 	/* it may be the thread this one replaces */
 	m->last = NULL;
 	m->tcache[tid % TCACHE] = NULL;
@@ -765,8 +750,13 @@ size_t machine__nr_kernel_maps(const struct machine *m)
 	return m->kmaps.n;
 }
 
-struct process *const *machine__processes(const struct machine *m, size_t *nr)
+size_t machine__nr_processes(const struct machine *m)
 {
-	*nr = m->nr_procs;
-	return m->all_procs;
+	return m->all_procs.len;
 }
+
+struct process *machine__process_at(const struct machine *m, size_t i)
+{
+	return stable_array__at(&m->all_procs, i);
+}
+

@@ -144,8 +144,12 @@ const struct map_entry *machine__find_kernel_map(const struct machine *m, uint64
 /* number of kernel maps seen */
 size_t machine__nr_kernel_maps(const struct machine *m);
 
-/* every process lifetime in creation order (at most UINT32_MAX: a new one past them is ENOMEM) */
-struct process *const *machine__processes(const struct machine *m, size_t *nr);
+/*
+ * Every process lifetime in creation order: machine__process_at(m, i) for
+ * i < machine__nr_processes(m); at most UINT32_MAX - 1 (one more is ENOMEM)
+ */
+size_t machine__nr_processes(const struct machine *m);
+struct process *machine__process_at(const struct machine *m, size_t i);
 
 /* the map holding ip in maps, or NULL (binary search) */
 const struct map_entry *maps__find(const struct maps *maps, uint64_t ip);

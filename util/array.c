@@ -82,3 +82,43 @@ void *array__detach(struct array *a, size_t *len)
 	array__init(a, a->elem);
 	return p;
 }
+
+void stable_array__init(struct stable_array *a, size_t elem, unsigned shift)
+{
+	*a = (struct stable_array){ .elem = elem, .shift = shift };
+}
+
+void stable_array__release(struct stable_array *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_chunks; i++)
+		free(a->chunks[i]);
+	free(a->chunks);
+	stable_array__init(a, a->elem, a->shift);
+}
+
+void *stable_array__push(struct stable_array *a)
+{
+	size_t per = (size_t)1 << a->shift, i = a->len & (per - 1);
+	unsigned char *c;
+
+	if (a->len >> a->shift == a->nr_chunks) {
+		unsigned char **nc;
+
+		/* the chunk table grows a chunk at a time: it is small beside them */
+		if (a->elem > SIZE_MAX / per || a->nr_chunks >= SIZE_MAX / sizeof(*nc) - 1)
+			return NULL;
+		nc = realloc(a->chunks, (a->nr_chunks + 1) * sizeof(*nc));
+		if (!nc)
+			return NULL;
+		a->chunks = nc;
+		c = calloc(per, a->elem);
+		if (!c)
+			return NULL;
+		a->chunks[a->nr_chunks++] = c;
+	}
+	c = a->chunks[a->len >> a->shift] + i * a->elem;
+	a->len++;
+	return c;
+}

@@ -33,4 +33,29 @@ int array__append(struct array *a, const void *src, size_t n);
 /* hand the buffer to the caller (who frees it) and leave the array empty */
 void *array__detach(struct array *a, size_t *len);
 
+/*
+ * A stable array: elements of elem bytes in chunks of 2^shift elements that
+ * never move, so pointers to them last until release and element i is
+ * found from its index (a million 56-byte elements take 56 MB, where one
+ * allocation each and a pointer array took 72).  Elements come zeroed.
+ */
+struct stable_array {
+	unsigned char **chunks;
+	size_t nr_chunks;	/* allocated, each 2^shift elements */
+	size_t len;
+	size_t elem;
+	unsigned shift;
+};
+
+void stable_array__init(struct stable_array *a, size_t elem, unsigned shift);
+void stable_array__release(struct stable_array *a);
+/* append one zeroed element and return it, or NULL when out of memory */
+void *stable_array__push(struct stable_array *a);
+
+/* element i < len */
+static inline void *stable_array__at(const struct stable_array *a, size_t i)
+{
+	return a->chunks[i >> a->shift] + (i & (((size_t)1 << a->shift) - 1)) * a->elem;
+}
+
 #endif

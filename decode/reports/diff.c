@@ -266,14 +266,16 @@ static int collect_dsos(struct diff *d, struct hashmap *map, struct array *seen,
 /* the comm of side s's busiest process (15 bytes of the name it exec'd), or NULL */
 static const char *main_comm(const struct diff *d, int s)
 {
-	struct process *const *procs;
+	const struct machine *m = analysis__machine(d->an[s]);
 	const struct process *best = NULL;
-	size_t n, i;
+	size_t n = machine__nr_processes(m), i;
 
-	procs = machine__processes(analysis__machine(d->an[s]), &n);
-	for (i = 0; i < n; i++)
-		if (procs[i]->comm && (!best || procs[i]->samples > best->samples))
-			best = procs[i];
+	for (i = 0; i < n; i++) {
+		const struct process *p = machine__process_at(m, i);
+
+		if (p->comm && (!best || p->samples > best->samples))
+			best = p;
+	}
 	return best ? best->comm : NULL;
 }
 

@@ -21,7 +21,7 @@ static const struct report_column processes_cols[] = {
 /*
  * A process's sort key: its pid as a signed number, then its place in
  * creation order (lifetimes of one pid stay in it), so the keys are unique
- * and any sort gives the one order; machine__processes has at most
+ * and any sort gives the one order; the machine has fewer than
  * UINT32_MAX of them
  */
 static uint64_t proc_key(const struct process *p, size_t i)
@@ -59,19 +59,18 @@ static void process_row(struct csv *c, const struct process *p)
 
 static int processes_write(void *state, struct analysis *a, const char *dir)
 {
-	struct process *const *all;
+	const struct machine *m = analysis__machine(a);
+	size_t nr = machine__nr_processes(m), i, n = 0;
 	uint64_t *v;
-	size_t nr, i, n = 0;
 	struct csv c;
 	int err;
 
 	(void)state;
-	all = machine__processes(analysis__machine(a), &nr);
 	v = malloc((nr ? nr : 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
-		const struct process *p = all[i];
+		const struct process *p = machine__process_at(m, i);
 
 		/* placeholders that never got a name, a map, a sample or a time */
 		if (!p->comm && !p->samples && !process__nr_mmaps(p) && !p->start_time && !p->exit_time)
@@ -86,7 +85,7 @@ static int processes_write(void *state, struct analysis *a, const char *dir)
 		return err;
 	}
 	for (i = 0; i < n; i++)
-		process_row(&c, all[(uint32_t)v[i]]);
+		process_row(&c, machine__process_at(m, (uint32_t)v[i]));
 	free(v);
 	return csv__commit(&c);
 }

@@ -64,8 +64,8 @@ struct tstat {
 };
 
 struct threads {
-	struct pool pool;		/* tstats, switch state, counters */
-	struct array tstat_list;	/* struct tstat *, creation order */
+	struct pool pool;		/* switch state, counters */
+	struct stable_array tstats;	/* struct tstat, creation order */
 	struct hashmap offstacks;	/* struct stack_key + frames + struct tstat * -> uint64_t[3] */
 	struct strbuf keybuf;
 	int switch_data;		/* context switches seen (records or sched_switch samples) */
@@ -104,7 +104,7 @@ static int threads_begin(void *state, struct analysis *a)
 {
 	struct threads *ts = state;
 
-	array__init(&ts->tstat_list, sizeof(void *));
+	stable_array__init(&ts->tstats, sizeof(struct tstat), 10);
 	hashmap__init(&ts->offstacks);
 	strbuf__init(&ts->keybuf);
 	/* the blocking stacks are the frames of the samples at switches */
@@ -119,25 +119,22 @@ static void threads_release(void *state)
 {
 	struct threads *ts = state;
 
-	array__release(&ts->tstat_list);
+	stable_array__release(&ts->tstats);
 	hashmap__release(&ts->offstacks, NULL);
 	strbuf__release(&ts->keybuf);
-	pool__release(&ts->pool);	/* tstats (mthread->priv) too: the machine is gone or going */
+	pool__release(&ts->pool);	/* the tstats (mthread->priv) go above: the machine is gone or going */
 }
 
 static struct tstat *get_tstat(struct threads *ts, struct mthread *th)
 {
 	struct tstat *t = th->priv;
-	void **p;
 
 	if (t)
 		return t;
-	t = pool__alloc(&ts->pool, sizeof(*t));
-	th->priv = t;
-	p = t ? array__push(&ts->tstat_list) : NULL;
-	if (!p)
+	t = stable_array__push(&ts->tstats);
+	if (!t)
 		return NULL;
-	*p = t;
+	th->priv = t;
 	t->pid = th->proc->pid;
 	t->tid = th->tid;
 	return t;
@@ -509,14 +506,20 @@ static int thread_rows(struct analysis *a, const struct threads *ts, const struc
 static int rows_each(struct threads *ts, struct analysis *a, int (*fn)(void *ctx, const struct thread_row *r),
 		     void *ctx)
 {
-	struct tstat **v = ts->tstat_list.data;
-	size_t n = ts->tstat_list.len, i;
+	size_t n = ts->tstats.len, i;
+	struct tstat **v = malloc((n ? n : 1) * sizeof(*v));
 	int err = 0;
 
+	if (!v)
+		return -ENOMEM;
+	/* in creation order, as the sort's ties were before */
+	for (i = 0; i < n; i++)
+		v[i] = stable_array__at(&ts->tstats, i);
 	if (n)
 		qsort(v, n, sizeof(*v), tstat_cmp);
 	for (i = 0; i < n && !err; i++)
 		err = thread_rows(a, ts, v[i], fn, ctx);
+	free(v);
 	return err;
 }
 
@@ -556,7 +559,11 @@ static int threads_write(void *state, struct analysis *a, const char *dir)
 
 	if (err)
 		return err;
-	rows_each(state, a, csv_row, &c);
+	err = rows_each(state, a, csv_row, &c);
+	if (err) {
+		csv__abort(&c);
+		return err;
+	}
 	return csv__commit(&c);
 }
 

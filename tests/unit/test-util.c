@@ -62,6 +62,41 @@ static void test_array_overflow(void **state)
 	array__release(&a);
 }
 
+/* stable_array: elements keep their addresses as chunks are added, come zeroed, and are found by index */
+static void test_stable_array(void **state)
+{
+	struct stable_array a;
+	uint64_t *first, *p;
+	size_t i;
+
+	(void)state;
+	stable_array__init(&a, 3 * sizeof(uint64_t), 4);	/* 16 elements a chunk */
+	first = stable_array__push(&a);
+	assert_non_null(first);
+	first[0] = 7;
+	for (i = 1; i < 1000; i++) {
+		p = stable_array__push(&a);
+		assert_non_null(p);
+		assert_int_equal(p[0] | p[1] | p[2], 0);
+		p[0] = i;
+		p[2] = i * 3;
+	}
+	assert_int_equal(a.len, 1000);
+	assert_int_equal(a.nr_chunks, (1000 + 15) / 16);
+	assert_ptr_equal(stable_array__at(&a, 0), first);
+	assert_int_equal(first[0], 7);
+	for (i = 1; i < 1000; i++) {
+		p = stable_array__at(&a, i);
+		assert_int_equal(p[0], i);
+		assert_int_equal(p[2], i * 3);
+	}
+	/* neighbours within a chunk are elem bytes apart */
+	assert_ptr_equal((char *)stable_array__at(&a, 17) + 3 * sizeof(uint64_t), stable_array__at(&a, 18));
+	stable_array__release(&a);
+	assert_int_equal(a.len, 0);
+	assert_null(a.chunks);
+}
+
 /* u32map's elements: key i * 7919, the 20001st UINT32_MAX */
 static uint32_t u32_key(const void *ctx, uint32_t i)
 {
@@ -826,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_array_push_and_grow),
 		cmocka_unit_test(test_array_overflow),
 		cmocka_unit_test(test_hashmap_insert_find),
+		cmocka_unit_test(test_stable_array),
 		cmocka_unit_test(test_u32map),
 		cmocka_unit_test(test_strset),
 		cmocka_unit_test(test_fs_read_fd),
