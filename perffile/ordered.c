@@ -39,6 +39,7 @@
  * the end of the file, and until the end of the run).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,7 @@ struct oq_block {
 	struct oq_block *next;
 	size_t used;
 	size_t live;		/* records in this block not yet delivered */
-	uint32_t idx;		/* in the queue's blocks */
+	size_t idx;		/* in the queue's blocks (the copies after it stay 8-byte aligned) */
 	unsigned char data[];
 };
 
@@ -80,6 +81,7 @@ struct oq_ent {
 
 /* the copies take what they took when the key was in the index: the bound is met at the same record */
 _Static_assert(sizeof(struct oq_rec) == 24 && sizeof(struct oq_ent) == 16, "copy header 24 bytes, index entry 16");
+_Static_assert(offsetof(struct oq_block, data) % 8 == 0, "copies 8-byte aligned in a block");
 
 #define OQ_BATCH_MIN 8192		/* records in a batch before a round hands it over */
 #define OQ_BATCH_MIN_BYTES (2u << 20)	/* or bytes of them */
@@ -206,7 +208,7 @@ static struct oq_block *new_block(struct ordered_queue *q)
 		b = malloc(sizeof(*b) + OQ_BLOCK_SIZE);
 		if (!b)
 			return NULL;
-		b->idx = (uint32_t)q->nr_blocks;
+		b->idx = q->nr_blocks;
 		q->blocks[q->nr_blocks++] = b;
 		note_bytes(q);
 	}
@@ -338,7 +340,7 @@ static struct oq_rec *put_copy(unsigned char *at, const struct oq_block *blk, co
 {
 	struct oq_rec *r = (struct oq_rec *)(void *)at;
 
-	r->blk = blk ? blk->idx : OQ_NO_BLOCK;
+	r->blk = blk ? (uint32_t)blk->idx : OQ_NO_BLOCK;
 	r->offset = rec->offset;
 	r->nr = rec->nr;
 	r->size = rec->size;
