@@ -32,13 +32,26 @@ gcc -O2 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$tmp/prog_old" 
 		-o "$tmp/prog_new" "$src" ||
 	{ echo "not ok - diff builds: gcc failed"; exit 0; }
 rec() { perf record -q -g -F ${FREQ:-4000} -o "$1" -- "${@:2}" > /dev/null 2> "$1.err"; }
-rec "$tmp/old.data" "$tmp/prog_old" 30000000 || { echo "skip - diff builds: perf record refused: $(head -1 "$tmp/old.data.err")"; exit 0; }
-rec "$tmp/new.data" "$tmp/prog_new" 30000000
-
 # base: a function name without GCC's clone suffixes, as diff pairs them
 base='function base(f) { while (sub(/\.(constprop|isra|part)\.[0-9]+$/, "", f)); return f }'
-"$PROG" diff -o "$tmp/d" "$tmp/old.data" "$tmp/new.data" 2> "$tmp/d.err"
-rc=$?
+hot_ratio() {	# the NEW/OLD period ratio of hot and of leaf in $tmp/d/diff.csv, and their names
+	csv2tsv "$tmp/d/diff.csv" | awk -F'\t' "$base"'
+		$2 == "prog_new" && base($3) == "hot" { h = $11; hn = $3 } $2 == "prog_new" && base($3) == "leaf" { l = $11; ln = $3 }
+		END { print h, l, hn, ln }'
+}
+# the recordings measure CPU time: a VM whose host is busy can slow one of
+# them unevenly (hot 1.66 with leaf 1.02 once in CI), so a pair whose hot
+# ratio is outside 1.8..2.2 is recorded again, up to 3 pairs; the checks
+# below are on the last pair
+for try in 1 2 3; do
+	rec "$tmp/old.data" "$tmp/prog_old" 30000000 || { echo "skip - diff builds: perf record refused: $(head -1 "$tmp/old.data.err")"; exit 0; }
+	rec "$tmp/new.data" "$tmp/prog_new" 30000000
+	rm -rf "$tmp/d"
+	"$PROG" diff -o "$tmp/d" "$tmp/old.data" "$tmp/new.data" 2> "$tmp/d.err"
+	rc=$?
+	read -r rh rl hot_new leaf_new <<< "$(hot_ratio)"
+	[ $rc -ne 0 ] || awk -v h="$rh" 'BEGIN { exit !(h >= 1.8 && h <= 2.2) }' && break
+done
 check "diff builds: exit 0 (exit $rc)" test $rc -eq 0
 check "diff builds: the main executables paired, said on stderr" \
 	grep -q '^readperf: diff: dso prog_old (OLD) paired with prog_new (NEW): both the main executable$' "$tmp/d.err"
@@ -72,10 +85,7 @@ check "diff builds: no prog_old function left unpaired that NEW has${left:+: $le
 # the same work in both builds, is printed: how much the machine moved between the runs)
 first=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' "$base"'NR > 1 && $2 == "prog_new" { print base($3); exit }')
 check "diff builds: hot is the program's first row (got $first)" test "$first" = hot
-read -r rh rl hot_new leaf_new <<< "$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' "$base"'
-	$2 == "prog_new" && base($3) == "hot" { h = $11; hn = $3 } $2 == "prog_new" && base($3) == "leaf" { l = $11; ln = $3 }
-	END { print h, l, hn, ln }')"
-check "diff builds: hot ratio $rh within 1.8..2.2 (leaf, unchanged: $rl)" \
+check "diff builds: hot ratio $rh within 1.8..2.2 (leaf, unchanged: $rl; pair $try of at most 3)" \
 	awk -v h="$rh" 'BEGIN { exit !(h >= 1.8 && h <= 2.2) }'
 "$PROG" diff -q -o "$tmp/g" --gate children --fail-above-ratio 1.5 "$tmp/old.data" "$tmp/new.data" 2> "$tmp/g.err"
 rc=$?
