@@ -42,11 +42,19 @@ run_points() {
 	[ "$mode" = once ] && once=1
 	for ((i = 0; i <= points; i++)); do
 		n=$((total * i / points))
-		rm -rf "$out"
-		cp -r "$ref" "$out"
-		env ${once:+OOM_ONCE=1} OOM_OWN_ONLY=1 OOM_FAIL_AFTER=$n LD_PRELOAD=$shim \
-			"$PROG" -o "$out" "${args[@]}" 2> "$tmp/err"
-		rc=$?
+		# N = all: with two threads how many batch chunks the reading thread
+		# allocates (perffile/ordered.c append_now) depends on when the analysis
+		# thread hands them back, so a
+		# run may take a few more than the counted one (CI, under load): up
+		# to 3 tries there; a count that is short fails all three
+		for ((try = 1; try <= (i == points ? 3 : 1); try++)); do
+			rm -rf "$out"
+			cp -r "$ref" "$out"
+			env ${once:+OOM_ONCE=1} OOM_OWN_ONLY=1 OOM_FAIL_AFTER=$n LD_PRELOAD=$shim \
+				"$PROG" -o "$out" "${args[@]}" 2> "$tmp/err"
+			rc=$?
+			[ $rc -eq 3 ] || break
+		done
 		case $rc in
 		0)
 			ex0=$((ex0 + 1))
