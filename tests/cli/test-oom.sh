@@ -43,10 +43,10 @@ run_points() {
 	for ((i = 0; i <= points; i++)); do
 		n=$((total * i / points))
 		# N = all: with two threads how many batch chunks the reading thread
-		# allocates (perffile/ordered.c append_now) depends on when the analysis
-		# thread hands them back, so a
-		# run may take a few more than the counted one (CI, under load): up
-		# to 3 tries there; a count that is short fails all three
+		# allocates (perffile/ordered.c append_now) depends on when the
+		# analysis thread hands them back, so a run may take a few more than
+		# the counted one (CI, under load): up to 3 tries there; a count that
+		# is short fails all three
 		for ((try = 1; try <= (i == points ? 3 : 1); try++)); do
 			rm -rf "$out"
 			cp -r "$ref" "$out"
