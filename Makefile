@@ -19,9 +19,8 @@ CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wvla -Wwrite-strings -Wformat=2 -fno-common
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -I. $(CFLAGS) $(WARN) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
-# libdebuginfod as its pkg-config file says (it pulls libcurl), else plainly
-DEBUGINFOD_LIBS := $(shell pkg-config --libs libdebuginfod 2>/dev/null || echo -ldebuginfod)
-LIBS = -lbfd -lopcodes -ldw -lelf $(DEBUGINFOD_LIBS) -lzstd -lprotobuf-c -lz -lm -pthread
+# libdebuginfod is opened at run time (decode/debuginfod.c): only its header is needed here
+LIBS = -lbfd -lopcodes -ldw -lelf -lzstd -lprotobuf-c -lz -lm -pthread -ldl
 TEST_LIBS = -lcmocka
 
 ifdef DEVELOPER

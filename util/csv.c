@@ -13,6 +13,7 @@
 
 #include "util/csv.h"
 #include "util/escape.h"
+#include "util/fs.h"
 
 static char *path_join(const char *dir, const char *prefix, const char *name,
 		       const char *suffix)
@@ -451,8 +452,8 @@ int csv__commit(struct csv *c)
 	if (close(c->fd) && !err)
 		err = -errno;
 	c->fd = -1;
-	if (!err && rename(c->tmp_path, c->path))
-		err = -errno;
+	if (!err)
+		err = fs__rename_over(c->tmp_path, c->path);
 	if (err)
 		unlink(c->tmp_path);
 	free(c->tmp_path);
@@ -543,8 +544,8 @@ static int stage_rename(const struct csv_txn *t, const char *name)
 
 	if (!from || !to)
 		err = -ENOMEM;
-	else if (rename(from, to))
-		err = -errno;
+	else
+		err = fs__rename_over(from, to);
 	free(from);
 	free(to);
 	return err;

@@ -118,6 +118,17 @@ static int copy_fd(int in, int out)
 	return 0;
 }
 
+int fs__rename_over(const char *from, const char *to)
+{
+	struct stat st;
+
+	/* a directory at to is refused by rename (EISDIR), but an exchange would take it */
+	if (!lstat(to, &st) && S_ISREG(st.st_mode) && !renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE))
+		return unlink(from) ? -errno : 0;
+	/* to absent or no regular file, or a file system without RENAME_EXCHANGE (EINVAL) */
+	return rename(from, to) ? -errno : 0;
+}
+
 /* fill the temporary file tmp (created here) and rename it to dst; tmp is gone on failure */
 static int commit_tmp(const char *tmp, const char *dst, int mode, int in, const void *data, size_t len)
 {
@@ -136,8 +147,8 @@ static int commit_tmp(const char *tmp, const char *dst, int mode, int in, const 
 	err = in >= 0 ? copy_fd(in, out) : write_all(out, data, len);
 	if (close(out) && !err)
 		err = -errno;
-	if (!err && rename(tmp, dst))
-		err = -errno;
+	if (!err)
+		err = fs__rename_over(tmp, dst);
 	if (err)
 		unlink(tmp);
 	return err;

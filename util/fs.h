@@ -13,6 +13,15 @@ int fs__mkdir_p(const char *dir);
  * 0 or -errno.
  */
 int fs__copy_file(const char *src, const char *dst);
+/*
+ * rename(from, to), where an existing regular file at to is swapped out to
+ * from (renameat2 RENAME_EXCHANGE) and unlinked there: ext4 (auto_da_alloc)
+ * writes out a file renamed over another at the rename, 28 ms for a 40 MB
+ * overview.csv here, where the exchange takes 0.1 ms.  What is at to is
+ * replaced at once, as by rename.  0 or -errno (from removed when the
+ * exchange happened but the unlink failed: to holds the new file).
+ */
+int fs__rename_over(const char *from, const char *to);
 /* len bytes of data as the file dst, whole or not at all, as fs__copy_file (mode 0644); 0 or -errno */
 int fs__write_file(const char *dst, const void *data, size_t len);
 /*

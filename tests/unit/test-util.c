@@ -855,6 +855,57 @@ static void test_spool(void **state)
 	spool__delete(NULL);
 }
 
+/*
+ * fs__rename_over: over a regular file (the exchange: the old file is gone,
+ * not left at from), to a new name, over a symlink (replaced, its target
+ * untouched, as rename does), and a directory at to refused with from kept
+ */
+static void test_fs_rename_over(void **state)
+{
+	char dir[] = "/tmp/readperf-test-fs-XXXXXX", a[256], b[256], t[256];
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(t, sizeof(t), "%s/t", dir);
+	put_file(dir, "a", "new");
+	put_file(dir, "b", "old");
+	assert_int_equal(fs__rename_over(a, b), 0);
+	assert_true(file_is(dir, "b", "new"));
+	assert_int_equal(lstat(a, &st), -1);
+	assert_int_equal(errno, ENOENT);
+
+	put_file(dir, "a", "newer");
+	assert_int_equal(unlink(b), 0);
+	assert_int_equal(fs__rename_over(a, b), 0);	/* b absent */
+	assert_true(file_is(dir, "b", "newer"));
+	assert_int_equal(lstat(a, &st), -1);
+
+	put_file(dir, "t", "target");
+	assert_int_equal(unlink(b), 0);
+	assert_int_equal(symlink(t, b), 0);
+	put_file(dir, "a", "over the link");
+	assert_int_equal(fs__rename_over(a, b), 0);
+	assert_int_equal(lstat(b, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_true(file_is(dir, "b", "over the link"));
+	assert_true(file_is(dir, "t", "target"));
+
+	assert_int_equal(unlink(b), 0);
+	assert_int_equal(mkdir(b, 0777), 0);
+	put_file(dir, "a", "kept");
+	assert_int_equal(fs__rename_over(a, b), -EISDIR);
+	assert_true(file_is(dir, "a", "kept"));
+	assert_int_equal(lstat(b, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	rmdir(b);
+	unlink(a);
+	unlink(t);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -865,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_u32map),
 		cmocka_unit_test(test_strset),
 		cmocka_unit_test(test_fs_read_fd),
+		cmocka_unit_test(test_fs_rename_over),
 		cmocka_unit_test(test_hashfront),
 		cmocka_unit_test(test_heap_huge_pages),
 		cmocka_unit_test(test_strbuf),
