@@ -24,6 +24,7 @@
 #include "util/escape.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
+#include "util/thread.h"
 
 /* ---------------------------------------------------------------- reports */
 
@@ -612,6 +613,7 @@ static int start_analysis(struct analyse_opts *o, struct perf_file *f, const cha
 		return err;
 	/* the analysis in a second thread; without one (-j 1, one CPU) it runs in this one */
 	if (second_thread(o) && !ordered_queue__start_worker(*q)) {
+		thread__give_way("readperf-read");	/* this thread reads on, the worker (made above) analyses */
 		perf_file__set_barrier(f, sync_queue, *q);
 		log_msg(log, LOG_DEBUG, "%s: the analysis in a second thread", perf_file__name(f));
 	}

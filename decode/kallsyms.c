@@ -29,6 +29,7 @@
 
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/thread.h"
 #include "perffile/buildid.h"
 #include "decode/symbols_internal.h"
 
@@ -309,6 +310,7 @@ static void *ahead_main(void *arg)
 {
 	struct kallsyms_ahead *k = arg;
 
+	thread__give_way("readperf-ksyms");
 	k->job.err = kallsyms_run(&k->job);
 	return NULL;
 }

@@ -2,11 +2,13 @@
 /*
  * The spool (see spool.h): blocks go from the appending thread to the
  * consumer through a list under one mutex, and come back through another;
- * the block being filled is the appender's alone.  A hand-over per 256 KiB
+ * the block being filled is the appender's alone.  A hand-over per MiB
  * keeps the lock and the wake-ups rare (overview.csv of a 437k-sample
- * recording, 40 MB of text from ~35 MB of rows: ~140 of them).
+ * recording, 40 MB of text from ~35 MB of rows: ~35 of them; with 256 KiB
+ * blocks ~140, each waking the consumer into the analysis thread's CPU).
  */
 #include "util/spool.h"
+#include "util/thread.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -38,6 +40,7 @@ static void *consumer_main(void *arg)
 	struct spool *s = arg;
 	struct spool_block *b;
 
+	thread__give_way("readperf-write");
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
 		while (!s->full && !s->quit)

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#define SPOOL_BLOCK ((size_t)256 << 10)
+#define SPOOL_BLOCK ((size_t)1 << 20)
 #define SPOOL_BLOCKS 4
 
 /* the bytes of one block, in the order they were appended: as many as spool__alloc gave out */
