@@ -40,6 +40,7 @@ struct machine {
 	uint64_t jit_seq;
 	int jit_warned;
 	int has_tsc;			/* a TIME_CONV record: arch timestamps convert */
+	uint64_t maps_gen;		/* machine__maps_gen */
 	struct perf_rec_time_conv tsc;
 };
 
@@ -593,6 +594,7 @@ int machine__advance(struct machine *m, uint64_t time)
 		err = jit_insert(m, &d->m, dso__path(d->m.dso));
 		if (err)
 			return err;
+		m->maps_gen++;
 		m->jit_head++;
 		m->jit_next = m->jit_head < m->jit_due.len ? d[1].m.time : UINT64_MAX;
 	}
@@ -696,6 +698,7 @@ static int process_mmap(struct machine *m, const struct perf_record *rec)
 
 int machine__process(struct machine *m, const struct perf_record *rec, uint64_t time)
 {
+	m->maps_gen++;
 	switch (rec->type) {
 	case PERF_RECORD_COMM:
 		return process_comm(m, &rec->u.comm);
@@ -713,6 +716,11 @@ int machine__process(struct machine *m, const struct perf_record *rec, uint64_t 
 	default:
 		return 0;
 	}
+}
+
+uint64_t machine__maps_gen(const struct machine *m)
+{
+	return m->maps_gen;
 }
 
 const struct map_entry *machine__find_map(const struct mthread *t, uint64_t ip)

@@ -138,6 +138,12 @@ struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_
 struct mthread *machine__find_thread(const struct machine *m, uint32_t tid);
 
 /* the map of the thread's process holding ip, or NULL */
+/*
+ * A number that changes whenever a map may have changed (every record
+ * machine__process takes, every JIT load machine__advance applies): what
+ * is derived from the maps and this number holds while it stays
+ */
+uint64_t machine__maps_gen(const struct machine *m);
 const struct map_entry *machine__find_map(const struct mthread *t, uint64_t ip);
 /* the kernel map holding ip, or NULL */
 const struct map_entry *machine__find_kernel_map(const struct machine *m, uint64_t ip);

@@ -50,22 +50,36 @@ struct overview {
 	struct spool *spool;		/* opts.helper_threads: the rows are formatted there */
 };
 
-/*
- * A row's fields, formatted by put_row.  A sample of a function with its
- * text: event_len bytes of event, then ",dso,function," (text_len in all);
- * else each name field (NULL: empty): event, dso, function, info.
- */
+/* A row's fields, formatted by put_row; each name field NULL when empty: event, dso, function, info. */
 struct ov_row {
 	uint32_t size;			/* in the spool: this and the names copied after it */
+	uint32_t kind;			/* OV_ROW */
 	uint32_t type;
 	int64_t pid, tid, cpu;
 	uint64_t nr, time, ip, period;
 	int has_ip;
-	const char *text;
-	uint32_t event_len, text_len;
 	const char *name[4];
 	size_t len[4];
 };
+
+/*
+ * The row of a sample whose function has its text (most rows), 80 bytes in
+ * the spool where an ov_row takes 152: filled where it goes, no names after it
+ */
+struct ov_srow {
+	uint32_t size;			/* sizeof(struct ov_srow) */
+	uint32_t kind;			/* OV_SROW */
+	int32_t pid, tid;		/* -1: none (common_fields) */
+	int64_t cpu;
+	uint64_t nr, time, ip, period;
+	const char *text;		/* event_len bytes of event, then ",dso,function," (text_len in all) */
+	uint32_t event_len, text_len;
+	uint32_t has_ip;
+};
+
+_Static_assert(sizeof(struct ov_srow) == 80 && sizeof(struct ov_srow) % 8 == 0, "a sample row, 8-byte aligned");
+
+enum { OV_ROW = 1, OV_SROW };
 
 static const struct report_column overview_cols[] = {
 	{ "nr", "BIGINT" }, { "time", "BIGINT" }, { "type", "TEXT" }, { "pid", "BIGINT" }, { "tid", "BIGINT" },
@@ -163,27 +177,37 @@ static void put_row(struct overview *o, const struct ov_row *r)
 	csv__u64(c, r->nr);
 	csv__u64(c, r->time);
 	type_pid_cpu(o, r->type, r->pid, r->tid, r->cpu);
-	if (r->text)
-		csv__text(c, r->text, r->event_len);
-	else
-		csv__strn(c, r->name[0] ? r->name[0] : "", r->len[0]);
+	csv__strn(c, r->name[0] ? r->name[0] : "", r->len[0]);
 	if (r->has_ip)
 		csv__hex(c, r->ip);
 	else
 		csv__empty(c);
 	csv__u64(c, r->period);
-	if (r->text) {
-		/* ",dso,function," after the period: dso, symbol and the empty info */
-		csv__raw(c, r->text + r->event_len, r->text_len - r->event_len);
-	} else {
-		csv__strn(c, r->name[1] ? r->name[1] : "", r->len[1]);
-		csv__strn(c, r->name[2] ? r->name[2] : "", r->len[2]);
-		csv__strn(c, r->name[3] ? r->name[3] : "", r->len[3]);
-	}
+	csv__strn(c, r->name[1] ? r->name[1] : "", r->len[1]);
+	csv__strn(c, r->name[2] ? r->name[2] : "", r->len[2]);
+	csv__strn(c, r->name[3] ? r->name[3] : "", r->len[3]);
 	csv__end_row(c);
 }
 
-/* the spool's thread: a block of rows, each followed by its names */
+/* a sample's row: as put_row with the function's text */
+static void put_srow(struct overview *o, const struct ov_srow *r)
+{
+	struct csv *c = &o->ov;
+
+	csv__u64(c, r->nr);
+	csv__u64(c, r->time);
+	type_pid_cpu(o, PERF_RECORD_SAMPLE, r->pid, r->tid, r->cpu);
+	csv__text(c, r->text, r->event_len);
+	if (r->has_ip)
+		csv__hex(c, r->ip);
+	else
+		csv__empty(c);
+	csv__u64(c, r->period);
+	csv__raw(c, r->text + r->event_len, r->text_len - r->event_len);
+	csv__end_row(c);
+}
+
+/* the spool's thread: a block of rows, each ov_row followed by its names */
 static void consume_rows(void *ctx, const unsigned char *data, size_t len)
 {
 	size_t off = 0;
@@ -191,7 +215,10 @@ static void consume_rows(void *ctx, const unsigned char *data, size_t len)
 	while (off < len) {
 		const struct ov_row *r = (const struct ov_row *)(const void *)(data + off);
 
-		put_row(ctx, r);
+		if (r->kind == OV_SROW)
+			put_srow(ctx, (const struct ov_srow *)(const void *)r);
+		else
+			put_row(ctx, r);
 		off += r->size;
 	}
 }
@@ -221,6 +248,7 @@ static void emit_row(struct overview *o, struct ov_row *r)
 		return;
 	}
 	r->size = (uint32_t)((need + 7) & ~(size_t)7);
+	r->kind = OV_ROW;
 	copy = memcpy(p, r, sizeof(*r));
 	p += sizeof(*r);
 	for (i = 0; i < 4; i++) {
@@ -295,6 +323,36 @@ static const struct ov_text *sample_text(struct overview *o, const struct func_s
 	return tx;
 }
 
+/* a sample's row from the function's text: into the spool, else formatted here */
+static void emit_srow(struct overview *o, const struct rsample *rs, const struct ov_text *tx)
+{
+	const struct perf_record *rec = rs->rec;
+	const struct perf_sample *s = &rec->sample;
+	struct ov_srow here, *r = o->spool ? spool__alloc(o->spool, sizeof(*r)) : NULL;
+	struct ov_row common;
+
+	if (o->spool && !r)
+		spool__drain(o->spool);
+	if (!r)
+		r = &here;
+	common_fields(&common, rec, !!(s->sample_type & PERF_SAMPLE_TID), s->pid, s->tid);
+	r->size = sizeof(*r);
+	r->kind = OV_SROW;
+	r->pid = (int32_t)common.pid;	/* an int32_t's value or -1 */
+	r->tid = (int32_t)common.tid;
+	r->cpu = common.cpu;
+	r->nr = common.nr;
+	r->time = common.time;
+	r->has_ip = !!(s->sample_type & PERF_SAMPLE_IP);
+	r->ip = s->ip;
+	r->period = rs->period;
+	r->text = tx->text;
+	r->event_len = tx->event_len;
+	r->text_len = tx->len;
+	if (r == &here)
+		put_srow(o, r);
+}
+
 static int overview_sample(void *state, struct analysis *a, const struct rsample *rs)
 {
 	struct overview *o = state;
@@ -305,20 +363,18 @@ static int overview_sample(void *state, struct analysis *a, const struct rsample
 	struct ov_row r;
 
 	(void)a;
+	if (tx) {
+		emit_srow(o, rs, tx);
+		return 0;
+	}
 	memset(&r, 0, sizeof(r));
 	common_fields(&r, rec, !!(s->sample_type & PERF_SAMPLE_TID), s->pid, s->tid);
 	r.has_ip = !!(s->sample_type & PERF_SAMPLE_IP);
 	r.ip = s->ip;
 	r.period = rs->period;
-	if (tx) {
-		r.text = tx->text;
-		r.event_len = tx->event_len;
-		r.text_len = tx->len;
-	} else {
-		set_name(&r, 0, rs->event_name);
-		set_name(&r, 1, f->dso);
-		set_name(&r, 2, f->function);
-	}
+	set_name(&r, 0, rs->event_name);
+	set_name(&r, 1, f->dso);
+	set_name(&r, 2, f->function);
 	emit_row(o, &r);
 	return 0;
 }
