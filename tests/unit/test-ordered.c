@@ -211,7 +211,13 @@ static void test_many_rounds(void **state)
 	assert_false(s.out_of_order);
 	assert_int_equal(st.nr_unordered, 0);
 	assert_true(st.max_queued <= 3000);
-	assert_true(st.bytes_allocated <= 4u << 20);
+	/*
+	 * 1 MiB blocks: about two rounds queued (2 blocks); with the worker,
+	 * also the records of the batches it is not through (ordered.c: up to
+	 * three while they hold 2 MiB, and the one being filled, 8,192
+	 * records of 40 bytes): 2 + 3 + 1 blocks when it lags (a loaded machine)
+	 */
+	assert_true(st.bytes_allocated <= (with_worker ? 6u : 4u) << 20);
 	free(buf);
 	pe__release(&e);
 }
