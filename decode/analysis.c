@@ -63,6 +63,7 @@ struct evstat {
 	uint32_t idx;
 	int time_unit;			/* cpu-clock or task-clock: the period is nanoseconds */
 	uint64_t samples, period;
+	uint64_t unstacked_period;	/* of the samples that passed every filter but --focus and --ignore */
 	struct ipent *unknown;		/* addresses in no map */
 };
 
@@ -1184,6 +1185,7 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 	}
 	if (err)
 		return err;
+	es->unstacked_period += rs.period;
 	if (a->stack_filter && (err = pass_stack_filters(a, rs.period)) <= 0)
 		goto filtered;
 	if (count_self(a, es, e, &t, th, rs.period))
@@ -1639,6 +1641,11 @@ const char *analysis__event_name(const struct analysis *a, uint32_t event)
 uint64_t analysis__event_period(const struct analysis *a, uint32_t event)
 {
 	return event < a->nr_events ? a->events[event].period : 0;
+}
+
+uint64_t analysis__event_unstacked_period(const struct analysis *a, uint32_t event)
+{
+	return event < a->nr_events ? a->events[event].unstacked_period : 0;
 }
 
 int analysis__have_callchains(const struct analysis *a)

@@ -175,6 +175,11 @@ const char *analysis__intern(struct analysis *a, const char *s);
 const char *analysis__event_name(const struct analysis *a, uint32_t event);
 /* the period of every sample of event i that passed the filters */
 uint64_t analysis__event_period(const struct analysis *a, uint32_t event);
+/*
+ * the period of every sample of event i that passed the filters but --focus
+ * and --ignore: without the others (-e aside), of all its samples
+ */
+uint64_t analysis__event_unstacked_period(const struct analysis *a, uint32_t event);
 /* do the samples of the reported events (-e) carry callchains? */
 int analysis__have_callchains(const struct analysis *a);
 /* is output NAME (a path output when is_path) among opts.outputs? */

@@ -6,7 +6,9 @@
  * it (its total, the children columns of results.csv), then each caller
  * (the frame right above an occurrence) and each callee (right below), and
  * the samples it is the leaf of (self), each counted once per sample, with
- * its share of the function's total period.  Rows by period descending,
+ * its share of the function's total period; the function's own line gives
+ * its share of the kept samples and of all the event's samples (perf report
+ * --children's figure).  Rows by period descending,
  * then name.  Needs --focus (the functions); without it there is nothing to
  * show.  Names are terminal text (escape__term).
  */
@@ -189,6 +191,11 @@ static int edge_cmp(const void *pa, const void *pb)
 	return r ? r : name_cmp(a->other, b->other);
 }
 
+static double pct_of(uint64_t part, uint64_t total)
+{
+	return total ? 100.0 * (double)part / (double)total : 0;
+}
+
 /* names from the file as terminal text: two scratch buffers for one line */
 struct peek_text {
 	struct strbuf a, b;
@@ -197,9 +204,7 @@ struct peek_text {
 static void share(struct csv *c, struct peek_text *tx, uint64_t samples, uint64_t period, uint64_t total,
 		  const struct func_stat *f)
 {
-	double pct = total ? 100.0 * (double)period / (double)total : 0;
-
-	csv__printf(c, "  %10" PRIu64 " %14" PRIu64 " %7.2f%%  %s (%s)\n", samples, period, pct,
+	csv__printf(c, "  %10" PRIu64 " %14" PRIu64 " %7.2f%%  %s (%s)\n", samples, period, pct_of(period, total),
 		    escape__term_str(&tx->a, f->function), escape__term_str(&tx->b, f->dso));
 }
 
@@ -237,6 +242,34 @@ static int sort_edges(struct peek *p)
 	return 0;
 }
 
+/*
+ * Filters other than --focus, --ignore and -e (which picks events, not
+ * samples of one): then the second share is not of all samples.
+ */
+static int other_filters(const struct analysis_opts *o)
+{
+	return o->nr_pids || o->nr_tids || o->nr_comms || o->nr_dsos || o->nr_syms || o->has_time;
+}
+
+/*
+ * A target's first line: its share of the kept samples (100% with one
+ * --focus function) and of all the event's samples, the figure of perf
+ * report --children, whose percentages are of the event's total.
+ */
+static void print_target(struct csv *c, struct peek_text *tx, struct strbuf *ev, struct analysis *a,
+			 const struct peek_target *t, int first)
+{
+	uint32_t event = t->f->event;
+
+	csv__printf(c, "%s%s: %s (%s): on the stack of %" PRIu64 " samples, period %" PRIu64
+		    " (%.2f%% of the kept samples, %.2f%% of %s)\n", first ? "" : "\n",
+		    escape__term_str(ev, analysis__event_name(a, event)),
+		    escape__term_str(&tx->a, t->f->function), escape__term_str(&tx->b, t->f->dso),
+		    t->samples, t->period, pct_of(t->period, analysis__event_period(a, event)),
+		    pct_of(t->period, analysis__event_unstacked_period(a, event)),
+		    other_filters(analysis__opts(a)) ? "the samples before --focus and --ignore" : "all samples");
+}
+
 static int write_peek(struct peek *p, struct analysis *a, struct csv *c)
 {
 	struct peek_target **t = p->target_list.data;
@@ -248,13 +281,7 @@ static int write_peek(struct peek *p, struct analysis *a, struct csv *c)
 
 	array__init(&v, sizeof(void *));
 	for (i = 0; i < p->target_list.len && !err; i++) {
-		uint64_t total = analysis__event_period(a, t[i]->f->event);
-
-		csv__printf(c, "%s%s: %s (%s): on the stack of %" PRIu64 " samples, period %" PRIu64
-			    " (%.2f%% of the kept samples)\n", i ? "\n" : "",
-			    escape__term_str(&ev, analysis__event_name(a, t[i]->f->event)),
-			    escape__term_str(&tx.a, t[i]->f->function), escape__term_str(&tx.b, t[i]->f->dso),
-			    t[i]->samples, t[i]->period, total ? 100.0 * (double)t[i]->period / (double)total : 0);
+		print_target(c, &tx, &ev, a, t[i], i == 0);
 		csv__printf(c, "  %10s %14s %8s  %s\n", "samples", "period", "share", "function");
 		err = print_edges(c, &tx, p, t[i], PEEK_CALLER, &v);
 		if (err)

@@ -26,6 +26,15 @@ tree_case() {
 	check "tree $name $func: $(grep -c '^call' "$o.want") callers and callees, total and self as perf script's stacks" \
 		diff "$o.want" "$o.got"
 	check "tree $name $func: nothing on stderr, no report written" eval 'quiet_stderr "$tmp/err" && test ! -e results.csv'
+	# the share of all the event's samples: perf report --children's Children column, whose
+	# percentages are of the event's total (--sort dso,sym: one row per function, not per comm)
+	[ -f "$tmp/$name.children" ] || perf report --children --no-inline --stdio -g none --sort dso,sym \
+		-i "$td/$name.data" --symfs "$td/symfs" --kallsyms "$k" > "$tmp/$name.children" 2> /dev/null
+	local want got
+	want=$(awk -v f="$func" '$NF == f && $(NF - 1) ~ /^\[[.k]\]$/ { print $1 }' "$tmp/$name.children")
+	got=$(sed -n '1s/.*, \([0-9.]*%\) of all samples)$/\1/p' "$o.out")
+	check "tree $name $func: $got of all samples, perf report --children's $want" \
+		test -n "$want" -a "$got" = "$want"
 }
 
 cd "$tmp" || exit 1
@@ -38,6 +47,15 @@ tree_case systemwide-g entry_SYSCALL_64_after_hwframe
 "$PROG" tree -q "${sym[@]}" "$td/callgraph-fp.data" __libc_start_call_main > "$tmp/shares" 2> /dev/null
 check "tree: the callees of __libc_start_call_main: 48.15% 32.54% 19.31% (1252, 846, 502 samples x 250000 of its 650000000)" \
 	test "$(awk '/callees:/ { c = 1; next } c { printf "%s ", $3 }' "$tmp/shares")" = "48.15% 32.54% 19.31% "
+# two functions: their shares of the kept samples (those holding either) and of all samples:
+# hot_big 313000000 of the 650000000 kept = 48.15%, of the 651500000 in all (perf report's
+# "Event count") = 48.04%; with --comm the second share is of the samples the other filters kept
+"$PROG" tree -q "${sym[@]}" "$td/callgraph-fp.data" hot_big __libc_start_call_main > "$tmp/two" 2> /dev/null
+check "tree hot_big with __libc_start_call_main: 48.15% of the kept samples, 48.04% of all" \
+	grep -q '^cpu-clock: hot_big (work): .* period 313000000 (48.15% of the kept samples, 48.04% of all samples)$' "$tmp/two"
+"$PROG" tree -q --comm work "${sym[@]}" "$td/callgraph-fp.data" hot_big > "$tmp/two" 2> /dev/null
+check "tree --comm work hot_big: the second share not said to be of all samples" \
+	grep -q '(100.00% of the kept samples, 48.04% of the samples before --focus and --ignore)$' "$tmp/two"
 # usage: FILE and FUNCTION both needed; a function on no stack: exit 2
 "$PROG" tree "$td/callgraph-fp.data" > /dev/null 2> "$tmp/err"
 rc=$?
