@@ -582,8 +582,8 @@ static void fill_result(struct analyse_result *r, const struct perf_file *f, con
 /*
  * The analysis of the records (the reports of --reports beyond stat, events
  * and header, and the extra outputs) into *an and its queue *q; none needed:
- * 0 and both NULL.  0, 1 when -e matches no event (a usage error, said), or
- * -errno (said unless ENOMEM).
+ * 0 and both NULL.  0, -EINVAL when -e matches no event of the file (bad
+ * input, said), or -errno (said unless ENOMEM).
  */
 static int start_analysis(struct analyse_opts *o, struct perf_file *f, const char *stage, struct analysis **an,
 			  struct ordered_queue **q, const struct log *log)
@@ -593,8 +593,8 @@ static int start_analysis(struct analyse_opts *o, struct perf_file *f, const cha
 	o->an.outputs = analysis_outputs(o);
 	if (!o->an.outputs)
 		return 0;
-	if (o->event_arg && find_event(f, o->event_arg, &o->an.event, log))
-		return 1;
+	if (o->event_arg && (err = find_event(f, o->event_arg, &o->an.event, log)))
+		return err;
 	warn_limits(f, log);
 	recorded_kernel(f, &o->sym);
 	o->sym.log = log;
@@ -727,12 +727,6 @@ static int analyse_run(struct analyse_opts *o, const struct log *log)
 	filestat__set_profile(fs, o->an.profile);
 	filestat__set_raw_csv(fs, o->an.raw_csv);
 	err = start_analysis(o, f, txn.stage, &an, &q, log);
-	if (err > 0) {
-		filestat__delete(fs);
-		perf_file__delete(f);
-		csv_txn__abort(&txn);
-		return EXIT_USAGE;
-	}
 	if (err)
 		goto out_delete;
 	/* the reports cover what was read, also after a fault */

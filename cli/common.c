@@ -525,8 +525,10 @@ void recorded_kernel(const struct perf_file *f, struct symbols_opts *so)
 /*
  * The attr -e names in f: its name exactly, else the one whose name without
  * perf's ":modifiers" and "/terms/" is it ("cycles" for "cycles:P",
- * "page-faults" for "page-faults/period=5/").  No match, or two,
- * is a usage error that lists the events of the file.
+ * "page-faults" for "page-faults/period=5/").  No match, or two, is
+ * -EINVAL, said with the events of the file: bad input (exit 2) as a
+ * filter that leaves no sample, not a usage error, for the command line is
+ * right and the file lacks what it asks (in a batch, one file of many).
  */
 int find_event(const struct perf_file *f, const char *want, const char **name, const struct log *log)
 {

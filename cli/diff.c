@@ -389,26 +389,30 @@ static int split_sides(int argc, char **argv, int next, int dashes, char **files
 	return nr[0] && nr[1] ? 0 : -1;
 }
 
-/* load every file of both sides; 0, a negative errno, or -EINVAL (*fault) for a damaged file read up to its fault */
+/*
+ * load every file of both sides; 0 (with *fault -EINVAL for a damaged file
+ * read up to its fault) or a negative errno: -EINVAL then for a file that
+ * has no analysis (its -e event or --time does not fit it)
+ */
 static int load_sides(struct diff_side *side[2], char **files[2], const size_t nr[2], struct analysis **an[2],
-		      struct stack_count **st[2], const struct diff_opts *o, const struct log *log)
+		      struct stack_count **st[2], const struct diff_opts *o, int *fault, const struct log *log)
 {
 	size_t k;
-	int s, err = 0, fault = 0;
+	int s, err = 0;
 
 	for (s = 0; s < 2 && !err; s++) {
 		for (k = 0; k < nr[s] && !err; k++) {
 			err = diff_load(&side[s][k], files[s][k], &o->o, o->flamegraph || o->folded || o->html, log);
 			/* a damaged file still compares by what was read before the fault */
 			if (err == -EINVAL && side[s][k].an) {
-				fault = err;
+				*fault = err;
 				err = 0;
 			}
 			an[s][k] = side[s][k].an;
 			st[s][k] = side[s][k].stacks;
 		}
 	}
-	return err ? err : fault;
+	return err;
 }
 
 /* --folded and --flamegraph: the differential stacks; 0 or a negative errno (said, but -ENOMEM) */
@@ -521,11 +525,7 @@ static int diff_run(struct diff_opts *o, struct diff_side *side[2], char **files
 	size_t k;
 	int err, fault = 0, code, s;
 
-	err = an[0] && an[1] && st[0] && st[1] ? load_sides(side, files, nr, an, st, o, log) : -ENOMEM;
-	if (err == -EINVAL) {
-		fault = err;
-		err = 0;
-	}
+	err = an[0] && an[1] && st[0] && st[1] ? load_sides(side, files, nr, an, st, o, &fault, log) : -ENOMEM;
 	if (!err)
 		err = diff__new(&d, (struct analysis *const *[2]){ an[0], an[1] }, nr, &o->cfg);
 	if (!err && o->gate & 2 && !diff__has_children(d)) {

@@ -67,13 +67,30 @@ else
 fi
 
 # options
-t "-e with no such event: exit 1 listing the events" 1 'the file has: cpu-clock' -- -o "$tmp/e" -e cycles "$td/work.data"
+# an event the file lacks is bad input, as a filter that leaves no sample (DESIGN.md: 1 usage,
+# 2 bad input): the command line is right, the file does not have what it asks; said with the
+# file's name and events, in every command that takes -e, and per file in a batch
+t "-e with no such event: exit 2 naming the file and listing its events" 2 \
+	"^readperf: $td/work.data: -e cycles: no event of that name; the file has: cpu-clock\$" -- -o "$tmp/e" -e cycles "$td/work.data"
 if ls -A "$tmp/e" 2> /dev/null | grep -q .; then
 	echo "not ok - -e with no such event: leaves $(ls -A "$tmp/e") in the output directory"
 else
 	echo "ok - -e with no such event: no staging directory left"
 fi
 t "-e empty: exit 1" 1 '' -- -o "$tmp/e" -e '' "$td/work.data"
+t "tree -e with no such event: exit 2" 2 'work.data: -e cycles: no event of that name; the file has: cpu-clock$' -- \
+	tree -q -e cycles "$td/work.data" hot_big
+t "annotate -e with no such event: exit 2" 2 'work.data: -e cycles: no event of that name; the file has: cpu-clock$' -- \
+	annotate -e cycles "$td/work.data" hot_big
+# diff: a file without an analysis is no damaged file to compare up to its fault (it crashed)
+t "diff -e with no such event: exit 2" 2 'work.data: -e cycles: no event of that name; the file has: cpu-clock$' -- \
+	diff -q -o "$tmp/de" -e cycles "$td/work.data" "$td/work.data"
+t "diff --time A%-B% on files without sample times: exit 2" 2 'work.pipe.data: --time with % or \+seconds needs' -- \
+	diff -q -o "$tmp/de" --time 10%-20% "$td/work.pipe.data" "$td/work.pipe.data"
+t "batch -e page-faults, work.data without it: exit 2" 2 'work.data: -e page-faults: no event of that name' -- \
+	-q -o "$tmp/eb2" -e page-faults "$td/work.data" "$td/multi.data"
+check "batch -e page-faults: index.csv says work 2, multi 0" \
+	test "$(csv2tsv "$tmp/eb2/index.csv" | awk -F'\t' 'NR > 1 { printf "%s %s ", $1, $3 }')" = "work 2 multi 0 "
 t "--time START after END: exit 1" 1 'START is after END' -- -o "$tmp/e" --time 20,10 "$td/work.data"
 t "--reports empty: exit 1" 1 'no report' -- -o "$tmp/e" --reports '' "$td/work.data"
 t "--reports unknown: exit 1" 1 "unknown report" -- -o "$tmp/e" --reports bogus "$td/work.data"
