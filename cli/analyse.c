@@ -472,7 +472,7 @@ static void print_top(FILE *fp, const struct analysis *an)
 {
 	size_t nf = analysis__nr_funcs(an), ne = analysis__nr_events(an), e, i, n;
 	const struct func_stat **v = calloc(nf ? nf : 1, sizeof(*v));
-	struct strbuf s1 = STRBUF_INIT, s2 = STRBUF_INIT;
+	struct term_text s1 = TERM_TEXT_INIT, s2 = TERM_TEXT_INIT;
 
 	if (!v)
 		return;
@@ -495,8 +495,8 @@ static void print_top(FILE *fp, const struct analysis *an)
 			fprintf(fp, "  %6.2f%%  %-24s %s\n", ev.period ? 100.0 * (double)v[i]->period / (double)ev.period : 0.0,
 				escape__term_str(&s1, v[i]->dso), escape__term_str(&s2, v[i]->function));
 	}
-	strbuf__release(&s1);
-	strbuf__release(&s2);
+	term_text__release(&s1);
+	term_text__release(&s2);
 	free(v);
 }
 
@@ -518,12 +518,12 @@ static void print_summary(const struct analyse_opts *o, const struct filestat *f
 		log_msg(log, LOG_WARN, "%s is %.1f MB; --reports default without overview leaves it out", path,
 			(double)sb.st_size / (1024 * 1024));
 	{
-		struct strbuf s1 = STRBUF_INIT, s2 = STRBUF_INIT;
+		struct term_text s1 = TERM_TEXT_INIT, s2 = TERM_TEXT_INIT;
 
 		fprintf(fp, "readperf: %s: reports in %s/:", escape__term_str(&s1, o->input),
 			escape__term_str(&s2, o->outdir));
-		strbuf__release(&s1);
-		strbuf__release(&s2);
+		term_text__release(&s1);
+		term_text__release(&s2);
 	}
 	print_report_names(fp, o->reports);
 	fputc('\n', fp);

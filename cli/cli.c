@@ -15,7 +15,7 @@
 void cli_print_log(void *ctx, enum log_level level, const char *msg)
 {
 	struct cli *cli = ctx;
-	struct strbuf sb = STRBUF_INIT;
+	struct term_text t = TERM_TEXT_INIT;
 
 	if (level == LOG_ERR && !cli->first_err[0])
 		snprintf(cli->first_err, sizeof(cli->first_err), "%s", msg);
@@ -24,8 +24,8 @@ void cli_print_log(void *ctx, enum log_level level, const char *msg)
 	if (level == LOG_DEBUG && !cli->verbose)
 		return;
 	/* messages name what the file names: shown as terminal text (util/escape.h) */
-	fprintf(stderr, "readperf: %s%s\n", level == LOG_WARN ? "warning: " : "", escape__term_str(&sb, msg));
-	strbuf__release(&sb);
+	fprintf(stderr, "readperf: %s%s\n", level == LOG_WARN ? "warning: " : "", escape__term_str(&t, msg));
+	term_text__release(&t);
 }
 
 int exit_for(int err)

@@ -56,7 +56,7 @@ int cmd_header(int argc, char **argv, struct cli *cli)
 	const struct perf_evlist *el;
 	struct perf_file *f;
 	const char *section = "";
-	struct strbuf sb = STRBUF_INIT;
+	struct term_text t = TERM_TEXT_INIT;
 	size_t i;
 	int err, file;
 
@@ -85,22 +85,22 @@ int cmd_header(int argc, char **argv, struct cli *cli)
 			printf("# %s\n", section);
 		}
 		/* the file's strings as terminal text (util/escape.h) */
-		printf("#   %s: ", escape__term_str(&sb, fact->key));
-		printf("%s\n", escape__term_str(&sb, fact->value));
+		printf("#   %s: ", escape__term_str(&t, fact->key));
+		printf("%s\n", escape__term_str(&t, fact->value));
 	}
 	printf("# events\n");
 	for (i = 0; i < el->nr; i++) {
 		const struct perf_evattr *a = &el->attrs[i];
 
-		printf("#   %s: ", escape__term_str(&sb, a->name));
-		strbuf__reset(&sb);
-		perf_sample_type__format(a->attr.sample_type, &sb);
+		printf("#   %s: ", escape__term_str(&t, a->name));
+		strbuf__reset(&t.sb);
+		perf_sample_type__format(a->attr.sample_type, &t.sb);
 		printf("type=%u config=%#llx size=%u %s=%llu sample_type=%s ids=%zu\n",
 		       a->attr.type, (unsigned long long)a->attr.config, a->file_attr_size,
 		       a->attr.freq ? "sample_freq" : "sample_period",
-		       (unsigned long long)a->attr.sample_period, sb.buf, a->nr_ids);
+		       (unsigned long long)a->attr.sample_period, t.sb.buf, a->nr_ids);
 	}
-	strbuf__release(&sb);
+	term_text__release(&t);
 	/* a broken feature section or a cut data section: said above, and exit 2 */
 	if (!err)
 		err = perf_file__status(f);

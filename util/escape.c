@@ -52,14 +52,63 @@ invalid:
 }
 
 /*
+ * Where escaped text goes: a strbuf, or (sb NULL) a fixed buffer of size
+ * bytes, NUL-terminated, that never grows: text past its end is cut at a
+ * character and "..." ends it (cut, and what comes after is dropped).
+ */
+struct esc_out {
+	struct strbuf *sb;
+	char *buf;
+	size_t size, len;
+	size_t safe;		/* the longest prefix written that leaves room for "..." and the NUL */
+	int cut;
+};
+
+#define ESC_CUT_MARK "..."
+
+/*
+ * p (n bytes) into o: a run of characters written as themselves (cut
+ * between characters: its bytes are well-formed UTF-8, escape.h) or, whole,
+ * one character's substitution; 0 or -ENOMEM (a strbuf only)
+ */
+static int out_add(struct esc_out *o, const char *p, size_t n, int whole)
+{
+	size_t room, keep;
+
+	if (o->sb)
+		return strbuf__add(o->sb, p, n);
+	if (o->cut || !n)
+		return 0;
+	room = o->size - sizeof(ESC_CUT_MARK);	/* escape__term_fixed: size >= sizeof(ESC_CUT_MARK) */
+	if (o->len < room) {	/* the furthest character boundary in p that leaves room for the mark */
+		keep = n <= room - o->len ? n : whole ? 0 : room - o->len;
+		while (keep < n && keep && ((unsigned char)p[keep] & 0xc0) == 0x80)
+			keep--;
+		o->safe = o->len + keep;
+	}
+	if (n < o->size - o->len) {
+		memcpy(o->buf + o->len, p, n);
+		o->len += n;
+		o->buf[o->len] = '\0';
+		return 0;
+	}
+	/* p does not fit: the text ends at the last boundary with room for the mark */
+	o->cut = 1;
+	if (o->safe > o->len)
+		memcpy(o->buf + o->len, p, o->safe - o->len);
+	memcpy(o->buf + o->safe, ESC_CUT_MARK, sizeof(ESC_CUT_MARK));
+	o->len = o->safe + sizeof(ESC_CUT_MARK) - 1;
+	return 0;
+}
+
+/*
  * The walk the three kinds share: s[i] to s[n] character by character,
  * subst() says what a character is written as (NULL: itself); runs of
  * characters written as themselves are copied at once.
  */
 typedef const char *subst_fn(uint32_t c, char tmp[16], const char *at, size_t len);
 
-static int put_escaped(struct strbuf *sb, const char *s, size_t n, size_t max_chars,
-		       subst_fn *subst)
+static int put_escaped_to(struct esc_out *o, const char *s, size_t n, size_t max_chars, subst_fn *subst)
 {
 	char tmp[16];
 	size_t i = 0, run = 0, len, chars;
@@ -73,14 +122,21 @@ static int put_escaped(struct strbuf *sb, const char *s, size_t n, size_t max_ch
 		sub = subst(c, tmp, s + i, len);
 		if (!sub)
 			continue;
-		err = strbuf__add(sb, s + run, i - run);
+		err = out_add(o, s + run, i - run, 0);
 		if (!err)
-			err = strbuf__addstr(sb, sub);
+			err = out_add(o, sub, strlen(sub), 1);
 		run = i + len;
 	}
 	if (!err)
-		err = strbuf__add(sb, s + run, i - run);
+		err = out_add(o, s + run, i - run, 0);
 	return err ? -ENOMEM : 0;
+}
+
+static int put_escaped(struct strbuf *sb, const char *s, size_t n, size_t max_chars, subst_fn *subst)
+{
+	struct esc_out o = { .sb = sb };
+
+	return put_escaped_to(&o, s, n, max_chars, subst);
 }
 
 static const char *xml_subst(uint32_t c, char tmp[16], const char *at, size_t len)
@@ -188,10 +244,32 @@ int escape__term(struct strbuf *sb, const char *s, size_t n)
 	return put_escaped(sb, s, n, SIZE_MAX, term_subst);
 }
 
-const char *escape__term_str(struct strbuf *sb, const char *s)
+void escape__term_fixed(char *buf, size_t size, const char *s, size_t n)
 {
-	strbuf__reset(sb);
+	struct esc_out o = { .buf = buf, .size = size };
+
+	if (size < sizeof(ESC_CUT_MARK)) {
+		if (size)
+			buf[0] = '\0';
+		return;
+	}
+	buf[0] = '\0';
+	put_escaped_to(&o, s, n, SIZE_MAX, term_subst);
+}
+
+const char *escape__term_str(struct term_text *t, const char *s)
+{
+	strbuf__reset(&t->sb);
 	if (!s)
 		return "";
-	return escape__term(sb, s, strlen(s)) ? "?" : sb->buf;
+	if (!escape__term(&t->sb, s, strlen(s)))
+		return t->sb.buf;
+	/* out of memory: the same text in the fixed buffer, cut to fit (nothing allocated) */
+	escape__term_fixed(t->fixed, sizeof(t->fixed), s, strlen(s));
+	return t->fixed;
+}
+
+void term_text__release(struct term_text *t)
+{
+	strbuf__release(&t->sb);
 }

@@ -62,9 +62,30 @@ int escape__json_script(struct strbuf *sb, const char *s, size_t n);
 /* s (n bytes) as terminal text */
 int escape__term(struct strbuf *sb, const char *s, size_t n);
 /*
- * The string s as terminal text in sb, replacing what sb held, for a
- * printf argument: sb->buf, or "?" when memory ran out (NULL s: "")
+ * s (n bytes) as terminal text into buf (size bytes, NUL-terminated),
+ * allocating nothing: what does not fit is cut between characters (never
+ * inside one's \xNN) and "..." ends the text; size < 4: "" (size 0: nothing).
  */
-const char *escape__term_str(struct strbuf *sb, const char *s);
+void escape__term_fixed(char *buf, size_t size, const char *s, size_t n);
+
+/*
+ * One printf argument as terminal text: the strbuf holds it, the fixed
+ * buffer when memory runs out (a message that says "out of memory" must
+ * still show).  TERM_TEXT_INIT, term_text__release; sb may be used between
+ * calls as any strbuf.
+ */
+#define TERM_TEXT_FIXED 1024
+struct term_text {
+	struct strbuf sb;
+	char fixed[TERM_TEXT_FIXED];
+};
+#define TERM_TEXT_INIT { STRBUF_INIT, "" }
+/*
+ * The string s as terminal text, replacing what t held: t->sb.buf, or when
+ * memory ran out t->fixed, cut with "..." past TERM_TEXT_FIXED - 1 bytes
+ * (escape__term_fixed).  NULL s: "".  Valid until the next call with t.
+ */
+const char *escape__term_str(struct term_text *t, const char *s);
+void term_text__release(struct term_text *t);
 
 #endif

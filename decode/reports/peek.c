@@ -198,7 +198,7 @@ static double pct_of(uint64_t part, uint64_t total)
 
 /* names from the file as terminal text: two scratch buffers for one line */
 struct peek_text {
-	struct strbuf a, b;
+	struct term_text a, b;
 };
 
 static void share(struct csv *c, struct peek_text *tx, uint64_t samples, uint64_t period, uint64_t total,
@@ -256,7 +256,7 @@ static int other_filters(const struct analysis_opts *o)
  * --focus function) and of all the event's samples, the figure of perf
  * report --children, whose percentages are of the event's total.
  */
-static void print_target(struct csv *c, struct peek_text *tx, struct strbuf *ev, struct analysis *a,
+static void print_target(struct csv *c, struct peek_text *tx, struct term_text *ev, struct analysis *a,
 			 const struct peek_target *t, int first)
 {
 	uint32_t event = t->f->event;
@@ -273,8 +273,8 @@ static void print_target(struct csv *c, struct peek_text *tx, struct strbuf *ev,
 static int write_peek(struct peek *p, struct analysis *a, struct csv *c)
 {
 	struct peek_target **t = p->target_list.data;
-	struct peek_text tx = { STRBUF_INIT, STRBUF_INIT };
-	struct strbuf ev = STRBUF_INIT;
+	struct peek_text tx = { TERM_TEXT_INIT, TERM_TEXT_INIT };
+	struct term_text ev = TERM_TEXT_INIT;
 	struct array v;
 	size_t i;
 	int err = sort_edges(p);
@@ -291,9 +291,9 @@ static int write_peek(struct peek *p, struct analysis *a, struct csv *c)
 		err = print_edges(c, &tx, p, t[i], PEEK_CALLEE, &v);
 	}
 	array__release(&v);
-	strbuf__release(&tx.a);
-	strbuf__release(&tx.b);
-	strbuf__release(&ev);
+	term_text__release(&tx.a);
+	term_text__release(&tx.b);
+	term_text__release(&ev);
 	return err;
 }
 

@@ -31,12 +31,29 @@ if ! "$cc" -O2 -shared -fPIC -o "$shim" "$root/tests/cli/oom-shim.c" -ldl 2> "$t
 fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 
+# a message while every allocation fails: shown whole, escaped as terminal text in a fixed
+# buffer (util/escape.c escape__term_fixed), not as "readperf: ?"; the ESC of the name as \x1b
+bad=$tmp/$'no\e[31mfile.data'
+OOM_OWN_ONLY=1 OOM_FAIL_AFTER=0 LD_PRELOAD=$shim "$PROG" header "$bad" > /dev/null 2> "$tmp/err"
+rc=$?
+check "oom: a message with no memory at all is shown, escaped (exit $rc: $(head -c 120 "$tmp/err"))" \
+	test $rc -eq 3 -a "$(cat "$tmp/err")" = "readperf: $tmp/no\x1b[31mfile.data: cannot open: No such file or directory"
+# a message whose terminal text passes the fixed buffer (1024 bytes): 300 \x01 bytes in the name
+# are 1200 bytes as \x01 each; cut between characters with "..." and the NUL after: the
+# directory ($tmp/, L bytes), then as many \x01 as fit in 1024 - 4: (1020 - L) / 4 of them
+long=$tmp/$(printf '\001%.0s' $(seq 1 300))
+OOM_OWN_ONLY=1 OOM_FAIL_AFTER=0 LD_PRELOAD=$shim "$PROG" header "$long" > /dev/null 2> "$tmp/err"
+k=$(( (1020 - ${#tmp} - 1) / 4 ))
+want="readperf: $tmp/$(printf '\\x01%.0s' $(seq 1 $k))..."
+check "oom: a message past the fixed buffer is cut with '...' at a \\xNN ($k of 300 shown)" \
+	test "$(cat "$tmp/err")" = "$want"
+
 # MODE POINTS: one sweep of the recording set up by sweep(); MODE "after"
 # fails every allocation after the Nth (the error and cleanup paths under
 # lasting failure), "once" only the one after the Nth (a swallowed failure
 # shows as a report that differs)
 run_points() {
-	local mode=$1 points=$(($2 * scale)) i n rc ex0=0 ex3=0 bad=() nomsg=() changed=() once=
+	local mode=$1 points=$(($2 * scale)) i n rc ex0=0 ex3=0 bad=() nomsg=() qmark=() changed=() once=
 	local what="$name ($mode)"
 
 	[ "$mode" = once ] && once=1
@@ -64,6 +81,8 @@ run_points() {
 		3)
 			ex3=$((ex3 + 1))
 			grep -q '^readperf: ' "$tmp/err" || nomsg+=("$n")
+			# the message itself shown when escaping it for the terminal found no memory
+			grep -qx 'readperf: ?' "$tmp/err" && qmark+=("$n")
 			# the previous reports whole, no staging directory left
 			diff -r -q "$ref" "$out" > /dev/null || changed+=("$n")
 			;;
@@ -75,6 +94,7 @@ run_points() {
 	echo "# $what: N = 0..$total in $points steps: $ex3 exit 3, $ex0 exit 0, ${#bad[@]} other"
 	check "$what: every N exits 0 or 3 (${bad[*]:0:3})" test ${#bad[@]} -eq 0
 	check "$what: every exit 3 says why on a readperf: line (N ${nomsg[*]:0:5})" test ${#nomsg[@]} -eq 0
+	check "$what: no message shown as 'readperf: ?' (N ${qmark[*]:0:5})" test ${#qmark[@]} -eq 0
 	check "$what: reports are the unfailed run's or the previous ones, byte for byte (N ${changed[*]:0:5})" \
 		test ${#changed[@]} -eq 0
 	check "$what: some N fail (exit 3: $ex3)" test $ex3 -gt 0

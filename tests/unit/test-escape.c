@@ -257,10 +257,100 @@ static void test_xml_cut(void **state)
 	assert_int_equal(escape__json(&sb, "b", 1), 0);
 	assert_int_equal(escape__term(&sb, "\n", 1), 0);
 	assert_string_equal(sb.buf, "a\"b\"\\x0a");
-	/* the string form replaces what the buffer held */
-	assert_string_equal(escape__term_str(&sb, "t\x1b[0m"), "t\\x1b[0m");
-	assert_string_equal(escape__term_str(&sb, NULL), "");
 	strbuf__release(&sb);
+	{
+		/* the string form replaces what the buffer held */
+		struct term_text t = TERM_TEXT_INIT;
+
+		assert_string_equal(escape__term_str(&t, "t\x1b[0m"), "t\\x1b[0m");
+		assert_string_equal(escape__term_str(&t, "u"), "u");
+		assert_string_equal(escape__term_str(&t, NULL), "");
+		term_text__release(&t);
+	}
+}
+
+/* escape__term_fixed(buf, size, s): what fits, else a cut with "..." */
+static void test_term_fixed(void **state)
+{
+	static const struct {
+		const char *s;
+		size_t size;
+		const char *want;
+	} cases[] = {
+		{ "abcdefg", 8, "abcdefg" },		/* 7 bytes and the NUL: fits */
+		{ "abcdefgh", 8, "abcd..." },		/* 8 + 1 > 8: 4 bytes, "...", the NUL */
+		{ "\x1b\x1b", 9, "\\x1b\\x1b" },	/* \xNN twice, 8 bytes: fits in 9 */
+		{ "\x1b\x1b", 8, "\\x1b..." },	/* the second \x1b not cut in two */
+		{ "a\x1b", 8, "a\\x1b" },		/* 5 bytes: fits */
+		{ "ab\x1b\x1b", 8, "ab..." },		/* 10 bytes: ab, and a \x1b would pass the 4 with room for the mark */
+		{ "a\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8, "a\xc3\xa9..." },	/* 4 bytes would cut an e-acute */
+		{ "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 9, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" },
+		{ "abcdef", 4, "..." },
+		{ "abc", 4, "abc" },
+		{ "abcd", 3, "" },			/* no room for the mark */
+		{ "", 1, "" },
+	};
+	char buf[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(buf, 'x', sizeof(buf));
+		escape__term_fixed(buf, cases[i].size, cases[i].s, strlen(cases[i].s));
+		assert_string_equal(buf, cases[i].want);
+	}
+	buf[0] = 'x';
+	escape__term_fixed(buf, 0, "abc", 3);	/* size 0: nothing written */
+	assert_int_equal(buf[0], 'x');
+}
+
+/*
+ * Every size on a mixed name: the whole escape__term text when it fits, else
+ * the escape__term text of the longest character prefix that leaves room
+ * for "..." and the NUL, then "..."
+ */
+static void test_term_fixed_every_size(void **state)
+{
+	static const char s[] = "ab\x1b[\xc3\xa9\xff\xe2\x82\xac" "c\x7f\xc2\x9b" "d";
+	struct strbuf full = STRBUF_INIT, pre = STRBUF_INIT;
+	char buf[64];
+	size_t size, k, n = strlen(s), best;
+	uint32_t cp;
+
+	(void)state;
+	assert_int_equal(escape__term(&full, s, n), 0);
+	for (size = 0; size < full.len + 3; size++) {
+		char want[64];
+
+		memset(buf, 'x', sizeof(buf));
+		escape__term_fixed(buf, size, s, n);
+		if (size == 0)
+			continue;
+		if (full.len < size) {
+			assert_string_equal(buf, full.buf);
+			continue;
+		}
+		if (size < 4) {
+			assert_string_equal(buf, "");
+			continue;
+		}
+		/* the longest prefix of s, cut between characters, whose text is at most size - 4 bytes */
+		best = 0;
+		for (k = 0; k <= n; k += utf8__decode(s + k, n - k, &cp)) {
+			strbuf__reset(&pre);
+			assert_int_equal(escape__term(&pre, s, k), 0);
+			if (pre.len <= size - 4)
+				best = k;
+			if (k == n)
+				break;
+		}
+		strbuf__reset(&pre);
+		assert_int_equal(escape__term(&pre, s, best), 0);
+		snprintf(want, sizeof(want), "%s...", pre.buf);
+		assert_string_equal(buf, want);
+	}
+	strbuf__release(&full);
+	strbuf__release(&pre);
 }
 
 /* what a CSV writer on a memfd wrote; the descriptor is closed */
@@ -391,6 +481,8 @@ int main(void)
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_special_code_points),
 		cmocka_unit_test(test_xml_cut),
+		cmocka_unit_test(test_term_fixed),
+		cmocka_unit_test(test_term_fixed_every_size),
 		cmocka_unit_test(test_csv_formula),
 		cmocka_unit_test(test_csv_formula_every_byte),
 	};
