@@ -125,11 +125,16 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 	return true;
 }
 
-/* a word of the copied stack; other memory (the binaries' own) is not read */
+/*
+ * A word of the copied stack: its first dyn_size bytes, what the kernel could
+ * read (the rest of the copy is whatever the ring buffer held before, as
+ * perf_output_sample_ustack skips it); other memory (the binaries' own) is
+ * not read.
+ */
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct cur *c = arg;
-	uint64_t size = c->s->user_stack_dyn_size ? c->s->user_stack_dyn_size : c->s->user_stack_size;
+	uint64_t size = c->s->user_stack_dyn_size;
 
 	(void)dwfl;
 	if (size > c->s->user_stack_size)
@@ -241,9 +246,15 @@ int unwinder__unwind(struct unwinder *u, const struct mthread *th, const struct 
 	int err = 0;
 	uint64_t ip;
 
+	/*
+	 * dyn_size 0: the kernel could not read the user stack at sp (in an
+	 * execve after the switch to the new mm, or a fault below the stack that
+	 * grows it), so nothing is unwound, as perf (machine.c: "Bail out if
+	 * nothing was captured", user_stack.size being dyn_size).
+	 */
 	if (!u || !th || !th->proc || !max || !(s->sample_type & PERF_SAMPLE_REGS_USER) ||
 	    !(s->sample_type & PERF_SAMPLE_STACK_USER) || s->user_regs.abi != PERF_SAMPLE_REGS_ABI_64 ||
-	    !s->user_stack_size)
+	    !s->user_stack_size || !s->user_stack_dyn_size)
 		return 0;
 	p = proc_of(u, th, &err);
 	if (!p)

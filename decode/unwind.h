@@ -30,9 +30,10 @@ void unwinder__delete(struct unwinder *u);
 
 /*
  * The user frames of sample s of thread th into ips (at most max): their
- * number, 0 when the sample has no user registers or stack, or nothing could
- * be unwound.  Never fails the analysis: a stack that does not unwind gives
- * the frames found up to there.  -ENOMEM only.
+ * number, 0 when the sample has no user registers or stack, the kernel copied
+ * none of the stack (dyn_size 0), or nothing could be unwound.  Never fails
+ * the analysis: a stack that does not unwind gives the frames found up to
+ * there.  -ENOMEM only.
  */
 int unwinder__unwind(struct unwinder *u, const struct mthread *th, const struct perf_sample *s,
 		     uint64_t *ips, size_t max);
