@@ -30,6 +30,7 @@ gcc $NF -fPIC -shared -o $bin/libnofp.so libnofp.c
 gcc $NF -pthread -o $bin/nofp nofp.c -L$bin -lnofp -Wl,-rpath,$bin
 g++ $NF -o $bin/nofpxx nofpxx.cpp
 gcc $NF -o $bin/deep deep.c
+gcc $NF -o $bin/execloop execloop.c
 # time and off-CPU (with frame pointers, for -g)
 gcc $CFLAGS -pthread -o $bin/phases phases.c
 gcc $CFLAGS -o $bin/inl inl.c

@@ -44,6 +44,8 @@ $R -z -e cpu-clock -F 400 --call-graph dwarf,4096 -o "$out/dwarf-nofp.data" -- $
 $R -z -e cpu-clock -F 400 --call-graph dwarf,4096 -o "$out/dwarf-cxx.data" -- $bin/nofpxx
 # unwind quality: a 1 KiB stack copy, too small for the deeper stacks (another boot: no kallsyms shipped)
 $R -z -e cpu-clock -F 1000 --call-graph dwarf,1024 -o "$out/deep-dwarf.data" -- $bin/deep 10000
+# samples in execve without a user stack copy (dyn_size 0); not .data: no perf oracle kept
+$R -z -e cpu-clock -F 4000 --call-graph dwarf,1024 -o "$out/exec-loop.dwarf" -- $bin/execloop 40
 $R -a -g -e cpu-clock:k -F 500 -o "$out/systemwide-g.data" -- sleep 0.5
 # time and off-CPU (another boot: kallsyms.boot3); the program prints its measured sleep
 $R -g --switch-events -e cpu-clock/freq=1000/ -e context-switches/period=1/ -o "$out/phases-switch.data" -- $bin/phases > "$out/phases-switch.measured"

@@ -8,7 +8,8 @@
 # or more, children_percent within 1 point of `perf report --children
 # --no-inline --sort dso,sym` and percent (self) equal to perf's; and every
 # sample's stack of dwarf-nofp in --folded equals the one `perf script`
-# prints for it.
+# prints for it; and exec-loop.dwarf's samples without a stack copy have no
+# user frame, as in perf script.
 . "$(dirname "$0")/testlib.sh"
 
 if ! command -v perf > /dev/null; then
@@ -53,6 +54,24 @@ perf script -i "$td/dwarf-nofp.data" "${ks[@]}" -F comm,ip,sym --no-inline 2> /d
 check "dwarf-nofp: --folded has perf script's stack for every sample ($(wc -l < "$tmp/perf.folded") stacks)" \
 	cmp -s <(sort "$tmp/rp.folded") "$tmp/perf.folded"
 diff <(sort "$tmp/rp.folded") "$tmp/perf.folded" | head -4 | sed 's/^/# /'
+# exec-loop.dwarf (testdata/src/execloop.c forks and execs itself): 256 of its 1153 samples
+# are taken in execve after the switch to the new program's memory, where the kernel could copy
+# none of the user stack (dyn_size 0 in readperf dump). perf unwinds nothing for them (no user
+# frame in perf script), readperf unwound the ring buffer's stale bytes there (243 samples with
+# user frames perf has not). Sample by sample: a user frame in readperf's stack when perf has one.
+if command -v python3 > /dev/null; then
+	ks=(--symfs "$td/symfs" --kallsyms "$td/kallsyms.boot2")
+	perf script -i "$td/exec-loop.dwarf" "${ks[@]}" -F tid,time,ip,dso 2> /dev/null > "$tmp/exec.script"
+	"$PROG" -q --reports none --speedscope "$tmp/exec.json" "${ks[@]}" "$td/exec-loop.dwarf"
+	res=$(python3 "$root/tests/cli/user-frames.py" "$tmp/exec.script" "$tmp/exec.json")
+	check "exec-loop: a user frame where perf script has one, sample by sample (${res%%$'\n'*})" \
+		grep -qx "samples 1153 differ 0" <<< "$res"
+	sed -n '2,$s/^/# /p' <<< "$res"
+	n=$("$PROG" dump "$td/exec-loop.dwarf" 2> /dev/null | grep -c '^SAMPLE .* user_stack_dyn_size=0\b')
+	check "exec-loop: 256 samples without a stack copy (dyn_size 0; got $n)" test "$n" -eq 256
+else
+	echo "skip - exec-loop: no python3"
+fi
 # readperf record --call-graph dwarf: a file perf unwinds, and readperf to the same children
 nofp=$td/symfs/readperf-testdata/bin/nofp
 if "$PROG" record -q -o "$tmp/probe.data" -- true 2> /dev/null; then
