@@ -1560,17 +1560,18 @@ void analysis__delete(struct analysis *a)
 
 /* ----------------------------------------------------------------- output */
 
-int analysis__write(struct analysis *a, const char *dir)
+/* the enabled outputs of the reports whose write_last is last; 0 or the first error */
+static int write_reports(struct analysis *a, const char *dir, int last)
 {
 	size_t i, id;
 	int err;
 
-	if (a->err)
-		return a->err;
 	for (i = 0; i < a->nr_rep; i++) {
 		const struct report_ops *ops = a->rep[i].ops;
 		const struct report_output *o;
 
+		if (!ops->write_last != !last)
+			continue;
 		for (o = ops->outputs; o->name && !a->rep[i].borrowed; o++) {
 			id = (size_t)report_outputs__find(o->name, o->is_path);
 			if (o->is_path || !(a->opts.outputs >> id & 1))
@@ -1585,6 +1586,17 @@ int analysis__write(struct analysis *a, const char *dir)
 		}
 	}
 	return 0;
+}
+
+int analysis__write(struct analysis *a, const char *dir)
+{
+	int err;
+
+	if (a->err)
+		return a->err;
+	/* the write_last reports after the others, written while their threads finish */
+	err = write_reports(a, dir, 0);
+	return err ? err : write_reports(a, dir, 1);
 }
 
 int analysis__write_output(struct analysis *a, size_t id, const char *path)

@@ -144,6 +144,11 @@ struct report_ops {
 	 * when they come first in the registry
 	 */
 	const struct report_ops *const *uses;
+	/*
+	 * its outputs are written after every other report's: a thread of its
+	 * own still formats its rows when the analysis ends (overview.csv)
+	 */
+	int write_last;
 	/* each optional; 0 or -errno (the first error ends the run) */
 	int (*begin)(void *state, struct analysis *a);
 	int (*sample)(void *state, struct analysis *a, const struct rsample *s);

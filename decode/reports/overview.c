@@ -526,6 +526,7 @@ const struct report_ops overview_report = {
 	.name = "overview",
 	.source = REPORT_FROM_ANALYSIS,
 	.state_size = sizeof(struct overview),
+	.write_last = 1,		/* the spool's thread writes its rows meanwhile */
 	.needs = REPORT_NEEDS_RECORD_FILTER,
 	.outputs = overview_outputs,
 	.begin = overview_begin,
