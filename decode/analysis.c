@@ -803,12 +803,14 @@ static int memo_store(struct analysis *a, struct cmemo *m, const struct perf_sam
 	_Static_assert(sizeof(uintptr_t) <= sizeof(uint64_t) && sizeof(void *) <= sizeof(uint64_t),
 		       "frames and callers fit the words' slots");
 	if (need > m->cap) {
-		void *d = realloc(m->data, need);
+		/* room for a chain of 16 frames at first: few reallocs, each a turn at malloc's one lock */
+		size_t cap = need > 256 ? need : 256;
+		void *d = realloc(m->data, cap);
 
 		if (!d)
 			return -ENOMEM;
 		m->data = d;
-		m->cap = need;
+		m->cap = cap;
 	}
 	p = (unsigned char *)m->data;
 	memcpy(p, s->callchain, s->callchain_nr * sizeof(uint64_t));

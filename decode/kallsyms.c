@@ -65,12 +65,16 @@ static char *slurp(const char *path, size_t *len, int *err)
 	return *err ? NULL : buf;
 }
 
+/* a hex digit's value plus one, 0 for any other byte: the parse's 16 digits a line without branches per range */
+static const uint8_t hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int hexval(unsigned char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	return (int)hex1[c] - 1;
 }
 
 /*
