@@ -93,6 +93,12 @@ struct cmemo {
 
 #define CMEMO_BITS 12
 #define CMEMO_SIZE (1u << CMEMO_BITS)
+/*
+ * an entry's words, frames and callers take at most this many bytes (a
+ * chain of 170 frames without --inline): a file of long distinct chains
+ * cannot make the memo more than 16 MiB; longer ones are walked each time
+ */
+#define CMEMO_ENTRY_MAX 4096
 
 /* an enabled report: its ops, its state, its outputs of opts.outputs */
 struct report_inst {
@@ -793,7 +799,11 @@ static int memo_replay(struct analysis *a, const struct cmemo *m, uint64_t perio
 	return m->nr_frames ? array__append(&a->frames, frames, m->nr_frames) : 0;
 }
 
-/* the walk just made into m: the words, the frames from a->frames[first], the callers noted */
+/*
+ * The walk just made into m: the words, the frames from a->frames[first],
+ * the callers noted.  0, 1 when they take more than CMEMO_ENTRY_MAX (not
+ * kept), or -ENOMEM.
+ */
 static int memo_store(struct analysis *a, struct cmemo *m, const struct perf_sample *s, size_t first)
 {
 	size_t nf = a->frames.len - first, nc = a->memo_funcs.len;
@@ -802,6 +812,8 @@ static int memo_store(struct analysis *a, struct cmemo *m, const struct perf_sam
 
 	_Static_assert(sizeof(uintptr_t) <= sizeof(uint64_t) && sizeof(void *) <= sizeof(uint64_t),
 		       "frames and callers fit the words' slots");
+	if (s->callchain_nr > CMEMO_ENTRY_MAX || need > CMEMO_ENTRY_MAX)
+		return 1;
 	if (need > m->cap) {
 		/* room for a chain of 16 frames at first: few reallocs, each a turn at malloc's one lock */
 		size_t cap = need > 256 ? need : 256;
@@ -857,7 +869,7 @@ static int memo_chain(struct analysis *a, uint32_t event, const struct mthread *
 		return err;
 	m->valid = 0;
 	if ((err = memo_store(a, m, s, first)))
-		return err;
+		return err < 0 ? err : 0;	/* 1: too long to keep */
 	m->valid = 1;
 	m->hash = h;
 	m->gen = gen;
