@@ -782,7 +782,7 @@ static int memo_hit(const struct cmemo *m, const struct perf_sample *s, uint64_t
 {
 	return m->valid && m->hash == h && m->gen == gen && m->proc == proc && m->event == event &&
 	       m->cpumode == cpumode && m->skip_self == skip_self && m->nr_words == s->callchain_nr &&
-	       !memcmp(m->data, s->callchain, s->callchain_nr * sizeof(uint64_t));
+	       (!s->callchain_nr || !memcmp(m->data, s->callchain, s->callchain_nr * sizeof(uint64_t)));
 }
 
 /* what the walk did again: its callers counted, its frames pushed */
@@ -825,11 +825,15 @@ static int memo_store(struct analysis *a, struct cmemo *m, const struct perf_sam
 		m->cap = cap;
 	}
 	p = (unsigned char *)m->data;
-	memcpy(p, s->callchain, s->callchain_nr * sizeof(uint64_t));
+	/* (an empty chain, frames or callers may be a NULL pointer: no memcpy of those) */
+	if (s->callchain_nr)
+		memcpy(p, s->callchain, s->callchain_nr * sizeof(uint64_t));
 	p += s->callchain_nr * sizeof(uint64_t);
-	memcpy(p, (const uintptr_t *)a->frames.data + first, nf * sizeof(uintptr_t));
+	if (nf)
+		memcpy(p, (const uintptr_t *)a->frames.data + first, nf * sizeof(uintptr_t));
 	p += nf * sizeof(uintptr_t);
-	memcpy(p, a->memo_funcs.data, nc * sizeof(void *));
+	if (nc)
+		memcpy(p, a->memo_funcs.data, nc * sizeof(void *));
 	m->nr_words = (uint32_t)s->callchain_nr;
 	m->nr_frames = (uint32_t)nf;
 	m->nr_funcs = (uint32_t)nc;
