@@ -788,11 +788,15 @@ static int memo_hit(const struct cmemo *m, const struct perf_sample *s, uint64_t
 /* what the walk did again: its callers counted, its frames pushed */
 static int memo_replay(struct analysis *a, const struct cmemo *m, uint64_t period)
 {
-	const uintptr_t *frames = (const uintptr_t *)(m->data + m->nr_words);
-	struct hub_func *const *funcs = (struct hub_func *const *)(frames + m->nr_frames);
+	const uintptr_t *frames;
+	struct hub_func *const *funcs;
 	uint32_t i;
 
 	a->cur_unknown |= m->unknown;
+	if (!m->data)
+		return 0;	/* only empty walks were kept here (memo_store) */
+	frames = (const uintptr_t *)(m->data + m->nr_words);
+	funcs = (struct hub_func *const *)(frames + m->nr_frames);
 	for (i = 0; i < m->nr_funcs; i++)
 		if (stack_child(a, funcs[i], period))
 			return -ENOMEM;
@@ -814,6 +818,12 @@ static int memo_store(struct analysis *a, struct cmemo *m, const struct perf_sam
 		       "frames and callers fit the words' slots");
 	if (s->callchain_nr > CMEMO_ENTRY_MAX || need > CMEMO_ENTRY_MAX)
 		return 1;
+	m->nr_words = (uint32_t)s->callchain_nr;
+	m->nr_frames = (uint32_t)nf;
+	m->nr_funcs = (uint32_t)nc;
+	m->unknown = a->memo_unknown;
+	if (!need)
+		return 0;	/* nothing to copy (m->data may be NULL) */
 	if (need > m->cap) {
 		/* room for a chain of 16 frames at first: few reallocs, each a turn at malloc's one lock */
 		size_t cap = need > 256 ? need : 256;
@@ -834,10 +844,6 @@ static int memo_store(struct analysis *a, struct cmemo *m, const struct perf_sam
 	p += nf * sizeof(uintptr_t);
 	if (nc)
 		memcpy(p, a->memo_funcs.data, nc * sizeof(void *));
-	m->nr_words = (uint32_t)s->callchain_nr;
-	m->nr_frames = (uint32_t)nf;
-	m->nr_funcs = (uint32_t)nc;
-	m->unknown = a->memo_unknown;
 	return 0;
 }
 
