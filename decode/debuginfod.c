@@ -28,6 +28,7 @@
 #include <elfutils/debuginfod.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,32 +59,33 @@ static int sym(void *so, const char *name, void *fn)
 	return p ? 0 : -1;
 }
 
+static int lib_loaded;		/* set once by open_lib */
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+
+/* libdebuginfod and its functions into lib (kept open: dlclose at exit is the OS's work) */
+static void open_lib(void)
+{
+	void *so = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_LOCAL);
+
+	lib_loaded = so && !sym(so, "debuginfod_begin", &lib.begin) && !sym(so, "debuginfod_end", &lib.end) &&
+		     !sym(so, "debuginfod_find_debuginfo", &lib.find_debuginfo) &&
+		     !sym(so, "debuginfod_find_executable", &lib.find_executable) &&
+		     !sym(so, "debuginfod_get_user_data", &lib.get_user_data) &&
+		     !sym(so, "debuginfod_set_user_data", &lib.set_user_data) &&
+		     !sym(so, "debuginfod_set_progressfn", &lib.set_progressfn) &&
+		     !sym(so, "debuginfod_set_verbose_fd", &lib.set_verbose_fd) &&
+		     !sym(so, "debuginfod_get_url", &lib.get_url);
+}
+
 /*
- * libdebuginfod, opened once; 0, or -ENOENT when it is not installed or
- * lacks a function (kept open: dlclose at exit is the OS's work)
+ * libdebuginfod, opened once (pthread_once: a batch analyses files in
+ * threads of their own); 0, or -ENOENT when it is not installed or lacks a
+ * function
  */
 static int load(void)
 {
-	static int state;	/* 0 not tried, 1 loaded, -1 absent */
-	void *so;
-
-	if (state)
-		return state > 0 ? 0 : -ENOENT;
-	state = -1;
-	so = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_LOCAL);
-	if (!so)
-		return -ENOENT;
-	if (sym(so, "debuginfod_begin", &lib.begin) || sym(so, "debuginfod_end", &lib.end) ||
-	    sym(so, "debuginfod_find_debuginfo", &lib.find_debuginfo) ||
-	    sym(so, "debuginfod_find_executable", &lib.find_executable) ||
-	    sym(so, "debuginfod_get_user_data", &lib.get_user_data) ||
-	    sym(so, "debuginfod_set_user_data", &lib.set_user_data) ||
-	    sym(so, "debuginfod_set_progressfn", &lib.set_progressfn) ||
-	    sym(so, "debuginfod_set_verbose_fd", &lib.set_verbose_fd) ||
-	    sym(so, "debuginfod_get_url", &lib.get_url))
-		return -ENOENT;
-	state = 1;
-	return 0;
+	pthread_once(&lib_once, open_lib);
+	return lib_loaded ? 0 : -ENOENT;
 }
 
 /* libdebuginfod's progress callback: non-zero stops the transfer */
