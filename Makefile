@@ -19,8 +19,11 @@ CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wvla -Wwrite-strings -Wformat=2 -fno-common
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -I. $(CFLAGS) $(WARN) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
-# libdebuginfod is opened at run time (decode/debuginfod.c): only its header is needed here
-LIBS = -lbfd -lopcodes -ldw -lelf -lzstd -lprotobuf-c -lz -lm -pthread -ldl
+# libdebuginfod, libbfd and libopcodes are opened at run time (decode/debuginfod.c, decode/bfdlib.c):
+# only their headers are needed here, and the sonames of the libbfd and libopcodes the compiler finds
+soname = $(shell objdump -p "$$($(CC) -print-file-name=$(1))" 2>/dev/null | sed -n 's/^ *SONAME *//p')
+BFDLIB_FLAGS = -DBFDLIB_BFD_SONAME='"$(call soname,libbfd.so)"' -DBFDLIB_OPCODES_SONAME='"$(call soname,libopcodes.so)"'
+LIBS = -ldw -lelf -lzstd -lprotobuf-c -lz -lm -pthread -ldl
 TEST_LIBS = -lcmocka
 
 ifdef DEVELOPER
@@ -42,7 +45,7 @@ endif
 
 # ---------------------------------------------------------------- sources
 
-UTIL_SRCS = util/log.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c util/heap.c \
+UTIL_SRCS = util/log.c util/dl.c util/array.c util/hashmap.c util/strbuf.c util/csv.c util/progress.c util/fs.c util/heap.c \
 	util/pool.c util/escape.c util/stats.c util/pathname.c util/spool.c
 # the file format; then, behind the boundary, capture (perf_event_open, ring buffer, synthesized records)
 PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.c perffile/record.c perffile/rectypes.c perffile/features.c \
@@ -50,7 +53,7 @@ PERFFILE_SRCS = perffile/file.c perffile/attr.c perffile/buildid.c perffile/elf.
 	perffile/capture/capture.c perffile/capture/ringbuf.c perffile/capture/selfmon.c \
 	perffile/capture/synth.c perffile/capture/recorder.c
 # the model, symbols and the hub; then every output, behind the report interface (decode/report.h)
-DECODE_SRCS = decode/symbols.c decode/symcache.c decode/dso.c decode/dwlines.c decode/debuginfod.c decode/disasm.c decode/kallsyms.c decode/perfmap.c decode/jitdump.c \
+DECODE_SRCS = decode/symbols.c decode/bfdlib.c decode/symcache.c decode/dso.c decode/dwlines.c decode/debuginfod.c decode/disasm.c decode/kallsyms.c decode/perfmap.c decode/jitdump.c \
 	decode/machine.c decode/analysis.c decode/group.c decode/unwind.c
 REPORT_SRCS = decode/reports/registry.c decode/reports/annotate.c decode/reports/common.c decode/reports/filestat.c \
 	decode/reports/overview.c decode/reports/processes.c decode/reports/results.c decode/reports/lines.c \
@@ -125,6 +128,7 @@ $(PROTO_GEN).o: $(PROTO_GEN).c $(PROTO_GEN).h
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(B)/gen -c -o $@ $<
 $(B)/decode/reports/pprof.o: ALL_CFLAGS += -I$(B)/gen
+$(B)/decode/bfdlib.o: ALL_CFLAGS += $(BFDLIB_FLAGS)
 $(B)/decode/reports/pprof.o: $(PROTO_GEN).h
 # the HTML page's style, markup and script as C strings (decode/reports/page/embed.sh)
 PAGE_ASSETS = decode/reports/page/page.css decode/reports/page/analysis.html decode/reports/page/page.js \
@@ -177,6 +181,7 @@ $(B)/fuzz/obj/gen/profile.pb-c.o: $(PROTO_GEN).c
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -I$(B)/gen -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
 $(B)/fuzz/obj/decode/reports/pprof.o: FUZZ_FLAGS += -I$(B)/gen
+$(B)/fuzz/obj/decode/bfdlib.o: FUZZ_FLAGS += $(BFDLIB_FLAGS)
 $(B)/fuzz/obj/decode/reports/pprof.o: $(PROTO_GEN).h
 $(B)/fuzz/obj/decode/reports/page.o: FUZZ_FLAGS += -I$(B)/gen
 $(B)/fuzz/obj/decode/reports/page.o: $(B)/gen/page-assets.h

@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/dl.h"
 #include "util/log.h"
 #include "decode/symbols_internal.h"
 
@@ -50,15 +51,6 @@ static struct {
 	__typeof__(debuginfod_get_url) *get_url;
 } lib;
 
-/* dlsym of name into *fn; 0 or -1 */
-static int sym(void *so, const char *name, void *fn)
-{
-	void *p = dlsym(so, name);
-
-	memcpy(fn, &p, sizeof(p));	/* ISO C has no cast from void * to a function pointer */
-	return p ? 0 : -1;
-}
-
 static int lib_loaded;		/* set once by open_lib */
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
 
@@ -67,14 +59,14 @@ static void open_lib(void)
 {
 	void *so = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_LOCAL);
 
-	lib_loaded = so && !sym(so, "debuginfod_begin", &lib.begin) && !sym(so, "debuginfod_end", &lib.end) &&
-		     !sym(so, "debuginfod_find_debuginfo", &lib.find_debuginfo) &&
-		     !sym(so, "debuginfod_find_executable", &lib.find_executable) &&
-		     !sym(so, "debuginfod_get_user_data", &lib.get_user_data) &&
-		     !sym(so, "debuginfod_set_user_data", &lib.set_user_data) &&
-		     !sym(so, "debuginfod_set_progressfn", &lib.set_progressfn) &&
-		     !sym(so, "debuginfod_set_verbose_fd", &lib.set_verbose_fd) &&
-		     !sym(so, "debuginfod_get_url", &lib.get_url);
+	lib_loaded = so && !dl__sym(so, "debuginfod_begin", &lib.begin) && !dl__sym(so, "debuginfod_end", &lib.end) &&
+		     !dl__sym(so, "debuginfod_find_debuginfo", &lib.find_debuginfo) &&
+		     !dl__sym(so, "debuginfod_find_executable", &lib.find_executable) &&
+		     !dl__sym(so, "debuginfod_get_user_data", &lib.get_user_data) &&
+		     !dl__sym(so, "debuginfod_set_user_data", &lib.set_user_data) &&
+		     !dl__sym(so, "debuginfod_set_progressfn", &lib.set_progressfn) &&
+		     !dl__sym(so, "debuginfod_set_verbose_fd", &lib.set_verbose_fd) &&
+		     !dl__sym(so, "debuginfod_get_url", &lib.get_url);
 }
 
 /*

@@ -17,10 +17,7 @@
  * versions as objdump_print_symname, no demangling (objdump without -C).
  * The table is made once per dso and kept until its bfd is closed.
  */
-#define PACKAGE "readperf"
-#define PACKAGE_VERSION "0"
-#include <bfd.h>
-#include <dis-asm.h>
+#include "decode/bfdlib.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -29,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/log.h"
 #include "util/strbuf.h"
 #include "decode/symbols_internal.h"
 
@@ -460,7 +458,7 @@ static int walk(struct symbols *s, struct dso *d, struct disasm_ctx *c, disassem
 void disasm__close_vmlinux(struct symbols *s)
 {
 	if (s->vmlinux_bfd)
-		bfd_close(s->vmlinux_bfd);
+		bfdlib.close(s->vmlinux_bfd);
 	s->vmlinux_bfd = NULL;
 }
 
@@ -472,9 +470,11 @@ static bfd *vmlinux_bfd(struct symbols *s)
 	if (s->vmlinux_tried || !s->vmlinux)
 		return s->vmlinux_bfd;
 	s->vmlinux_tried = 1;
-	abfd = bfd_openr(s->vmlinux, NULL);
-	if (abfd && !bfd_check_format(abfd, bfd_object)) {
-		bfd_close(abfd);
+	if (dso__bfd_ready(s))
+		return NULL;
+	abfd = bfdlib.openr(s->vmlinux, NULL);
+	if (abfd && !bfdlib.check_format(abfd, bfd_object)) {
+		bfdlib.close(abfd);
 		abfd = NULL;
 	}
 	s->vmlinux_bfd = abfd;
@@ -517,8 +517,12 @@ int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint6
 	abfd = d->kind == DSO_KERNEL ? vmlinux_bfd(s) : dso__code_bfd(s, d);
 	if (!abfd)
 		return s->err ? s->err : -ENOENT;
+	if (bfdlib__load_opcodes()) {
+		log_msg(s->log, LOG_ERR, "cannot load libopcodes: %s", bfdlib__error());
+		return symbols__fail(s, -EIO);
+	}
 	sec = code_section(abfd, start, end);
-	fn = sec ? disassembler(bfd_get_arch(abfd), bfd_big_endian(abfd), bfd_get_mach(abfd), abfd) : NULL;
+	fn = sec ? bfdlib.disassembler(bfdlib.get_arch(abfd), bfd_big_endian(abfd), bfdlib.get_mach(abfd), abfd) : NULL;
 	if (!fn)
 		return -ENOENT;
 	if (!d->disasm) {
@@ -535,7 +539,7 @@ int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint6
 	bytes = malloc(end - start);
 	if (!bytes)
 		return symbols__fail(s, -ENOMEM);
-	if (!bfd_get_section_contents(abfd, sec, bytes, (file_ptr)(start - bfd_section_vma(sec)), end - start)) {
+	if (!bfdlib.get_section_contents(abfd, sec, bytes, (file_ptr)(start - bfd_section_vma(sec)), end - start)) {
 		free(bytes);
 		return -ENOENT;
 	}
@@ -543,10 +547,10 @@ int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint6
 	c.abfd = abfd;
 	c.t = d->disasm;
 	strbuf__init(&c.text);
-	init_disassemble_info(&c.info, &c, collect, collect_styled);
+	bfdlib.init_disassemble_info(&c.info, &c, collect, collect_styled);
 	c.info.application_data = &c;
-	c.info.arch = bfd_get_arch(abfd);
-	c.info.mach = bfd_get_mach(abfd);
+	c.info.arch = bfdlib.get_arch(abfd);
+	c.info.mach = bfdlib.get_mach(abfd);
 	c.info.flavour = bfd_get_flavour(abfd);
 	c.info.endian = bfd_big_endian(abfd) ? BFD_ENDIAN_BIG : BFD_ENDIAN_LITTLE;
 	c.info.endian_code = c.info.endian;
@@ -558,9 +562,9 @@ int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint6
 	c.info.print_address_func = print_address;
 	c.info.symbol_at_address_func = symbol_at;
 	c.info.octets_per_byte = 1;
-	disassemble_init_for_target(&c.info);
+	bfdlib.disassemble_init_for_target(&c.info);
 	err = walk(s, d, &c, fn, start, end, cb, ctx);
-	disassemble_free_target(&c.info);
+	bfdlib.disassemble_free_target(&c.info);
 	strbuf__release(&c.text);
 	free(bytes);
 	return err;

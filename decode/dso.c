@@ -28,9 +28,7 @@
  * where it happens and dso__load_elf and the lookups return it, so a
  * failed copy never turns into an [unknown] in a report.
  */
-#define PACKAGE "readperf"
-#define PACKAGE_VERSION "0"
-#include <bfd.h>
+#include "decode/bfdlib.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -82,12 +80,6 @@ struct dso_elf {
 	char *main_path;	/* the binary opened (symfs, build-id cache, ...), or NULL */
 };
 
-static void bfd_quiet(const char *fmt, va_list ap)
-{
-	(void)fmt;
-	(void)ap;
-}
-
 /*
  * After a bfd call that failed (bfd_set_error(bfd_error_no_error) before
  * it): -ENOMEM or -EIO, kept (symbols__fail), when that was the cause;
@@ -95,13 +87,22 @@ static void bfd_quiet(const char *fmt, va_list ap)
  */
 static int bfd_failed(struct symbols *s)
 {
-	bfd_error_type e = bfd_get_error();
+	bfd_error_type e = bfdlib.get_error();
 
 	if (e == bfd_error_no_memory)
 		return symbols__fail(s, -ENOMEM);
 	if (e == bfd_error_system_call && (errno == ENOMEM || errno == EIO))
 		return symbols__fail(s, -errno);
 	return 0;
+}
+
+int dso__bfd_ready(struct symbols *s)
+{
+	if (!bfdlib__load())
+		return 0;
+	if (!s->err)
+		log_msg(s->log, LOG_ERR, "cannot load %s: %s", bfdlib__soname(), bfdlib__error());
+	return symbols__fail(s, -EIO);
 }
 
 /* the one warning per dso: a file with another build id than the recording */
@@ -184,26 +185,26 @@ static bfd *open_bfd(struct symbols *s, struct dso *d, const char *path)
 {
 	bfd *abfd;
 
-	if (!symcache__probe(s, d, path))
+	if (!symcache__probe(s, d, path) || dso__bfd_ready(s))
 		return NULL;
-	bfd_set_error(bfd_error_no_error);
-	abfd = bfd_openr(path, NULL);
+	bfdlib.set_error(bfd_error_no_error);
+	abfd = bfdlib.openr(path, NULL);
 	if (abfd) {
 		abfd->flags |= BFD_DECOMPRESS;
-		if (bfd_check_format(abfd, bfd_object))
+		if (bfdlib.check_format(abfd, bfd_object))
 			return abfd;
 	}
 	if (bfd_failed(s)) {
 		if (abfd)
-			bfd_close(abfd);
+			bfdlib.close(abfd);
 		return NULL;
 	}
 	if (!d->warned) {
 		d->warned = 1;
-		log_msg(s->log, LOG_WARN, "%s: cannot read symbols: %s", path, bfd_errmsg(bfd_get_error()));
+		log_msg(s->log, LOG_WARN, "%s: cannot read symbols: %s", path, bfdlib.errmsg(bfdlib.get_error()));
 	}
 	if (abfd)
-		bfd_close(abfd);
+		bfdlib.close(abfd);
 	return NULL;
 }
 
@@ -238,8 +239,8 @@ static int bfd_build_id_matches(struct symbols *s, bfd *abfd, const struct recor
 
 static int has_dwarf(bfd *abfd)
 {
-	return bfd_get_section_by_name(abfd, ".debug_info") ||
-	       bfd_get_section_by_name(abfd, ".zdebug_info");
+	return bfdlib.get_section_by_name(abfd, ".debug_info") ||
+	       bfdlib.get_section_by_name(abfd, ".zdebug_info");
 }
 
 static int has_functions(asymbol **syms, long count)
@@ -261,7 +262,7 @@ static asymbol **read_symtab(struct symbols *s, bfd *abfd, int dynamic, long *co
 	*count = 0;
 	if (!(bfd_get_file_flags(abfd) & HAS_SYMS) && !dynamic)
 		return NULL;
-	bfd_set_error(bfd_error_no_error);
+	bfdlib.set_error(bfd_error_no_error);
 	size = dynamic ? bfd_get_dynamic_symtab_upper_bound(abfd) : bfd_get_symtab_upper_bound(abfd);
 	if (size <= 0) {
 		bfd_failed(s);
@@ -272,7 +273,7 @@ static asymbol **read_symtab(struct symbols *s, bfd *abfd, int dynamic, long *co
 		symbols__fail(s, -ENOMEM);
 		return NULL;
 	}
-	bfd_set_error(bfd_error_no_error);
+	bfdlib.set_error(bfd_error_no_error);
 	*count = dynamic ? bfd_canonicalize_dynamic_symtab(abfd, syms) :
 			   bfd_canonicalize_symtab(abfd, syms);
 	if (*count <= 0) {
@@ -326,7 +327,7 @@ static char *demangle(struct symbols *s, bfd *abfd, const char *raw)
 	if (s->no_demangle || !*raw)
 		return NULL;
 	errno = 0;
-	dem = bfd_demangle(abfd, raw, DEMANGLE_NO_OPTS);
+	dem = bfdlib.demangle(abfd, raw, DEMANGLE_NO_OPTS);
 	if (!dem && errno == ENOMEM)
 		symbols__fail(s, -ENOMEM);
 	return dem;
@@ -462,14 +463,14 @@ static int load_bfd_symbols(struct symbols *s, struct dso *d, bfd *abfd, asymbol
 /* a section's contents, malloc'd, or NULL (out of memory: kept, symbols__fail) */
 static bfd_byte *section_bytes(struct symbols *s, bfd *abfd, const char *name, uint64_t *size)
 {
-	asection *sec = bfd_get_section_by_name(abfd, name);
+	asection *sec = bfdlib.get_section_by_name(abfd, name);
 	bfd_byte *buf = NULL;
 
 	*size = 0;
 	if (!sec || !(bfd_section_flags(sec) & SEC_HAS_CONTENTS) || !bfd_section_size(sec))
 		return NULL;
-	bfd_set_error(bfd_error_no_error);
-	if (!bfd_malloc_and_get_section(abfd, sec, &buf)) {
+	bfdlib.set_error(bfd_error_no_error);
+	if (!bfdlib.malloc_and_get_section(abfd, sec, &buf)) {
 		bfd_failed(s);
 		return NULL;
 	}
@@ -487,10 +488,10 @@ static bfd_byte *section_bytes(struct symbols *s, bfd *abfd, const char *name, u
  */
 static int synthesize_plt(struct symbols *s, struct dso *d, bfd *abfd)
 {
-	asection *plt = bfd_get_section_by_name(abfd, ".plt");
+	asection *plt = bfdlib.get_section_by_name(abfd, ".plt");
 	bfd_byte *rel = NULL, *dsym = NULL, *dstr = NULL;
 	uint64_t relsz, dsymsz, dstrsz, entsz, relent, syment, nrel, i, addr;
-	int is64 = bfd_get_arch_size(abfd) == 64, swap = bfd_big_endian(abfd), rela = 1;
+	int is64 = bfdlib.get_arch_size(abfd) == 64, swap = bfd_big_endian(abfd), rela = 1;
 	struct strbuf name = STRBUF_INIT;
 	struct sym *v;
 	size_t n = d->nr_syms;
@@ -600,7 +601,7 @@ static bfd *try_debug(struct symbols *s, struct dso *d, const char *path, const 
 	if (!n || build_id__equal(got, n, id, idsz))
 		return abfd;
 	log_msg(s->log, LOG_DEBUG, "%s: build id differs from %s's: not used", path, d->path);
-	bfd_close(abfd);
+	bfdlib.close(abfd);
 	return NULL;
 }
 
@@ -667,8 +668,8 @@ static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
 		/* the binary's dir, its .debug/, and ROOT/<binary's dir>/, CRC checked */
 		char *link;
 
-		bfd_set_error(bfd_error_no_error);
-		link = bfd_follow_gnu_debuglink(main_bfd, roots[i]);
+		bfdlib.set_error(bfd_error_no_error);
+		link = bfdlib.follow_gnu_debuglink(main_bfd, roots[i]);
 		if (link) {
 			dbg = try_debug(s, d, link, id, idsz);
 			free(link);
@@ -700,7 +701,7 @@ static bfd *fetch_main_file(struct symbols *s, struct dso *d, const struct recor
 	if (abfd && bfd_build_id_matches(s, abfd, rec) && !s->err)
 		return abfd;
 	if (abfd)
-		bfd_close(abfd);
+		bfdlib.close(abfd);
 	free(*opened);
 	*opened = NULL;
 	return NULL;
@@ -765,14 +766,14 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 			*opened = strdup(cands[i]);
 			if (!*opened) {
 				symbols__fail(s, -ENOMEM);
-				bfd_close(abfd);
+				bfdlib.close(abfd);
 				abfd = NULL;
 			}
 			break;
 		}
 		if (!mismatch)
 			mismatch = cands[i];
-		bfd_close(abfd);
+		bfdlib.close(abfd);
 		abfd = NULL;
 	}
 	if (!abfd && !s->err && rec && d->kind == DSO_ELF)
@@ -836,9 +837,9 @@ int dso__load_elf(struct symbols *s, struct dso *d)
 		free(msyms);
 		free(dsyms);
 		if (main_bfd)
-			bfd_close(main_bfd);
+			bfdlib.close(main_bfd);
 		if (dbg)
-			bfd_close(dbg);
+			bfdlib.close(dbg);
 		return s->err ? s->err : symbols__fail(s, -ENOMEM);
 	}
 	d->elf->main_path = main_path;
@@ -1216,20 +1217,13 @@ void dso__release_elf(struct dso *d)
 	free(e->main_path);
 	for (i = 0; i < 2; i++) {
 		if (e->bfds[i])
-			bfd_close(e->bfds[i]);
+			bfdlib.close(e->bfds[i]);
 		free(e->symtabs[i]);
 	}
 	dwlines__delete(e->lines);
 	free(e->segs);
 	free(e);
 	d->elf = NULL;
-}
-
-/* bfd_init and a silent error handler: bfd must never print */
-void dso__init_bfd(void)
-{
-	bfd_init();
-	bfd_set_error_handler(bfd_quiet);
 }
 
 /*
@@ -1257,12 +1251,7 @@ const char *__lsan_default_suppressions(void)
 
 const char *dso__loader_id(void)
 {
-	static const char *id;
-	Dl_info info;
-
-	if (!id)
-		id = dladdr((void *)bfd_init, &info) && info.dli_fname ? info.dli_fname : "libbfd";
-	return id;
+	return bfdlib__soname();
 }
 
 const char *dso__main_file(const struct dso *d)

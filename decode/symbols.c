@@ -767,7 +767,6 @@ int symbols__new(struct symbols **out, const struct symbols_opts *opts)
 		symbols__delete(s);
 		return err;
 	}
-	dso__init_bfd();
 	*out = s;
 	return 0;
 }

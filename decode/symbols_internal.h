@@ -158,11 +158,15 @@ struct sym *symtab__find(struct sym *v, size_t n, uint64_t addr);
  * error).  0, -ENOMEM or -errno for a real I/O error.
  */
 /* dso.c */
-void dso__init_bfd(void);
 int dso__load_elf(struct symbols *s, struct dso *d);
 void dso__release_elf(struct dso *d);
-/* the libbfd in use (its shared object's path): part of the symbol cache's key */
+/* the libbfd in use (its soname, which names its version): part of the symbol cache's key */
 const char *dso__loader_id(void);
+/*
+ * libbfd loaded (decode/bfdlib.h) before a first bfd call: 0, or -EIO when
+ * it cannot be, said once and kept (symbols__fail): no symbol is read
+ */
+int dso__bfd_ready(struct symbols *s);
 /* the binary dso__load_elf opened, or NULL */
 const char *dso__main_file(const struct dso *d);
 /* a file offset in the dso to its ELF vaddr through the PT_LOAD headers */

@@ -272,3 +272,25 @@ rm -rf "$c"
 "$PROG" diff -q -o "$tmp/d" --symbol-cache "$c" --symfs "$td/symfs" --kallsyms "$td/kallsyms" \
 	"$td/work.data" "$td/work.data" 2> "$tmp/d.err"
 check "readperf diff writes the cache too" eval 'ls "$c"/*.sym > /dev/null 2>&1'
+
+# libbfd is opened at its first use (decode/bfdlib.c): a warm run needs none, so with a libbfd
+# of the same soname that lacks its functions first in the search path, a warm run writes the
+# same reports, and a cold one stops with exit 3 and says why (no [unknown] report)
+soname=$(objdump -p "$(${CC:-cc} -print-file-name=libbfd.so)" 2> /dev/null | sed -n 's/^ *SONAME *//p')
+if [ -n "$soname" ] && echo 'int no_bfd_here;' | ${CC:-cc} -shared -fPIC -x c -o "$tmp/$soname" - 2> /dev/null; then
+	args=(--symfs "$td/symfs" --kallsyms "$td/kallsyms" "$td/cxx.data")
+	rm -rf "$c"
+	run "$tmp/ref" --no-symbol-cache "${args[@]}"
+	LD_LIBRARY_PATH=$tmp run "$tmp/a" --symbol-cache "$c" "${args[@]}"
+	rc=$?
+	check "a libbfd that cannot be loaded, cold: exit 3 (exit $rc), says which" \
+		eval '[ $rc -eq 3 ] && grep -q "^readperf: cannot load $soname: .*bfd_init" "$tmp/a.err"'
+	check "... and no report written" test ! -e "$tmp/a/results.csv"
+	run "$tmp/b" --symbol-cache "$c" "${args[@]}"
+	LD_LIBRARY_PATH=$tmp run "$tmp/a" --symbol-cache "$c" "${args[@]}"
+	rc=$?
+	check "... warm: libbfd not loaded (exit $rc), reports as without the cache" \
+		eval '[ $rc -eq 0 ] && same "$tmp/ref" "$tmp/a"'
+else
+	echo "skip - no libbfd soname ($soname) or no shared object built with ${CC:-cc}"
+fi
