@@ -762,7 +762,7 @@ static int chain_frame(struct analysis *a, uint32_t event, const struct target *
 static uint64_t memo_hash(const struct perf_sample *s, const void *proc, uint32_t event, unsigned cpumode,
 			  int *skip_self)
 {
-	uint64_t h = ((uint64_t)event << 32 | cpumode) ^ (uint64_t)(uintptr_t)proc, i;
+	uint64_t h = ((uint64_t)event << 32 | cpumode) ^ (uint64_t)(uintptr_t)proc, h2 = 0, i;
 
 	*skip_self = 0;
 	for (i = 0; i < s->callchain_nr; i++)
@@ -771,8 +771,14 @@ static uint64_t memo_hash(const struct perf_sample *s, const void *proc, uint32_
 			break;
 		}
 	h ^= (uint64_t)*skip_self << 63;
-	for (i = 0; i < s->callchain_nr; i++)
+	/* two lanes, so that each word waits for one multiply, not for all before it */
+	for (i = 0; i + 1 < s->callchain_nr; i += 2) {
 		h = (h ^ s->callchain[i]) * 0x9e3779b97f4a7c15ULL;
+		h2 = (h2 ^ s->callchain[i + 1]) * 0xc2b2ae3d27d4eb4fULL;
+	}
+	if (i < s->callchain_nr)
+		h = (h ^ s->callchain[i]) * 0x9e3779b97f4a7c15ULL;
+	h ^= h2 + (h2 >> 31);
 	return h ^ (h >> 29);
 }
 
@@ -800,7 +806,12 @@ static int memo_replay(struct analysis *a, const struct cmemo *m, uint64_t perio
 	for (i = 0; i < m->nr_funcs; i++)
 		if (stack_child(a, funcs[i], period))
 			return -ENOMEM;
-	return m->nr_frames ? array__append(&a->frames, frames, m->nr_frames) : 0;
+	if (a->frames.cap - a->frames.len < m->nr_frames)
+		return array__append(&a->frames, frames, m->nr_frames);
+	/* the common case, a few frames where there is room: no call */
+	for (i = 0; i < m->nr_frames; i++)
+		((uintptr_t *)a->frames.data)[a->frames.len++] = frames[i];
+	return 0;
 }
 
 /*
