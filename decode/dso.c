@@ -324,7 +324,8 @@ static char *demangle(struct symbols *s, bfd *abfd, const char *raw)
 {
 	char *dem;
 
-	if (s->no_demangle || !*raw)
+	/* a JIT's names (jitdump.c) come before any bfd is opened */
+	if (s->no_demangle || !*raw || dso__bfd_ready(s))
 		return NULL;
 	errno = 0;
 	dem = bfdlib.demangle(abfd, raw, DEMANGLE_NO_OPTS);
