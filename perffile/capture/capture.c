@@ -793,6 +793,13 @@ static void config_sampling(struct capture_evlist *el, size_t i, const struct ca
 	}
 	a->sample_id_all = 1;
 	config_period(ev, opts);
+	/*
+	 * a fixed period is not sampled (perf: PERIOD with freq and for a
+	 * tracepoint only): a software event with PERIOD and no freq is
+	 * sampled at every event whatever its period (perf_swevent_event)
+	 */
+	if (!a->freq && a->type != PERF_TYPE_TRACEPOINT)
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 	if (i == 0) {	/* the tracking event */
 		a->mmap = 1;
 		a->mmap2 = 1;

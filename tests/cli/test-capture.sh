@@ -168,6 +168,35 @@ if [ -n "$HAVE_PERF" ]; then
 	fi
 fi
 
+# ---- -c N on a software event: a sample per N events, as perf record -c (which samples no
+# PERIOD with a fixed period: with PERIOD in sample_type the kernel samples a software event at
+# every event, perf_swevent_event). hot touches 4096 pages, so -c 1000 gives a handful of
+# samples of period 1000 each (the old readperf: one of period 1 per fault, ~4200)
+"$PROG" record -q -e page-faults -c 1000 -o "$T/pf.data" -- "$T/hot" 1000 2>"$T/pf.err"
+"$PROG" -q --reports events -o "$T/pf" "$T/pf.data" 2>>"$T/pf.err"
+pf=$(awk -F, '$1 == "page-faults" { print $7 "," $8 }' "$T/pf/events.csv" 2>/dev/null)
+if [ -n "$pf" ] && [ "${pf%,*}" -ge 1 ] && [ "${pf%,*}" -le 20 ] && [ "${pf#*,}" -eq $(( ${pf%,*} * 1000 )) ]; then
+	ok "record -e page-faults -c 1000: $pf (samples,period): a sample per 1000 faults"
+else
+	nok "record -e page-faults -c 1000: '$pf' (samples,period), want 1-20 samples of period 1000: $(head -2 "$T/pf.err")"
+fi
+if [ -n "$HAVE_PERF" ]; then
+	# the same count as perf record's (ASLR off: the faults are deterministic; up to 3 tries)
+	nsamples() { perf report --stats -i "$1" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }'; }
+	n1= n2=
+	for attempt in 1 2 3; do
+		[ -n "$n1" ] && [ "$n1" = "$n2" ] && break
+		setarch -R "$PROG" record -q -e page-faults/period=1000/ -o "$T/pf1.data" -- "$T/hot" 1000 2>/dev/null
+		setarch -R perf record -q -e page-faults/period=1000/ -o "$T/pf2.data" -- "$T/hot" 1000 >/dev/null 2>&1
+		n1=$(nsamples "$T/pf1.data") n2=$(nsamples "$T/pf2.data")
+	done
+	if [ -n "$n1" ] && [ "$n1" = "$n2" ]; then
+		ok "record -e page-faults/period=1000/: $n1 samples, as perf record"
+	else
+		nok "record -e page-faults/period=1000/: readperf '$n1' samples, perf record '$n2'"
+	fi
+fi
+
 # ---- stat
 if [ -n "$HAVE_PERF" ]; then
 	# ASLR off (inherited by both tools and the program) makes page-faults deterministic.

@@ -237,11 +237,27 @@ static void test_config_record(void **state)
 	assert_int_equal(el.events[1].attr.enable_on_exec, 0);
 	capture_evlist__release(&el);
 
+	/*
+	 * -c: no PERIOD (perf evlist -v of perf record -e cpu-clock -c 1000000:
+	 * IP|TID|TIME); with it the kernel samples a software event at every
+	 * event (perf record -e page-faults -c 100000 -P: 177 samples of period
+	 * 1, without -P none)
+	 */
 	el = parse_ok("cpu-clock");
 	capture_evlist__config(&el, &o);
-	assert_int_equal(el.events[0].attr.sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			 PERF_SAMPLE_PERIOD);
+	assert_int_equal(el.events[0].attr.sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
 	assert_int_equal(capture_evlist__id_hdr_size(&el), 16);
+	capture_evlist__release(&el);
+	/* a period= term likewise (page-faults/period=1000/: IP|TID|TIME|IDENTIFIER), freq= keeps it */
+	memset(&o, 0, sizeof(o));
+	o.mode = CAPTURE_RECORD;
+	o.target = CAPTURE_TARGET_CMD;
+	el = parse_ok("page-faults/period=1000/,cpu-clock/freq=100/");
+	capture_evlist__config(&el, &o);
+	assert_int_equal(el.events[0].attr.sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_IDENTIFIER);
+	assert_int_equal(el.events[1].attr.sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER);
 	capture_evlist__release(&el);
 }
 
@@ -525,9 +541,10 @@ static void test_parse_tracepoint(void **state)
 	assert_int_equal(el.events[2].attr.exclude_user, 1);
 	o = cmd_opts();
 	capture_evlist__config(&el, &o);
-	/* perf record -e sched:sched_switch: period 1, RAW and CPU */
+	/* perf record -e sched:sched_switch: period 1, RAW and CPU; PERIOD as well (perf evlist -v) */
 	check_rate(&el.events[0].attr, 0, 1);
 	assert_true(el.events[0].attr.sample_type & PERF_SAMPLE_RAW);
+	assert_true(el.events[0].attr.sample_type & PERF_SAMPLE_PERIOD);
 	assert_true(el.events[0].attr.sample_type & PERF_SAMPLE_CPU);
 	/* the cpu-clock beside it: 4000 Hz, no RAW, CPU for one trailer layout */
 	check_rate(&el.events[1].attr, 1, 4000);
