@@ -226,26 +226,70 @@ static int parse_u32_list(const char *arg, uint32_t *out, size_t max, size_t *nr
 	return *nr ? 0 : -EINVAL;
 }
 
-/* --comms, --dsos, --symbols, --focus, --ignore (which: 0 to 4): comma-separated names, at most 64 */
+/* 1 when every <, (, [ and { of s is closed in order (by any closing bracket), else 0 */
+static int brackets_balance(const char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (strchr("<([{", *s))
+			depth++;
+		else if (strchr(">)]}", *s) && --depth < 0)
+			return 0;
+	}
+	return depth == 0;
+}
+
+/*
+ * the ',' that ends the name at p, or its end: with nested, the first one
+ * outside brackets (a C++ name such as 'f<int, long>' or 'g(int, char)' is
+ * one name, as results.csv prints it)
+ */
+static char *name_end(char *p, int nested)
+{
+	int depth = 0;
+
+	for (; *p && (*p != ',' || depth > 0); p++) {
+		if (!nested)
+			continue;
+		if (strchr("<([{", *p))
+			depth++;
+		else if (strchr(">)]}", *p))
+			depth--;
+	}
+	return p;
+}
+
+/*
+ * --comms, --dsos, --symbols, --focus, --ignore (which: 0 to 4): comma-separated names, at most 64;
+ * function names are split at the commas outside brackets when the brackets balance
+ * (with 'operator<' among them they do not: split at every comma)
+ */
 static int parse_name_list(struct analyse_opts *o, int which, const char *arg)
 {
 	static const char *const names[] = { "--comms", "--dsos", "--symbols", "--focus", "--ignore" };
 	char **store[] = { &o->comm_list, &o->dso_list, &o->sym_list, &o->focus_list, &o->ignore_list };
 	const char **arr[] = { o->comms, o->dsos, o->syms, o->focus, o->ignore };
 	size_t *nr[] = { &o->an.nr_comms, &o->an.nr_dsos, &o->an.nr_syms, &o->an.nr_focus, &o->an.nr_ignore };
-	char *tok, *save = NULL;
+	int nested = which >= 2 && brackets_balance(arg);
+	char *tok, *end;
 
 	free(*store[which]);
 	*store[which] = strdup(arg);
 	if (!*store[which])
 		return -ENOMEM;
 	*nr[which] = 0;
-	for (tok = strtok_r(*store[which], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (*nr[which] == 64) {
+	for (tok = *store[which]; *tok; tok = end + 1) {
+		end = name_end(tok, nested);
+		if (end > tok && *nr[which] == 64) {
 			fprintf(stderr, "readperf: %s takes at most 64 names\n", names[which]);
 			return -EINVAL;
 		}
-		arr[which][(*nr[which])++] = tok;
+		if (end > tok)
+			arr[which][(*nr[which])++] = tok;
+		if (!*end)
+			break;
+		*end = '\0';
 	}
 	if (!*nr[which]) {
 		fprintf(stderr, "readperf: %s wants names\n", names[which]);

@@ -66,6 +66,22 @@ check "--symbols on a caller only: exit 2 and a pointer to --focus ($(head -c 12
 "$PROG" -q -o "$tmp/sy2" --symbols no_such_function "${sym[@]}" "$td/callgraph-fp.data" 2> "$tmp/err"
 check "--symbols on an absent name: the usual message, no --focus pointer" \
 	test "$(grep -c 'the file has processes' "$tmp/err")" -eq 1
+# a C++ name with commas in its template arguments is one name (the list is split at the commas
+# outside brackets when its brackets balance): its stacks as perf script's, self samples as
+# perf report --sort dso,sym (tests/cli/expected/cxx/dso_sym: 914 and 8)
+focus_case dwarf-cxx focus 'std::__introsort_loop<__gnu_cxx::__normal_iterator<double*, std::vector<double, std::allocator<double> > >, long, __gnu_cxx::__ops::_Iter_comp_iter<sorter(std::vector<double, std::allocator<double> >&)::{lambda(double, double)#1}> >'
+bs='std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::_M_construct'
+"$PROG" -q -o "$tmp/sy3" --reports results --symbols "geo::Grid<double>::relax,$bs" "${sym[@]}" \
+	"$td/cxx.data" 2> "$tmp/err"
+check "--symbols 'geo::Grid<double>::relax,$bs': the two rows, 914 and 8 self samples ($(head -c 120 "$tmp/err"))" \
+	test "$(csv2tsv "$tmp/sy3/results.csv" | awk -F'\t' 'NR > 1 && $6 > 0 { print $3 "=" $6 }' | sort | tr '\n' ' ')" = \
+	"geo::Grid<double>::relax=914 $bs=8 "
+# brackets that do not balance ('operator<'): split at every comma
+"$PROG" -q -o "$tmp/sy4" --reports results --symbols 'operator<,geo::Grid<float>::relax' "${sym[@]}" \
+	"$td/cxx.data" 2> "$tmp/err"
+check "--symbols 'operator<,geo::Grid<float>::relax': split at the comma, Grid<float>'s 442 samples" \
+	test "$(csv2tsv "$tmp/sy4/results.csv" | awk -F'\t' 'NR > 1 && $6 > 0 { print $3 "=" $6 }')" = \
+	"geo::Grid<float>::relax=442"
 # --focus-root alone: a usage error
 "$PROG" -q -o "$tmp/fr" --focus-root "${sym[@]}" "$td/callgraph-fp.data" 2> "$tmp/err"
 rc=$?
