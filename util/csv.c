@@ -445,7 +445,11 @@ int csv__commit(struct csv *c)
 		return c->err ? c->err : -EBADF;
 	flush_buf(c);
 	err = c->err;
-	if (!c->tmp_path) {		/* a borrowed descriptor */
+	if (!c->tmp_path) {		/* a borrowed descriptor, or one opened in place (path set) */
+		if (c->path && close(c->fd) && !err)
+			err = -errno;
+		free(c->path);
+		c->path = NULL;
 		c->fd = -1;
 		return err;
 	}
@@ -468,6 +472,8 @@ void csv__abort(struct csv *c)
 	if (c->fd >= 0 && c->tmp_path) {
 		close(c->fd);
 		unlink(c->tmp_path);
+	} else if (c->fd >= 0 && c->path) {
+		close(c->fd);
 	}
 	c->fd = -1;
 	free(c->tmp_path);
@@ -652,9 +658,32 @@ int csv__remove_stale(const char *dir)
 	return n;
 }
 
+/*
+ * path written where it is, as a shell's redirection: a device, FIFO or
+ * socket, or a symbolic link (/dev/stdout, a process substitution's
+ * /dev/fd/63, a link to a file), which a rename would replace by a regular
+ * file (as root, /dev/null too)
+ */
+static int open_in_place(struct csv *c, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+
+	if (fd < 0)
+		return -errno;
+	init(c, fd);
+	c->path = strdup(path);
+	if (!c->path) {
+		close(fd);
+		c->fd = -1;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int csv__open_path(struct csv *c, const char *path)
 {
 	const char *slash = strrchr(path, '/');
+	struct stat st;
 	char *dir;
 	int err;
 
@@ -665,6 +694,8 @@ int csv__open_path(struct csv *c, const char *path)
 	}
 	if (!*path || (slash && !slash[1]))
 		return -EISDIR;
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return open_in_place(c, path);
 	if (!slash)
 		return csv__open(c, ".", path);
 	dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));

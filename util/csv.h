@@ -51,7 +51,9 @@ void csv__open_fd(struct csv *c, int fd);
 /*
  * csv__open's atomic temporary file and rename for any path (its directory
  * and base name), "-" for standard output (stdout is flushed first, so what
- * was printed before comes first); 0, -EISDIR for a path that names a
+ * was printed before comes first); a path that is a device, FIFO, socket or
+ * symbolic link is opened and written in place (truncated, as by a shell's
+ * '>'), and closed by csv__commit; 0, -EISDIR for a path that names a
  * directory, -ENOMEM or -errno.
  */
 int csv__open_path(struct csv *c, const char *path);

@@ -147,4 +147,23 @@ check "folded multi -e $third: its samples, one-frame stacks (no callchain)" \
 "$PROG" -q -o "$tmp/e" --reports stat --folded "$tmp/no/such/dir/x.folded" "$td/work.data" 2> "$tmp/err"
 rc=$?
 check "folded into a missing directory: exit 3 with a message (exit $rc)" test $rc -eq 3 -a -s "$tmp/err"
+# --- a FIFO or a symbolic link as FILE is written in place, as a shell's '>' would: the
+# temporary file and rename of a regular file put a regular file in its stead (the old
+# binary: the FIFO's reader got nothing, a link became a file; as root /dev/null too)
+"$PROG" -q -o "$tmp/w" --reports none --folded "$tmp/w.folded" "${sym[@]}" "$td/callgraph-fp.data" 2> /dev/null
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" > "$tmp/fifo.out" &
+reader=$!
+"$PROG" -q -o "$tmp/w" --reports none --folded "$tmp/fifo" "${sym[@]}" "$td/callgraph-fp.data" 2> "$tmp/err"
+rc=$?
+check "folded into a FIFO: exit 0 (exit $rc), still a FIFO" test $rc -eq 0 -a -p "$tmp/fifo"
+[ -p "$tmp/fifo" ] || kill "$reader" 2> /dev/null
+wait "$reader"
+check "folded into a FIFO: its reader gets the stacks of a run into a file" cmp -s "$tmp/fifo.out" "$tmp/w.folded"
+echo old > "$tmp/target"
+ln -s target "$tmp/link"
+"$PROG" -q -o "$tmp/w" --reports none --flamegraph "$tmp/link" "${sym[@]}" "$td/callgraph-fp.data" 2> "$tmp/err"
+rc=$?
+check "flame graph into a symbolic link: exit 0 (exit $rc), still a link, the SVG in its target" \
+	test $rc -eq 0 -a -L "$tmp/link" -a "$(head -c 5 "$tmp/target")" = "<?xml"
 exit 0
