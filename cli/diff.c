@@ -340,12 +340,21 @@ static unsigned row_crossed(const struct diff *d, const struct diff_row *r, cons
 	return bits;
 }
 
+/* a ratio or a bound of its interval for a message: prefix and the figure, or the sentinel's word (diff.csv's -1, -2) */
+static void gate_figure(char *buf, size_t size, const char *prefix, int64_t v, const char *sentinel)
+{
+	char num[32];
+
+	diff__format(num, sizeof(num), v);
+	snprintf(buf, size, "%s%s", v < 0 ? "" : prefix, v < 0 ? sentinel : num);
+}
+
 /* --fail-above / --fail-above-ratio: say every function that crosses; 1 when any does */
 static int diff_gate(const struct diff *d, const struct diff_opts *o, const struct log *log)
 {
 	static const char *const what[] = { "self", "children" };
 	struct strbuf sb = STRBUF_INIT;
-	char ratio[32], lo[32], hi[32];
+	char ratio[48], lo[48], hi[48], delta[32];
 	size_t i;
 	int failed = 0, t;
 
@@ -358,11 +367,15 @@ static int diff_gate(const struct diff *d, const struct diff_opts *o, const stru
 				continue;
 			strbuf__reset(&sb);
 			diff_row_text(&sb, r);
-			diff__format(ratio, sizeof(ratio), t ? r->ch_ratio : r->ratio);
-			diff__format(lo, sizeof(lo), diff__fixed(r->ratio_lo[t]));
-			diff__format(hi, sizeof(hi), diff__fixed(r->ratio_hi[t]));
-			log_msg(log, LOG_ERR, "diff: regression: %s %s %s, %s x%s in %s..%s", r->event, r->dso, sb.buf,
-				what[t], ratio, lo, hi);
+			/* OLD without the function: 'new', an interval without an upper bound: 'inf' */
+			gate_figure(ratio, sizeof(ratio), "x", t ? r->ch_ratio : r->ratio, "new");
+			gate_figure(lo, sizeof(lo), "", diff__fixed(r->ratio_lo[t]), "0");
+			gate_figure(hi, sizeof(hi), "", diff__fixed(r->ratio_hi[t]), "inf");
+			/* the children gate's own change of share (the row's text gives self's) */
+			diff__format(delta, sizeof(delta), r->ch_delta);
+			log_msg(log, LOG_ERR, "diff: regression: %s %s %s, %s %s%s%s%s%s in %s..%s", r->event, r->dso,
+				sb.buf, what[t], ratio, t ? " (" : "", t && r->ch_delta >= 0 ? "+" : "",
+				t ? delta : "", t ? " points)" : "", lo, hi);
 			failed = 1;
 			break;
 		}

@@ -90,7 +90,8 @@ check "diff builds: hot ratio $rh within 1.8..2.2 (leaf, unchanged: $rl; pair $t
 "$PROG" diff -q -o "$tmp/g" --gate children --fail-above-ratio 1.5 "$tmp/old.data" "$tmp/new.data" 2> "$tmp/g.err"
 rc=$?
 check "diff builds: --gate children --fail-above-ratio 1.5: exit 4 (exit $rc)" test $rc -eq 4
-check "diff builds: the children gate names mid" grep -q 'regression: .* prog_new mid .*, children x' "$tmp/g.err"
+check "diff builds: the children gate names mid with its children ratio and change of share" \
+	grep -q 'regression: .* prog_new mid .*, children x[0-9.]* ([+-][0-9.]* points) in [0-9.]*\.\.[0-9.]*$' "$tmp/g.err"
 "$PROG" diff -q -o "$tmp/s" --gate self --fail-above-ratio 1.5 "$tmp/old.data" "$tmp/new.data" 2> "$tmp/s.err"
 check "diff builds: --gate self does not name mid" test -z "$(grep 'prog_new mid ' "$tmp/s.err")"
 

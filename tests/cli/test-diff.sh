@@ -119,6 +119,13 @@ check "diff --fail-above-ratio: names compute_b only" \
 rc=$?
 check "diff -q --fail-above 5 on a regression: exit 4, only the regression line (exit $rc)" \
 	test $rc -eq 4 -a "$(grep -c '^readperf:' "$tmp/reg3.err")" -eq 1 -a "$(grep -c 'compute_b' "$tmp/reg3.err")" -eq 1
+# functions OLD lacks (another program): 'new' and 'inf' in the regression lines, not diff.csv's
+# sentinels (the old binary: 'self x-1.0000 in 94.3496..-1.0000')
+"$PROG" diff -q -o "$tmp/nw" "${rsym[@]}" --fail-above 5 "$td/regress-before.data" "$td/callgraph-fp.data" 2> "$tmp/nw.err"
+rc=$?
+check "diff --fail-above 5, NEW another program: exit 4 (exit $rc), hot_big 'self new in N..inf'" \
+	test $rc -eq 4 -a "$(grep -c '^readperf: diff: regression: cpu-clock work hot_big (new, [0-9.]* points), self new in [0-9.]*\.\.inf$' "$tmp/nw.err")" -eq 1
+check "diff regression lines: no -1.0000 sentinel" test "$(grep -c -- '-1\.0000' "$tmp/nw.err")" -eq 0
 for gate in "--fail-above 5" "--fail-above-ratio 1.5"; do
 	"$PROG" diff -q -o "$tmp/same" "${rsym[@]}" $gate "$td/regress-before.data" "$td/regress-before2.data" 2> "$tmp/same.err"
 	rc=$?
