@@ -17,6 +17,7 @@
 #include "cli/analyse.h"
 #include "perffile/ordered.h"
 #include "perffile/perffile.h"
+#include "util/strbuf.h"
 
 enum { OPT_TOP = CLI_OPT_LONG_ONLY + 512 };
 
@@ -71,6 +72,22 @@ static int annotate_opt(void *ctx, int id, const char *arg)
 	return -1;
 }
 
+/* nothing to annotate: which of the named functions (none: no function) had no sample */
+static void no_sample(const char *path, const char *const *funcs, size_t nr_funcs, const struct log *log)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < nr_funcs && !err; i++)
+		err = strbuf__addf(&sb, "%s%s", i ? ", " : "", funcs[i]);
+	if (nr_funcs && !err)
+		log_msg(log, LOG_ERR, "%s: no sample in %s (as results.csv names functions)", path, sb.buf);
+	else
+		log_msg(log, LOG_ERR, "%s: no sample in %s", path, nr_funcs ? "the functions named" : "any function");
+	strbuf__release(&sb);
+}
+
 /* read path through an analysis with the text output on; 0 or -errno (-EINVAL: a fault) */
 static int annotate_run(struct annotate_cli *ac, const char *path, char **funcs, size_t nr_funcs,
 			const struct log *log)
@@ -112,8 +129,7 @@ static int annotate_run(struct annotate_cli *ac, const char *path, char **funcs,
 	if (!err) {
 		err = analysis__write_output(an, (size_t)id, "-");
 		if (err == -ENODATA)
-			log_msg(log, LOG_ERR, "%s: %s", path, nr_funcs ? "no sample in the functions named" :
-				"no sample in any function");
+			no_sample(path, (const char *const *)funcs, nr_funcs, log);
 		else if (err)
 			log_msg(log, LOG_ERR, "annotate: cannot write: %s", strerror(-err));
 		else
