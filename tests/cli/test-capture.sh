@@ -181,19 +181,21 @@ else
 	nok "record -e page-faults -c 1000: '$pf' (samples,period), want 1-20 samples of period 1000: $(head -2 "$T/pf.err")"
 fi
 if [ -n "$HAVE_PERF" ]; then
-	# the same count as perf record's (ASLR off: the faults are deterministic; up to 3 tries)
+	# the count of perf record's, within one (ASLR off, ~4150 faults: 4 samples; a run of either
+	# tool now and then ends one sample short; up to 3 tries)
 	nsamples() { perf report --stats -i "$1" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }'; }
+	near() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -le $(($2 + 1)) ] && [ "$2" -le $(($1 + 1)) ]; }
 	n1= n2=
 	for attempt in 1 2 3; do
-		[ -n "$n1" ] && [ "$n1" = "$n2" ] && break
+		near "$n1" "$n2" && break
 		setarch -R "$PROG" record -q -e page-faults/period=1000/ -o "$T/pf1.data" -- "$T/hot" 1000 2>/dev/null
 		setarch -R perf record -q -e page-faults/period=1000/ -o "$T/pf2.data" -- "$T/hot" 1000 >/dev/null 2>&1
 		n1=$(nsamples "$T/pf1.data") n2=$(nsamples "$T/pf2.data")
 	done
-	if [ -n "$n1" ] && [ "$n1" = "$n2" ]; then
-		ok "record -e page-faults/period=1000/: $n1 samples, as perf record"
+	if near "$n1" "$n2"; then
+		ok "record -e page-faults/period=1000/: $n1 samples, perf record $n2 (within one)"
 	else
-		nok "record -e page-faults/period=1000/: readperf '$n1' samples, perf record '$n2'"
+		nok "record -e page-faults/period=1000/: readperf '$n1' samples, perf record '$n2' (within one)"
 	fi
 fi
 
