@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 
 #include "util/dl.h"
 #include "decode/bfdlib.h"
@@ -24,7 +25,18 @@ struct bfdlib bfdlib;
 
 static pthread_once_t bfd_once = PTHREAD_ONCE_INIT, opcodes_once = PTHREAD_ONCE_INIT;
 static int bfd_loaded, opcodes_loaded;
-static const char *load_error;	/* dlerror()'s text of the failed load (static storage of libdl) */
+/*
+ * dlerror()'s text of the failed load, copied: libdl frees its own at the
+ * next dlerror() of the thread, or when the thread ends
+ */
+static char load_error[256];
+
+static void keep_error(void)
+{
+	const char *e = dlerror();
+
+	snprintf(load_error, sizeof(load_error), "%s", e ? e : "unknown error");
+}
 
 /* bfd must never print: its errors are asked for (bfd_get_error) where they matter */
 static void quiet(const char *fmt, va_list ap)
@@ -50,7 +62,7 @@ static void open_bfd(void)
 	    dl__sym(so, "bfd_malloc_and_get_section", &bfdlib.malloc_and_get_section) ||
 	    dl__sym(so, "bfd_openr", &bfdlib.openr) || dl__sym(so, "bfd_set_error", &bfdlib.set_error) ||
 	    !(bfdlib.std_section = dlsym(so, "_bfd_std_section"))) {
-		load_error = dlerror();
+		keep_error();
 		return;
 	}
 	init();
@@ -66,7 +78,7 @@ static void open_opcodes(void)
 	    dl__sym(so, "init_disassemble_info", &bfdlib.init_disassemble_info) ||
 	    dl__sym(so, "disassemble_init_for_target", &bfdlib.disassemble_init_for_target) ||
 	    dl__sym(so, "disassemble_free_target", &bfdlib.disassemble_free_target)) {
-		load_error = dlerror();
+		keep_error();
 		return;
 	}
 	opcodes_loaded = 1;
@@ -90,7 +102,7 @@ int bfdlib__load_opcodes(void)
 
 const char *bfdlib__error(void)
 {
-	return load_error ? load_error : "not loaded";
+	return load_error[0] ? load_error : "not loaded";
 }
 
 const char *bfdlib__soname(void)
