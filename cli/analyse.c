@@ -704,6 +704,10 @@ static int analyse_run(struct analyse_opts *o, const struct log *log)
 	struct csv_txn txn = { 0 };
 	int err, read_err = 0, gate = 0;
 
+	/* the input first: one that cannot be opened leaves no output directory behind */
+	err = open_input(o->input, log, &f);
+	if (err)
+		return analyse_exit(o, err, log);
 	err = fs__mkdir_p(o->outdir);
 	if (!err) {
 		csv__remove_stale(o->outdir);
@@ -712,12 +716,8 @@ static int analyse_run(struct analyse_opts *o, const struct log *log)
 	}
 	if (err) {
 		log_msg(log, LOG_ERR, "%s: cannot create: %s", o->outdir, strerror(-err));
+		perf_file__delete(f);
 		return EXIT_SYSTEM;
-	}
-	err = open_input(o->input, log, &f);
-	if (err) {
-		csv_txn__abort(&txn);
-		return analyse_exit(o, err, log);
 	}
 	err = resolve_time(&o->time, f, &o->an, log);
 	if (!err)

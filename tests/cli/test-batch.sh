@@ -158,4 +158,12 @@ if command -v node > /dev/null && [ -d "$jsdir/node_modules/@duckdb/node-api" ];
 else
 	echo "skip - duckdb: node or tests/js/node_modules/@duckdb/node-api missing (cd tests/js && npm install)"
 fi
+# an input that cannot be opened leaves no directory behind, in a batch or alone
+"$PROG" -q -o "$tmp/gone" "$tmp/no-such.data" "$td/work.data" 2> /dev/null
+rc=$?
+check "a batch with a missing input: exit 3 (exit $rc), no directory for it, the other's reports" \
+	eval '[ $rc -eq 3 ] && [ ! -e "$tmp/gone/no-such" ] && [ -s "$tmp/gone/work/results.csv" ]'
+"$PROG" -q -o "$tmp/gone1" "$tmp/no-such.data" 2> /dev/null
+rc=$?
+check "a missing input alone: exit 3 (exit $rc), no output directory made" eval '[ $rc -eq 3 ] && [ ! -e "$tmp/gone1" ]'
 exit 0
