@@ -158,8 +158,9 @@ int cmd_annotate(int argc, char **argv, struct cli *cli)
 		goto out;
 	}
 	err = annotate_run(&ac, argv[next], argv + next + 1, (size_t)(argc - next - 1), &cli->log);
+	/* the command line is right and the file lacks what it asks: bad input, as a filter that leaves no sample */
 	if (err == -ENODATA)
-		code = EXIT_USAGE;
+		code = EXIT_BAD_INPUT;
 	else
 		code = exit_for(err);
 	if (!err && stdout_failed(&cli->log))

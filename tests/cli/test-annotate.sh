@@ -61,8 +61,8 @@ check "readperf annotate FILE hot_small --no-source: that function, no source li
 check "readperf annotate without --no-source: source lines (work.c:LINE)" grep -q 'work\.c:29' "$tmp/ann.txt"
 # a name without samples: exit 1 and a message
 "$PROG" annotate "${sym[@]}" "$td/work.data" no_such_function > /dev/null 2> "$tmp/none.err"
-check "readperf annotate FILE no_such_function: exit 1, said with the name" \
-	test $? -eq 1 -a "$(grep -c 'work\.data: no sample in no_such_function ' "$tmp/none.err")" -eq 1
+check "readperf annotate FILE no_such_function: exit 2 (as readperf tree's, a filter's that leaves no sample), said with the name" \
+	test $? -eq 2 -a "$(grep -c 'work\.data: no sample in no_such_function ' "$tmp/none.err")" -eq 1
 # kernel functions: no code to read, sampled addresses only, said once
 "$PROG" annotate "${sym[@]}" --top 6 "$td/systemwide.data" > "$tmp/sw.txt" 2> /dev/null
 check "readperf annotate systemwide.data: kernel functions without instructions, said once" \
