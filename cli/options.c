@@ -94,6 +94,20 @@ static int build_getopt(const struct cli_command *cmd, struct getopt_args *ga)
 	return 0;
 }
 
+/* --help: the usage on standard output; EXIT_SYSTEM, said, when it cannot be written (/dev/full, a closed pipe) */
+static int usage_to_stdout(const struct cli_command *cmd)
+{
+	int err = cli_command__usage(cmd, stdout);
+
+	errno = 0;
+	if (!err && (fflush(stdout) || ferror(stdout)))
+		err = -(errno ? errno : EIO);
+	if (!err)
+		return EXIT_OK;
+	fprintf(stderr, "readperf: standard output: %s\n", strerror(-err));
+	return EXIT_SYSTEM;
+}
+
 int cli_command__parse(const struct cli_command *cmd, int argc, char **argv,
 		       int (*handle)(void *ctx, int id, const char *arg), void *ctx, int *next)
 {
@@ -125,7 +139,7 @@ int cli_command__parse(const struct cli_command *cmd, int argc, char **argv,
 				fprintf(stderr, "%s: -%c is an option of %s\n", cmd->name, c, g->refuse);
 			code = EXIT_USAGE;
 		} else if (c == 'h') {
-			code = cli_command__usage(cmd, stdout) ? EXIT_SYSTEM : EXIT_OK;
+			code = usage_to_stdout(cmd);
 		} else {
 			code = handle(ctx, c, optarg);
 		}
@@ -183,8 +197,9 @@ int cli_command__usage(const struct cli_command *cmd, FILE *fp)
 	}
 	if (!err && cmd->usage_tail)
 		err = strbuf__addstr(&sb, cmd->usage_tail);
+	errno = 0;
 	if (!err && fwrite(sb.buf, 1, sb.len, fp) != sb.len)
-		err = -EIO;
+		err = -(errno ? errno : EIO);
 	strbuf__release(&sb);
 	return err;
 }

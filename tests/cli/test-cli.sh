@@ -154,3 +154,13 @@ else
 fi
 t "--time 50%/3: exit 1 (past 100%)" 1 'time wants' -- -q -o "$tmp/tx" --time 50%/3 "$td/work.data"
 t "--time +x,: exit 1" 1 'time wants' -- -q -o "$tmp/tx" --time +x, "$td/work.data"
+# --help that cannot be written (a full device): exit 3, said, as any report's standard output
+for cmd in "" annotate; do
+	"$PROG" $cmd --help > /dev/full 2> "$tmp/err"
+	rc=$?
+	if [ $rc -eq 3 ] && grep -q '^readperf: standard output: No space left on device$' "$tmp/err"; then
+		echo "ok - readperf $cmd --help > /dev/full: exit 3, said"
+	else
+		echo "not ok - readperf $cmd --help > /dev/full: exit $rc, $(head -c 200 "$tmp/err")"
+	fi
+done
