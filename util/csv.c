@@ -680,6 +680,27 @@ static int open_in_place(struct csv *c, const char *path)
 	return 0;
 }
 
+/*
+ * a symbolic link to a regular file (or to none yet): that file replaced
+ * whole by the temporary file and rename, so a killed run leaves the old
+ * one, and the link stays; to anything else (a device, a FIFO, a dangling
+ * chain): written in place
+ */
+static int open_link(struct csv *c, const char *path)
+{
+	char *real = realpath(path, NULL);
+	struct stat st;
+	int err;
+
+	if (!real || (stat(real, &st) ? errno != ENOENT : !S_ISREG(st.st_mode))) {
+		free(real);
+		return open_in_place(c, path);
+	}
+	err = csv__open_path(c, real);
+	free(real);
+	return err;
+}
+
 int csv__open_path(struct csv *c, const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -694,6 +715,8 @@ int csv__open_path(struct csv *c, const char *path)
 	}
 	if (!*path || (slash && !slash[1]))
 		return -EISDIR;
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && strncmp(path, "/dev/", 5) && strncmp(path, "/proc/", 6))
+		return open_link(c, path);
 	if (!lstat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return open_in_place(c, path);
 	if (!slash)

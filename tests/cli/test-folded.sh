@@ -160,10 +160,20 @@ check "folded into a FIFO: exit 0 (exit $rc), still a FIFO" test $rc -eq 0 -a -p
 [ -p "$tmp/fifo" ] || kill "$reader" 2> /dev/null
 wait "$reader"
 check "folded into a FIFO: its reader gets the stacks of a run into a file" cmp -s "$tmp/fifo.out" "$tmp/w.folded"
+# a link to a regular file: that file replaced whole (temporary file and rename: a new inode),
+# so a killed run leaves the old one; a link to a device: written in place, the device stays
 echo old > "$tmp/target"
 ln -s target "$tmp/link"
+ino=$(stat -c %i "$tmp/target")
 "$PROG" -q -o "$tmp/w" --reports none --flamegraph "$tmp/link" "${sym[@]}" "$td/callgraph-fp.data" 2> "$tmp/err"
 rc=$?
 check "flame graph into a symbolic link: exit 0 (exit $rc), still a link, the SVG in its target" \
 	test $rc -eq 0 -a -L "$tmp/link" -a "$(head -c 5 "$tmp/target")" = "<?xml"
+check "... the target replaced whole by a rename (inode $ino -> $(stat -c %i "$tmp/target"))" \
+	test "$(stat -c %i "$tmp/target")" != "$ino"
+ln -s /dev/null "$tmp/nulllink"
+"$PROG" -q -o "$tmp/w" --reports none --folded "$tmp/nulllink" "${sym[@]}" "$td/callgraph-fp.data" 2> "$tmp/err"
+rc=$?
+check "folded into a link to /dev/null: exit 0 (exit $rc), /dev/null still a device, the link a link" \
+	test $rc -eq 0 -a -c /dev/null -a -L "$tmp/nulllink"
 exit 0
