@@ -35,11 +35,21 @@ int exit_for(int err)
 	return err == -EINVAL ? EXIT_BAD_INPUT : EXIT_SYSTEM;
 }
 
-int stdout_failed(const struct log *log)
+int stdout_error(void)
 {
+	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
-	log_msg(log, LOG_ERR, "standard output: %s", strerror(errno ? errno : EIO));
+	return -(errno ? errno : EIO);
+}
+
+int stdout_failed(const struct log *log)
+{
+	int err = stdout_error();
+
+	if (!err)
+		return 0;
+	log_msg(log, LOG_ERR, "standard output: %s", strerror(-err));
 	return 1;
 }
 

@@ -354,7 +354,7 @@ static int diff_gate(const struct diff *d, const struct diff_opts *o, const stru
 {
 	static const char *const what[] = { "self", "children" };
 	struct strbuf sb = STRBUF_INIT;
-	char ratio[48], lo[48], hi[48], delta[32];
+	char ratio[48], lo[48], hi[48], delta[32], change[48];
 	size_t i;
 	int failed = 0, t;
 
@@ -373,9 +373,9 @@ static int diff_gate(const struct diff *d, const struct diff_opts *o, const stru
 			gate_figure(hi, sizeof(hi), "", diff__fixed(r->ratio_hi[t]), "inf");
 			/* the children gate's own change of share (the row's text gives self's) */
 			diff__format(delta, sizeof(delta), r->ch_delta);
-			log_msg(log, LOG_ERR, "diff: regression: %s %s %s, %s %s%s%s%s%s in %s..%s", r->event, r->dso,
-				sb.buf, what[t], ratio, t ? " (" : "", t && r->ch_delta >= 0 ? "+" : "",
-				t ? delta : "", t ? " points)" : "", lo, hi);
+			snprintf(change, sizeof(change), t ? " (%s%s points)" : "", r->ch_delta >= 0 ? "+" : "", delta);
+			log_msg(log, LOG_ERR, "diff: regression: %s %s %s, %s %s%s in %s..%s", r->event, r->dso, sb.buf,
+				what[t], ratio, change, lo, hi);
 			failed = 1;
 			break;
 		}

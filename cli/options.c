@@ -99,9 +99,8 @@ static int usage_to_stdout(const struct cli_command *cmd)
 {
 	int err = cli_command__usage(cmd, stdout);
 
-	errno = 0;
-	if (!err && (fflush(stdout) || ferror(stdout)))
-		err = -(errno ? errno : EIO);
+	if (!err)
+		err = stdout_error();
 	if (!err)
 		return EXIT_OK;
 	fprintf(stderr, "readperf: standard output: %s\n", strerror(-err));

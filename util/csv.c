@@ -715,10 +715,11 @@ int csv__open_path(struct csv *c, const char *path)
 	}
 	if (!*path || (slash && !slash[1]))
 		return -EISDIR;
-	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && strncmp(path, "/dev/", 5) && strncmp(path, "/proc/", 6))
-		return open_link(c, path);
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		if (S_ISLNK(st.st_mode) && strncmp(path, "/dev/", 5) && strncmp(path, "/proc/", 6))
+			return open_link(c, path);
 		return open_in_place(c, path);
+	}
 	if (!slash)
 		return csv__open(c, ".", path);
 	dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
