@@ -46,6 +46,7 @@
 
 #include "perffile/ordered.h"
 #include "util/array.h"
+#include "util/stream.h"
 
 #define OQ_BLOCK_SIZE (1u << 20)
 #define OQ_MAX_BLOCKS 64		/* 64 MiB of record copies */
@@ -62,7 +63,7 @@ struct oq_block {
 
 /*
  * 24 bytes: the copies of a full queue are about a million.  Three words,
- * so that a copy is written a word at a time (stream_bytes()).
+ * so that a copy is written a word at a time (stream__copy()).
  */
 struct oq_rec {
 	uint64_t offset;
@@ -367,53 +368,14 @@ static size_t copy_size(const struct perf_record *rec)
 	return (sizeof(struct oq_rec) + (size_t)rec->size + 7) & ~(size_t)7;
 }
 
-#if defined(__x86_64__) && !defined(READPERF_SANITIZE)
 /*
  * What the worker reads (the records' copies, the batch's index) is
- * written past this core's cache, with streaming stores.  A plain store
- * into a block, chunk or index the worker read before waits until the
- * other core gives up its copy of the line: on the 1 GiB file (--reports
- * stat,events,results) that wait was 42% of the reading thread's time,
- * 2.1 s at 1.33 CPUs; streamed, 0.96 s at 1.75 CPUs (AMD EPYC VM,
- * 2026-11-27, the two vCPUs alike).  worker_hand_over() fences them before
- * the batch is handed over.  Sanitizer builds copy with memcpy, which
- * they check.
+ * streamed (util/stream.h): on the 1 GiB file (--reports
+ * stat,events,results) the reading thread's plain stores waited for the
+ * worker's core 42% of its time, 2.1 s at 1.33 CPUs; streamed, 0.96 s at
+ * 1.75 CPUs (AMD EPYC VM, 2026-11-27, the two vCPUs alike).
+ * worker_hand_over() fences them before the batch is handed over.
  */
-#include <immintrin.h>
-
-/* n bytes from src to dst (8-byte aligned) a word at a time, the last one padded with zeros */
-static void stream_bytes(void *dst, const void *src, size_t n)
-{
-	long long *out = dst, w;
-	const unsigned char *in = src;
-	size_t i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, in + i, 8);
-		_mm_stream_si64(out++, w);
-	}
-	if (i < n) {
-		w = 0;
-		memcpy(&w, in + i, n - i);
-		_mm_stream_si64(out, w);
-	}
-}
-
-static void stream_fence(void)
-{
-	_mm_sfence();
-}
-#else
-static void stream_bytes(void *dst, const void *src, size_t n)
-{
-	memcpy(dst, src, n);
-}
-
-static void stream_fence(void)
-{
-}
-#endif
-
 /* a copy of rec at `at`, in block blk (NULL: a worker's chunk); streamed when the worker reads it */
 static struct oq_rec *put_copy(unsigned char *at, const struct oq_block *blk, const struct perf_record *rec,
 			       int streamed)
@@ -425,8 +387,8 @@ static struct oq_rec *put_copy(unsigned char *at, const struct oq_block *blk, co
 
 	_Static_assert(sizeof(head) == sizeof(*r), "the copy's header is three words");
 	if (streamed) {
-		stream_bytes(r, head, sizeof(head));
-		stream_bytes(r + 1, rec->data, rec->size);
+		stream__copy(r, head, sizeof(head));
+		stream__copy(r + 1, rec->data, rec->size);
 		return r;
 	}
 	memcpy(r, head, sizeof(head));
@@ -735,7 +697,7 @@ static int worker_hand_over(struct ordered_queue *q)
 
 	if (!w->pending->ents.len)
 		return worker_wait(q, OQ_BATCHES, SIZE_MAX);	/* no wait: the error, and what is through */
-	stream_fence();	/* the batch's copies are in memory before the worker is told */
+	stream__fence();	/* the batch's copies are in memory before the worker is told */
 	pthread_mutex_lock(&w->mu);
 	err = w->err;
 	if (!err) {
@@ -913,7 +875,7 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 
 		ret = array__reserve(to, i);
 		if (!ret) {
-			stream_bytes((struct oq_ent *)to->data + to->len, q->ents, i * sizeof(*q->ents));
+			stream__copy((struct oq_ent *)to->data + to->len, q->ents, i * sizeof(*q->ents));
 			to->len += i;
 		}
 		ret = ret ? ret : batch_check(q);

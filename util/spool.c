@@ -8,6 +8,7 @@
  * blocks ~140, each waking the consumer into the analysis thread's CPU).
  */
 #include "util/spool.h"
+#include "util/stream.h"
 #include "util/thread.h"
 
 #include <errno.h>
@@ -124,6 +125,7 @@ static void hand_over(struct spool *s)
 		return;
 	s->cur = NULL;
 	b->next = NULL;
+	stream__fence();	/* what the appender streamed into the block, in memory first */
 	pthread_mutex_lock(&s->mu);
 	*s->full_tail = b;
 	s->full_tail = &b->next;

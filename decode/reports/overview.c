@@ -23,6 +23,7 @@
 #include "util/array.h"
 #include "util/csv.h"
 #include "util/pool.h"
+#include "util/stream.h"
 #include "util/spool.h"
 #include "util/strbuf.h"
 
@@ -328,13 +329,11 @@ static void emit_srow(struct overview *o, const struct rsample *rs, const struct
 {
 	const struct perf_record *rec = rs->rec;
 	const struct perf_sample *s = &rec->sample;
-	struct ov_srow here, *r = o->spool ? spool__alloc(o->spool, sizeof(*r)) : NULL;
+	struct ov_srow here, *r = &here, *to = o->spool ? spool__alloc(o->spool, sizeof(*r)) : NULL;
 	struct ov_row common;
 
-	if (o->spool && !r)
+	if (o->spool && !to)
 		spool__drain(o->spool);
-	if (!r)
-		r = &here;
 	common_fields(&common, rec, !!(s->sample_type & PERF_SAMPLE_TID), s->pid, s->tid);
 	r->size = sizeof(*r);
 	r->kind = OV_SROW;
@@ -349,7 +348,10 @@ static void emit_srow(struct overview *o, const struct rsample *rs, const struct
 	r->text = tx->text;
 	r->event_len = tx->event_len;
 	r->text_len = tx->len;
-	if (r == &here)
+	/* streamed: the spool's blocks go round between this thread and the writer's (util/stream.h) */
+	if (to)
+		stream__copy(to, r, sizeof(*r));
+	else
 		put_srow(o, r);
 }
 

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Streaming stores: memory one thread fills and a thread on another core
+ * reads, written past the writer's cache.  A plain store into a line the
+ * other core read before waits until that core gives the line up; where
+ * blocks go round between two threads (the ordered queue's copies and
+ * batches, the spool's blocks) that wait was most of the writer's time.
+ * Streamed bytes go to memory, where the reader finds them.  stream__fence()
+ * orders them before the store that hands them over (a mutex's lock then
+ * publishes them).  x86-64 only; elsewhere, and in sanitizer builds (which
+ * check memcpy and not the intrinsics), a memcpy.
+ */
+#ifndef UTIL_STREAM_H
+#define UTIL_STREAM_H
+
+#include <stddef.h>
+#include <string.h>
+
+#if defined(__x86_64__) && !defined(READPERF_SANITIZE)
+#include <immintrin.h>
+
+/* n bytes from src to dst (8-byte aligned) a word at a time, the last word's bytes past n zero */
+static inline void stream__copy(void *dst, const void *src, size_t n)
+{
+	long long *out = dst, w;
+	const unsigned char *in = src;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, in + i, 8);
+		_mm_stream_si64(out++, w);
+	}
+	if (i < n) {
+		w = 0;
+		memcpy(&w, in + i, n - i);
+		_mm_stream_si64(out, w);
+	}
+}
+
+static inline void stream__fence(void)
+{
+	_mm_sfence();
+}
+#else
+static inline void stream__copy(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+}
+
+static inline void stream__fence(void)
+{
+}
+#endif
+
+#endif
