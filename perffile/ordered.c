@@ -369,14 +369,14 @@ static size_t copy_size(const struct perf_record *rec)
 }
 
 /*
- * What the worker reads (the records' copies, the batch's index) is
- * streamed (util/stream.h): on the 1 GiB file (--reports
- * stat,events,results) the reading thread's plain stores waited for the
- * worker's core 42% of its time, 2.1 s at 1.33 CPUs; streamed, 0.96 s at
- * 1.75 CPUs (AMD EPYC VM, 2026-11-27, the two vCPUs alike).
- * worker_hand_over() fences them before the batch is handed over.
+ * A copy of rec at `at`, in block blk (NULL: a worker's chunk).  What the
+ * worker reads (the records' copies, the batch's index) is streamed
+ * (util/stream.h): on the 1 GiB file (--reports stat,events,results) the
+ * reading thread's plain stores waited for the worker's core 42% of its
+ * time, 2.1 s at 1.33 CPUs; streamed, 0.96 s at 1.75 CPUs (AMD EPYC VM,
+ * 2026-11-27, the two vCPUs alike).  worker_hand_over() fences them before
+ * the batch is handed over.
  */
-/* a copy of rec at `at`, in block blk (NULL: a worker's chunk); streamed when the worker reads it */
 static struct oq_rec *put_copy(unsigned char *at, const struct oq_block *blk, const struct perf_record *rec,
 			       int streamed)
 {

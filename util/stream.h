@@ -19,7 +19,10 @@
 #if defined(__x86_64__) && !defined(READPERF_SANITIZE)
 #include <immintrin.h>
 
-/* n bytes from src to dst (8-byte aligned) a word at a time, the last word's bytes past n zero */
+/*
+ * n bytes from src to dst a word at a time: dst 8-byte aligned with room for
+ * n rounded up to 8 (the last word's bytes past n are written as zeros)
+ */
 static inline void stream__copy(void *dst, const void *src, size_t n)
 {
 	long long *out = dst, w;
