@@ -6,7 +6,8 @@
 # same order (-v, so the debug messages too), for every recording of
 # testdata/, a pipe on stdin, the piped external fixtures (their attrs and
 # features arrive as records while the analysis runs), two corrupt files
-# (exit 2 with the offset, reports for what came before) and a synthetic
+# (exit 2 with the offset, reports for what came before), the files kept
+# from fuzzing (tests/fuzz/regress) and a synthetic
 # file of 40 rounds of 65,536 samples.
 . "$(dirname "$0")/testlib.sh"
 
@@ -54,6 +55,11 @@ for bad in "badsize:record at offset $off ([0-9]*): size 4 is smaller than its h
 	same_run "corrupt ${bad%%:*}.data" "${sym[@]}" "$f"
 	check "jobs: corrupt ${bad%%:*}.data with -j 2: exit 2, the offset said, reports written" \
 		eval "grep -q '^exit 2\$' '$tmp/out2' && grep -q '^readperf: $f: ${bad#*:}' '$tmp/err2' && test -s '$tmp/o2/results.csv'"
+done
+
+# the hostile files kept from fuzzing: the same through the worker (its copies written with streaming stores)
+for f in "$(dirname "$0")"/../fuzz/regress/*.data; do
+	same_run "fuzz regress $(basename "$f")" "${sym[@]}" "$f"
 done
 
 # kallsyms read ahead in a thread of its own with -j 2: what it says comes where -j 1 says it, once
