@@ -42,9 +42,9 @@ void cli_print_log(void *ctx, enum log_level level, const char *msg);
 
 /* a module's 0 / -errno as the exit code: -EINVAL is bad input, the rest a system error */
 int exit_for(int err);
-/* flush stdout; a failed write is said (1), not swallowed (0) */
 /* standard output flushed: 0, or -errno of a write that failed (EIO when none is known) */
 int stdout_error(void);
+/* flush stdout; a failed write is said (1), not swallowed (0) */
 int stdout_failed(const struct log *log);
 
 /* path, or stdin for "-" (a pipe-mode stream), through the log; 0 or -errno (cli/replay.c) */

@@ -681,18 +681,18 @@ static int open_in_place(struct csv *c, const char *path)
 }
 
 /*
- * a symbolic link to a regular file (or to none yet): that file replaced
- * whole by the temporary file and rename, so a killed run leaves the old
- * one, and the link stays; to anything else (a device, a FIFO, a dangling
- * chain): written in place
+ * a symbolic link to a regular file: that file replaced whole by the
+ * temporary file and rename, so a killed run leaves the old one, and the
+ * link stays; to anything else (a device, a FIFO) or to nothing yet (a
+ * dangling link: open() creates its target): written in place
  */
 static int open_link(struct csv *c, const char *path)
 {
-	char *real = realpath(path, NULL);
+	char *real = realpath(path, NULL);	/* NULL for a dangling link */
 	struct stat st;
 	int err;
 
-	if (!real || (stat(real, &st) ? errno != ENOENT : !S_ISREG(st.st_mode))) {
+	if (!real || stat(real, &st) || !S_ISREG(st.st_mode)) {
 		free(real);
 		return open_in_place(c, path);
 	}
