@@ -168,8 +168,13 @@ check:
 check-run: all $(UNIT_BINS) $(GEN)
 	$(Q)B=$(B) PROG=$(PROG) GEN=$(GEN) tests/run.sh $(UNIT_BINS)
 
-bench: all
-	$(Q)PROG=$(PROG) tests/bench/bench.sh
+bench: all $(B)/timeit
+	$(Q)PROG=$(PROG) TIMEIT=$(B)/timeit tests/bench/bench.sh
+
+# make bench's timer: wall time around fork and wait4, user and system time in microseconds
+$(B)/timeit: tests/bench/timeit.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $<
 
 # libFuzzer targets (clang): the reader, the whole analysis and readperf diff, the symbol code on ELF
 # files, names through the text outputs' escapers; FUZZ_SECONDS each (default 120).  Any sanitizer report stops the run.

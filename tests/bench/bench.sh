@@ -49,8 +49,10 @@ if ! command -v perf >/dev/null 2>&1; then
 	exit 1
 fi
 bin=$PWD/testdata/symfs/readperf-testdata/bin/work
-timer=/usr/bin/time
-[ -x "$timer" ] || { echo "bench: needs /usr/bin/time (Debian package 'time')" >&2; exit 1; }
+# the timer (tests/bench/timeit.c, built by make bench): wall time around fork and wait4 only,
+# user and system time in microseconds
+timer=${TIMEIT:-build/timeit}
+[ -x "$timer" ] || { echo "bench: no $timer: run make bench" >&2; exit 1; }
 want() {	# section -> whether BENCH_ONLY (a list, blanks or commas) names it, or is unset
 	[ -z "${BENCH_ONLY:-}" ] || [[ " ${BENCH_ONLY//,/ } " == *" $1 "* ]]
 }
@@ -80,18 +82,15 @@ fi
 
 # timed CMD...: one run of CMD, its output to /dev/null, after $dir/out is removed (a fresh
 # output directory, as for a new analysis: freeing the old reports is not timed); sets T_NS (wall,
-# ns clock), T_KB (peak RSS, GNU time) and T_CPU ((user + sys) / wall).  A failed run stops the
+# ns), T_KB (peak RSS) and T_CPU ((user + sys) / wall), all from $timer.  A failed run stops the
 # bench (when timed runs in this shell; inside $(...) or <(...) it prints why).
 timed() {
-	local t0 t1 u s
+	local u s
 	rm -rf "$dir/out"
-	t0=$(date +%s%N)
-	"$timer" -f "%U %S %M" -o "$dir/time.out" "$@" >/dev/null 2>"$dir/stderr.out" || {
+	"$timer" "$dir/time.out" "$@" >/dev/null 2>"$dir/stderr.out" || {
 		echo "bench: failed: $*" >&2; cat "$dir/stderr.out" >&2; exit 1; }
-	t1=$(date +%s%N)
-	T_NS=$((t1 - t0))
-	read -r u s T_KB < <(tail -n 1 "$dir/time.out")
-	T_CPU=$(awk -v u="$u" -v s="$s" -v ns="$T_NS" 'BEGIN { printf "%.2f", (u + s) / (ns / 1e9) }')
+	read -r T_NS u s T_KB < "$dir/time.out"
+	T_CPU=$(awk -v u="$u" -v s="$s" -v ns="$T_NS" 'BEGIN { printf "%.2f", (u + s) / 1e6 / (ns / 1e9) }')
 }
 # run CMD... five times ($RUNS); prints "seconds maxrss_kb": the fastest run's wall time
 # and its peak memory; $BEFORE, when set, is run (untimed) before each.  The fastest
