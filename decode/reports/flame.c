@@ -563,6 +563,8 @@ int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned 
 	size_t i, depth = 1;
 	struct csv c;
 	int err;
+	/* nothing to draw: no sample, or a differential graph's NEW side has none (its widths are NEW's) */
+	const int empty = !fd.event || !fd.total;
 
 	for (i = 0; i < fd.nr; i++) {
 		size_t parts = 1;
@@ -592,8 +594,8 @@ int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned 
 	 * --minwidth): a narrow deep stack must not leave the page blank above
 	 * the graph; an empty graph keeps its one row
 	 */
-	fl.depth = fd.event ? 0 : 1;
-	if (fd.event) {
+	fl.depth = empty ? 1 : 0;
+	if (!empty) {
 		fl.measure = 1;
 		fg_flow(&fl, &fd, open);
 		fl.measure = 0;
@@ -614,7 +616,10 @@ int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned 
 		fl.diff ? "Differential Flame Graph" : fl.offcpu ? "Off-CPU Flame Graph" : "Flame Graph", FG_XPAD,
 		FG_WIDTH - FG_XPAD, FG_XPAD, fl.height - 17,
 		FG_WIDTH - FG_XPAD, fl.height - 17);
-	if (!fd.event) {
+	if (empty && fd.event && fl.diff) {
+		csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">no samples in NEW (OLD period %" PRIu64
+			")</text>\n<g id=\"frames\">\n", FG_WIDTH / 2, fd.old_total);
+	} else if (empty) {
 		csv__printf(&c, "<text class=\"subtitle\" x=\"%u\" y=\"44\">%s</text>\n<g id=\"frames\">\n",
 			FG_WIDTH / 2, fl.offcpu ? "no time off the CPU (no context-switch data)" : "no samples");
 	} else {

@@ -205,4 +205,23 @@ rc=$?
 n=$(csv2tsv "$tmp/trunc/diff.csv" 2> /dev/null | awk -F'\t' 'NR > 1 && $5 > 0' | wc -l)
 check "diff with a truncated file: exit 2, message names it, diff.csv covers what was read (exit $rc, $n new rows)" \
 	test $rc -eq 2 -a "$(grep -c 'trunc.data' "$tmp/err")" -ge 1 -a "$n" -gt 0
+# NEW with no sample (a pipe stream cut after its attr: 123 bytes of work.pipe.data), OLD with
+# samples: the differential flame graph's widths are NEW's, so it draws nothing and says so
+# (it divided by NEW's total 0: SIGFPE, found by a hostile-input run); OLD's period is the
+# period of work.data's one event, as perf report's "Event count" says (639750000)
+head -c 123 "$td/work.pipe.data" > "$tmp/nosample.data"
+old=639750000
+for sides in "work.data nosample.data" "nosample.data nosample.data"; do
+	set -- $sides
+	a=$td/$1; [ "$1" = nosample.data ] && a=$tmp/$1
+	rm -rf "$tmp/empty"
+	"$PROG" diff -q -o "$tmp/empty" --flamegraph "$tmp/empty.svg" "$a" "$tmp/$2" 2> "$tmp/err"
+	rc=$?
+	want="no samples in NEW (OLD period $old)"
+	[ "$1" = nosample.data ] && want="no samples"
+	check "diff $1 $2 --flamegraph: exit 0 (exit $rc), the graph says \"$want\"" \
+		test $rc -eq 0 -a "$(grep -c "class=\"subtitle\" x=\"600\" y=\"44\">$want</text>" "$tmp/empty.svg")" -eq 1
+	cp "$tmp/empty.svg" "$tmp/empty-${1%.data}.svg"
+done
+node_check "diff, NEW without samples" wellformed-check.mjs "$tmp/empty-work.svg" "$tmp/empty-nosample.svg"
 exit 0
