@@ -24,6 +24,7 @@
 #include "decode/reports/annotate.h"
 #include "decode/reports/common.h"
 #include "util/array.h"
+#include "util/escape.h"
 #include "util/hashmap.h"
 
 /* samples at one address of a function */
@@ -280,7 +281,13 @@ static int annotate_write(void *state, struct analysis *a, const char *dir)
 }
 
 
-/* ------------------------------------------------ the text view (--annotate) */
+/*
+ * ------------------------------------------------ the text view (--annotate)
+ *
+ * Terminal text, as perf annotate --stdio: every name (the dso, the event,
+ * the function, the source file), the instructions (whose <symbol> comes
+ * from the binary) and the source lines go through escape__term.
+ */
 
 #define ANNOTATE_TOP 20
 
@@ -290,6 +297,7 @@ struct text_ctx {
 	const char *file;		/* the source line printed last */
 	unsigned line;
 	double hottest;			/* the function's largest percent */
+	struct term_text a, b;		/* the names of a line as terminal text */
 };
 
 /* line n (1-based) of path into buf, or 0 when it cannot be read; a small bounded scan */
@@ -318,6 +326,19 @@ static int source_text(const char *path, unsigned n, char *buf, size_t size)
 	return ok;
 }
 
+/* a source line (in buf, changed) as terminal text, its tabs kept: they lay the code out, as in perf annotate */
+static void put_source(struct csv *out, struct term_text *t, char *buf)
+{
+	char *tab;
+
+	while ((tab = strchr(buf, '\t'))) {
+		*tab = '\0';
+		csv__printf(out, "%s\t", escape__term_str(t, buf));
+		buf = tab + 1;
+	}
+	csv__puts(out, escape__term_str(t, buf));
+}
+
 static double pct(uint64_t num, uint64_t den)
 {
 	return den ? 100.0 * (double)num / (double)den : 0.0;
@@ -334,15 +355,19 @@ static int text_line(void *ctx, const struct annotate_line *l)
 	if (src && (src != t->file || in->line != t->line)) {
 		t->file = src;
 		t->line = in->line;
-		csv__printf(t->out, "         :\t%s:%u", in->src_file ? in->src_file : src, in->line);
+		csv__printf(t->out, "         :\t%s:%u", escape__term_str(&t->a, in->src_file ? in->src_file : src),
+			    in->line);
 		if (source_text(src, in->line, buf, sizeof(buf)) ||
 		    (t->symfs && (size_t)snprintf(sympath, sizeof(sympath), "%s/%s", t->symfs, src) < sizeof(sympath) &&
 		     source_text(sympath, in->line, buf, sizeof(buf))))
-			csv__printf(t->out, "\t%s", buf);
+		{
+			csv__puts(t->out, "\t");
+			put_source(t->out, &t->a, buf);
+		}
 		csv__puts(t->out, "\n");
 	}
 	csv__printf(t->out, "%8.2f :\t%6" PRIx64 ":%s%s%s\n", p, in->addr, in->text ? "\t" : "",
-		    in->text ? in->text : "", l->samples && p >= t->hottest ? "\t<-- hottest" : "");
+		    escape__term_str(&t->a, in->text), l->samples && p >= t->hottest ? "\t<-- hottest" : "");
 	return 0;
 }
 
@@ -372,18 +397,21 @@ static double hottest(const struct annotate_func *af)
 static int text_func(struct analysis *a, struct csv *out, const struct annotate_func *af, int *no_code)
 {
 	const struct analysis_opts *o = analysis__opts(a);
-	struct text_ctx t = { .out = out, .hottest = hottest(af) };
+	struct text_ctx t = { .out = out, .hottest = hottest(af), .a = TERM_TEXT_INIT, .b = TERM_TEXT_INIT };
 	int err, dis;
 
 	t.symfs = o->symbols && o->symbols->symfs && *o->symbols->symfs ? o->symbols->symfs : NULL;
 	csv__printf(out, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, percent: local period)\n",
-		    af->f->dso, analysis__event_name(a, af->f->event), af->samples);
+		    escape__term_str(&t.a, af->f->dso), escape__term_str(&t.b, analysis__event_name(a, af->f->event)),
+		    af->samples);
 	csv__puts(out, "---------------------------------------------------------------------------------------------\n");
-	csv__printf(out, "         :\t%016" PRIx64 " <%s>:\n", af->start, af->f->function);
+	csv__printf(out, "         :\t%016" PRIx64 " <%s>:\n", af->start, escape__term_str(&t.a, af->f->function));
 	err = annotate__walk(a, af, text_line, &t, &dis);
 	if (!err && !dis)
 		*no_code = 1;
 	csv__puts(out, "\n");
+	term_text__release(&t.a);
+	term_text__release(&t.b);
 	return err;
 }
 

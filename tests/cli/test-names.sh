@@ -11,7 +11,8 @@
 #    without a parsererror and takes the JSON (tests/js/wellformed-check.mjs);
 #  - no byte below 0x20 but LF, no DEL or C1 control, nothing but UTF-8 reaches
 #    the terminal from the summary, -v's messages, readperf header and
-#    readperf diff's regression lines; no forged "readperf:" line;
+#    readperf diff's regression lines; no forged "readperf:" line; the same
+#    for readperf annotate's text (on stdout and --annotate FILE), TAB allowed;
 #  - a CSV text cell that begins with = + @ TAB CR gets a leading ', -bash
 #    does not, numbers never; --raw-csv writes them verbatim.
 . "$(dirname "$0")/testlib.sh"
@@ -33,6 +34,10 @@ rc=$?
 check "--raw-csv: exit 0 (exit $rc: $(head -c 200 "$tmp/raw.err"))" test $rc -eq 0
 "$PROG" -v -o "$tmp/v" --reports results "$tmp/names.data" > "$tmp/v.out" 2> "$tmp/v.err"
 "$PROG" header "$tmp/names.data" > "$tmp/header.out" 2> "$tmp/header.err"
+"$PROG" annotate "$tmp/names.data" > "$tmp/annotate.out" 2> "$tmp/annotate.err"
+rc=$?
+check "readperf annotate: exit 0 (exit $rc)" test $rc -eq 0
+"$PROG" -q -o "$tmp/ann" --reports none --annotate "$tmp/annotate-file.out" "$tmp/names.data"
 "$PROG" diff --fail-above 1 --fail-confidence 0 -o "$tmp/diff" "$tmp/deep.data" "$tmp/names.data" > "$tmp/diff.out" 2> "$tmp/diff.err"
 rc=$?
 check "readperf diff: exit 4, regressions to show (exit $rc)" test $rc -eq 4 -a "$(grep -c 'regression:' "$tmp/diff.err")" -gt 20
@@ -78,16 +83,18 @@ check('nonchar \ufffd \ufffd end' in svg and '\ufffe' not in svg and '\x1b' not 
 PY
 
 # --- the terminal
-"$py" - "$tmp" summary.out v.err header.out diff.err << 'PY'
+"$py" - "$tmp" summary.out v.err header.out diff.err annotate.out annotate-file.out << 'PY'
 import sys
 tmp = sys.argv[1]
 for name in sys.argv[2:]:
     data = open(tmp + '/' + name, 'rb').read()
     text = ''
+    # annotate's columns are tab-separated, as perf annotate --stdio's
+    keep = '\n\t' if name.startswith('annotate') else '\n'
     try:
         text = data.decode('utf-8', 'strict')
         bad = sorted({'%04x' % ord(c) for c in text
-                      if (ord(c) < 0x20 and c != '\n') or ord(c) == 0x7f or 0x80 <= ord(c) <= 0x9f})
+                      if (ord(c) < 0x20 and c not in keep) or ord(c) == 0x7f or 0x80 <= ord(c) <= 0x9f})
     except UnicodeDecodeError as e:
         bad = [str(e)[:100]]
     forged = [l for l in text.split('\n') if 'forged line' in l and l.startswith('readperf: warning: forged')]
@@ -98,6 +105,9 @@ PY
 check "summary: the names shown escaped (\\x1b for ESC)" grep -q '\\x1b]0;pwned title\\x07' "$tmp/summary.out"
 check "readperf diff: regression lines name the functions escaped" \
 	grep -q 'regression: .* \[JIT\] tid [0-9]* \\x0dCR first (new' "$tmp/diff.err"
+check "readperf annotate: the functions' and dsos' names shown escaped (\\x1b for ESC)" \
+	test "$(grep -c '^ Percent |.*Disassembly of .*\\x1b' "$tmp/annotate.out")" -gt 0 -a \
+	"$(grep -c '^         :.*<.*\\x1b.*>:$' "$tmp/annotate.out")" -gt 0
 check "readperf header: the hostname escaped" grep -q 'hostname: x\\x0d\\x0areadperf: warning: forged line\\x0a$' "$tmp/header.out"
 
 # --- CSV
