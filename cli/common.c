@@ -109,16 +109,25 @@ static int parse_time(const char *s, size_t len, uint64_t *out)
 	}
 }
 
+/* one side of START,END: +S is seconds after the first sample, with or without a '.' (+2 is 2 s, not 2 ns) */
 static int parse_time_side(const char *s, size_t len, struct time_spec *ts, int i)
 {
-	if (len && s[0] == '+') {
-		ts->rel[i] = 1;
-		s++;
-		len--;
-		if (!len)
-			return -EINVAL;
-	}
-	return parse_time(s, len, &ts->val[i]);
+	int err;
+
+	if (!len || s[0] != '+')
+		return parse_time(s, len, &ts->val[i]);
+	ts->rel[i] = 1;
+	s++;
+	len--;
+	if (!len)
+		return -EINVAL;
+	err = parse_time(s, len, &ts->val[i]);
+	if (err || memchr(s, '.', len))
+		return err;
+	if (ts->val[i] > UINT64_MAX / 1000000000u)
+		return -EINVAL;
+	ts->val[i] *= 1000000000u;
+	return 0;
 }
 
 static int parse_time_pct(const char *arg, struct time_spec *ts)

@@ -152,6 +152,13 @@ if [ -n "$first" ] && [ "$n" = "$want" ] && [ "$n" -gt 0 ]; then
 else
 	echo "not ok - --time +0.1,+0.2: $n samples, expected $want (first $first)"
 fi
+# +S without a '.' is whole seconds too: work.data spans 0.64 s (header: first 493002748195,
+# last 493643023916), so +0,+1 keeps all its 2559 samples (perf script counts 2559) and
+# +1, none (exit 2); read as ns they kept 1 sample and all of them
+"$PROG" -q --reports overview -o "$tmp/tsec" --time +0,+1 "$td/work.data"
+n=$(awk -F, '$3 == "SAMPLE"' "$tmp/tsec/overview.csv" | wc -l)
+if [ "$n" = 2559 ]; then echo "ok - --time +0,+1: whole seconds, all $n samples"; else echo "not ok - --time +0,+1: $n samples, want 2559"; fi
+t "--time +1,: whole seconds, past the 0.64 s recording: exit 2" 2 'no sample passes the filters' -- -q -o "$tmp/tx" --time +1, "$td/work.data"
 t "--time 50%/3: exit 1 (past 100%)" 1 'time wants' -- -q -o "$tmp/tx" --time 50%/3 "$td/work.data"
 t "--time +x,: exit 1" 1 'time wants' -- -q -o "$tmp/tx" --time +x, "$td/work.data"
 # --help that cannot be written (a full device): exit 3, said, as any report's standard output
