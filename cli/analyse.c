@@ -269,9 +269,17 @@ static int output_opt(struct analyse_opts *o, int id, const char *arg)
 		const char *bad = arg;
 		int n = results__parse_sort(arg, o->sort_keys, &bad);
 
+		if (n == -EEXIST) {
+			int len = (int)strcspn(bad, ",");
+
+			fprintf(stderr, "readperf: --sort: '%.*s' repeats a key%s\n", len, bad,
+				len == 3 && (!strncmp(bad, "pid", 3) || !strncmp(bad, "tid", 3)) ?
+				" (pid and tid are one key, the thread, as perf's pid)" : "");
+			return EXIT_USAGE;
+		}
 		if (n < 0) {
 			fprintf(stderr, "readperf: --sort: '%.*s' is not a key (comm, pid, tid, cpu, dso, sym, srcline, "
-				"symoff; each once)\n", (int)strcspn(bad, ","), bad);
+				"symoff)\n", (int)strcspn(bad, ","), bad);
 			return EXIT_USAGE;
 		}
 		/* dso,sym is results.csv as always, with the definitions and children */

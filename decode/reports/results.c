@@ -56,14 +56,15 @@ int results__parse_sort(const char *spec, uint8_t *keys, const char **bad)
 		for (k = 0; k < RESULTS_NR_KEYS; k++)
 			if (strlen(key_names[k]) == len && !memcmp(key_names[k], p, len))
 				break;
-		/* pid is the thread, as perf's: pid and tid are the same rows */
-		if (k == RESULTS_NR_KEYS || memchr(keys, (int)k, (size_t)nr) ||
-		    (k == RESULTS_KEY_TID && memchr(keys, RESULTS_KEY_PID, (size_t)nr)) ||
-		    (k == RESULTS_KEY_PID && memchr(keys, RESULTS_KEY_TID, (size_t)nr))) {
-			if (bad)
-				*bad = p;
+		if (bad)
+			*bad = p;
+		if (k == RESULTS_NR_KEYS)
 			return -EINVAL;
-		}
+		/* pid is the thread, as perf's: pid and tid are the same rows */
+		if (memchr(keys, (int)k, (size_t)nr) ||
+		    (k == RESULTS_KEY_TID && memchr(keys, RESULTS_KEY_PID, (size_t)nr)) ||
+		    (k == RESULTS_KEY_PID && memchr(keys, RESULTS_KEY_TID, (size_t)nr)))
+			return -EEXIST;
 		keys[nr++] = (uint8_t)k;
 		p += len;
 		if (!*p)

@@ -26,9 +26,9 @@ enum results_key {
 
 /*
  * "comm,dso,sym" into keys (at most RESULTS_MAX_KEYS, each once, not pid
- * with tid): the
- * number of keys, or -EINVAL (*bad, when not NULL, the offending name's
- * start in spec).
+ * with tid): the number of keys, -EINVAL for a name that is no key, or
+ * -EEXIST for a key given twice (pid and tid count as one: the thread);
+ * *bad, when not NULL, is the offending name's start in spec.
  */
 int results__parse_sort(const char *spec, uint8_t *keys, const char **bad);
 /* the name of a key, as perf report takes it */

@@ -165,16 +165,15 @@ check "the default results.csv keeps its columns" test "$(head -1 "$tmp/def/resu
 # the rows of any key set add up to the event's samples
 check "--sort comm,dso,sym: the rows hold every sample (314)" \
 	test "$(awk -F, 'NR > 1 { s += $5 } END { print s }' "$tmp/comm-dso-sym/results.csv")" = 314
-# bad keys: usage errors naming the key
-for bad in bogus,sym sym,sym "" comm,,sym; do
-	"$PROG" -q -o "$tmp/bad" --sort "$bad" "${opts[@]}" "$td/$name.data" 2> "$tmp/err"
+# bad keys: usage errors naming the key, and saying whether it is no key or one given again
+for bad in "bogus,sym bogus' is not a key" "sym,sym sym' repeats a key" " ' is not a key" "comm,,sym ' is not a key" \
+	   "pid,tid tid' repeats a key (pid and tid are one key" "tid,pid pid' repeats a key (pid and tid are one key"; do
+	keys=${bad%% *} want=${bad#* }
+	"$PROG" -q -o "$tmp/bad" --sort "$keys" "${opts[@]}" "$td/$name.data" 2> "$tmp/err"
 	rc=$?
-	check "--sort '$bad': exit 1 and one message ($(head -1 "$tmp/err"))" \
-		test $rc -eq 1 -a "$(grep -c '^readperf: --sort' "$tmp/err")" -eq 1
+	check "--sort '$keys': exit 1 and one message, '$want' ($(head -1 "$tmp/err"))" \
+		test $rc -eq 1 -a "$(grep -c '^readperf: --sort' "$tmp/err")" -eq 1 -a "$(grep -cF -- "'$want" "$tmp/err")" -eq 1
 done
-"$PROG" -q -o "$tmp/bad" --sort pid,tid "${opts[@]}" "$td/$name.data" 2> "$tmp/err"
-rc=$?
-check "--sort pid,tid: exit 1 (perf's pid is the thread)" test $rc -eq 1
 "$PROG" -q -o "$tmp/tid" --reports results --sort tid "${opts[@]}" "$td/$name.data" 2> /dev/null
 "$PROG" -q -o "$tmp/pid" --reports results --sort pid "${opts[@]}" "$td/$name.data" 2> /dev/null
 check "--sort tid: the rows of --sort pid, without the pid column" test \
