@@ -16,9 +16,16 @@
  * when no symbol starts there ("# 3fd8 <__cxa_finalize@GLIBC_2.2.5>");
  * versions as objdump_print_symname, no demangling (objdump without -C).
  * The table is made once per dso and kept until its bfd is closed.
+ * A stripped binary whose symbols came from its debug file (libc's, from
+ * libc6-dbg) names an address as perf annotate does, by the debug file's
+ * symbol that holds it ("95140 <malloc_consolidate>", "<main_arena+0x60>"),
+ * not by the .dynsym symbol before it that objdump -d on the binary prints
+ * ("<timer_settime@GLIBC_2.2.5+0xc50>"); a GOT entry by its dynamic
+ * relocation ("<_rtld_global_ro@GLIBC_PRIVATE>"), the rest as objdump.
  */
 #include "decode/bfdlib.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -49,6 +56,8 @@ struct disasm_ctx {
 	struct disassemble_info info;
 	bfd *abfd;
 	struct disasm_syms *t;
+	const struct sym *funcs;	/* a stripped binary's functions from its debug file, else NULL */
+	size_t nr_funcs;
 	struct strbuf text;
 	int err;
 };
@@ -363,12 +372,52 @@ static void print_symname(struct disasm_ctx *c, asymbol *sym)
 		collect(c, hidden ? "@%s" : "@@%s", ver);
 }
 
+/* objdump's compare_symbols among symbols at one address: not local first, then global, then by name */
+static int sym_preferred(const struct sym *a, const struct sym *b)
+{
+	if ((a->bind == STB_LOCAL) != (b->bind == STB_LOCAL))
+		return b->bind == STB_LOCAL;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	return strcmp(a->name, b->name) < 0;
+}
+
+/*
+ * The symbol of v (sorted by start) at the closest address at or below vma,
+ * whatever its size (objdump's find_symbol_for_address), the preferred of
+ * those there; NULL when none
+ */
+static const struct sym *sym_below(const struct sym *v, size_t n, uint64_t vma)
+{
+	size_t lo = symtab__starts_upto(v, n, vma), i;
+	const struct sym *best;
+
+	if (!lo)
+		return NULL;
+	best = &v[lo - 1];
+	for (i = lo - 1; i > 0 && v[i - 1].start == best->start; i--)
+		if (sym_preferred(&v[i - 1], best))
+			best = &v[i - 1];
+	return best;
+}
+
 /* objdump_print_addr_with_sym, addresses without leading zeros */
 static void print_address(bfd_vma vma, struct disassemble_info *info)
 {
 	struct disasm_ctx *c = info->application_data;
+	/* the debug file's symbol holding vma, but a GOT entry by its dynamic relocation's symbol, as objdump */
+	const struct sym *f = c->funcs && !dynrel_symbol(c, vma) ? sym_below(c->funcs, c->nr_funcs, vma) : NULL;
+	size_t n = f ? strlen(f->name) : 0;
 	asymbol *sym;
 
+	/* PLT entries as objdump's synthetic symbols name them ("*ABS*+0x9c840@plt" for an IRELATIVE one) */
+	if (f && !(n >= 4 && !strcmp(f->name + n - 4, "@plt"))) {
+		collect(c, "%" PRIx64 " <%s", (uint64_t)vma, f->name);
+		if (vma != f->start)
+			collect(c, "+0x%" PRIx64, (uint64_t)(vma - f->start));
+		collect(c, ">");
+		return;
+	}
 	if (c->t->nr_sorted < 1) {
 		collect(c, "0x%" PRIx64, (uint64_t)vma);
 		return;
@@ -546,6 +595,10 @@ int symbols__disassemble(struct symbols *s, struct dso *d, uint64_t start, uint6
 	memset(&c, 0, sizeof(c));
 	c.abfd = abfd;
 	c.t = d->disasm;
+	if (d->kind == DSO_ELF && dso__syms_from_debug(d)) {
+		c.funcs = d->syms;
+		c.nr_funcs = d->nr_syms;
+	}
 	strbuf__init(&c.text);
 	bfdlib.init_disassemble_info(&c.info, &c, collect, collect_styled);
 	c.info.application_data = &c;

@@ -78,6 +78,7 @@ struct dso_elf {
 	int lines_opened;
 	int line_mirror;	/* line_bfd's symbols checked by check_elf_mirror: 1 fit, -1 not, 0 unknown */
 	char *main_path;	/* the binary opened (symfs, build-id cache, ...), or NULL */
+	int syms_from_debug;	/* the dso's symbols are the debug file's .symtab (the binary has none) */
 };
 
 /*
@@ -866,6 +867,7 @@ int dso__load_elf(struct symbols *s, struct dso *d)
 	} else if (dsyms) {
 		err = load_bfd_symbols(s, d, dbg, dsyms, dcount, 0, d->elf->line_bfd == dbg);
 		from = bfd_get_filename(dbg);
+		d->elf->syms_from_debug = 1;
 	} else if (main_bfd) {
 		long count;
 		asymbol **dyn = read_symtab(s, main_bfd, 1, &count);
@@ -1204,6 +1206,11 @@ struct bfd *dso__code_bfd(struct symbols *s, struct dso *d)
 	if (d->from_cache && load_from_files(s, d, NULL))
 		return NULL;
 	return d->elf ? d->elf->bfds[0] : NULL;
+}
+
+int dso__syms_from_debug(const struct dso *d)
+{
+	return d->elf && d->elf->syms_from_debug;
 }
 
 void dso__release_elf(struct dso *d)

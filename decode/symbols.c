@@ -267,7 +267,7 @@ size_t symtab__finish(struct sym *v, size_t n, int is_kallsyms)
 }
 
 /* perf's symbols__find on a sorted, duplicate-free table */
-struct sym *symtab__find(struct sym *v, size_t n, uint64_t addr)
+size_t symtab__starts_upto(const struct sym *v, size_t n, uint64_t addr)
 {
 	size_t lo = 0, hi = n;
 
@@ -279,6 +279,13 @@ struct sym *symtab__find(struct sym *v, size_t n, uint64_t addr)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+struct sym *symtab__find(struct sym *v, size_t n, uint64_t addr)
+{
+	size_t lo = symtab__starts_upto(v, n, addr);
+
 	if (!lo)
 		return NULL;
 	if (v[lo - 1].parent && addr < v[v[lo - 1].parent - 1].end)

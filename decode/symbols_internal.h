@@ -152,6 +152,8 @@ size_t symtab__finish(struct sym *v, size_t n, int is_kallsyms);
 void symtab__sort(struct sym *v, size_t n);
 /* perf's symbols__find on a sorted table */
 struct sym *symtab__find(struct sym *v, size_t n, uint64_t addr);
+/* how many of v (sorted by start) start at or below addr */
+size_t symtab__starts_upto(const struct sym *v, size_t n, uint64_t addr);
 
 /*
  * The loaders fill d->syms (none when there is no usable file: not an
@@ -201,6 +203,8 @@ int dso__has_lines(const struct dso *d);
  * from the cache), or NULL when there is none (or an error, kept)
  */
 struct bfd *dso__code_bfd(struct symbols *s, struct dso *d);
+/* d's symbols came from its debug file's .symtab, its binary having none (stripped); after dso__code_bfd() */
+int dso__syms_from_debug(const struct dso *d);
 /* st_size of an ELF flavour bfd symbol (not synthetic, not a section's): bfd's elf_symbol_type, mirrored in dso.c */
 struct bfd_symbol;
 uint64_t dso__elf_sym_size(const struct bfd_symbol *sym);

@@ -113,3 +113,41 @@ fi
 "$PROG" annotate "${sym[@]}" --top 5 "$td/cxx.data" > "$tmp/cxx2.txt" 2> /dev/null
 check "readperf annotate cxx.data: the same text from the symbol cache as from the files" \
 	test -s "$tmp/cxx1.txt" -a -n "$(ls "$XDG_CACHE_HOME"/readperf 2> /dev/null)" -a "$(cmp "$tmp/cxx1.txt" "$tmp/cxx2.txt" 2>&1)" = ""
+# a stripped library whose symbols come from its debug file (testdata/symfs's libc.so.6 and its
+# .build-id/93/ac61... .debug): addresses named by the debug file's symbols, as perf annotate
+# does, not by the .dynsym symbol before them (objdump -d of the stripped file: "call 95ee0
+# <timer_settime@GLIBC_2.2.5+0x19f0>").  Expected: the call lines and three operands that
+# `perf annotate -i testdata/group-g.data --symfs testdata/symfs --stdio -s sysmalloc` printed
+# (perf 6.1; a GOT entry by its dynamic relocation)
+"$PROG" annotate --symfs "$td/symfs" --no-debuginfod "$td/group-g.data" sysmalloc 2> /dev/null |
+	sed -E 's/^[ 0-9.]+:[ \t]*//; s/[ \t]*<-- hottest//; s/[ \t]+/ /g' > "$tmp/sysmalloc.txt"
+cat > "$tmp/sysmalloc.want" << 'WANT'
+96cf7: call 95ee0 <sysmalloc_mmap.constprop.0>
+96d28: call 95740 <new_heap>
+96e31: call 95e00 <sysmalloc_mmap_fallback.constprop.0>
+96eb1: call 95ee0 <sysmalloc_mmap.constprop.0>
+96ee5: call 101a30 <__mprotect>
+96f31: call 96120 <_int_free>
+96f94: call 96030 <__default_morecore@GLIBC_2.2.5>
+96fee: call 95e00 <sysmalloc_mmap_fallback.constprop.0>
+97098: call 96030 <__default_morecore@GLIBC_2.2.5>
+97158: call 96120 <_int_free>
+97190: call 95ee0 <sysmalloc_mmap.constprop.0>
+971f6: call 101b00 <__madvise>
+97240: call 101b00 <__madvise>
+9726a: call 96030 <__default_morecore@GLIBC_2.2.5>
+97295: call 96030 <__default_morecore@GLIBC_2.2.5>
+972e7: call 7f1d0 <__libc_message>
+972ec: call 1181e0 <__stack_chk_fail>
+9730d: call 7f1d0 <__libc_message>
+97319: call 94850 <malloc_printerr>
+9733a: call 7f1d0 <__libc_message>
+9735b: call 7f1d0 <__libc_message>
+WANT
+bad=$(grep ' call ' "$tmp/sysmalloc.txt" | diff - "$tmp/sysmalloc.want" | grep '^[<>]' | head -3 | tr '\n' ' ')
+check "readperf annotate sysmalloc of a stripped libc: the 21 calls name their targets as perf annotate${bad:+: $bad}" \
+	test -z "$bad" -a "$(grep -c ' call ' "$tmp/sysmalloc.txt")" -eq 21
+for want in "96b42: mov 0x13c34f(%rip),%rax # 1d2e98 <_rtld_global_ro@GLIBC_PRIVATE>" \
+	    "96b56: cmp 0x13c7f3(%rip),%rdi # 1d3350 <mp_+0x10>" "96bb5: lea 0x13d0a4(%rip),%rax # 1d3c60 <main_arena>"; do
+	check "readperf annotate sysmalloc: '$want' as perf annotate" grep -qxF "$want" "$tmp/sysmalloc.txt"
+done
