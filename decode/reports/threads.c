@@ -71,6 +71,8 @@ struct threads {
 	int switch_data;		/* context switches seen (records or sched_switch samples) */
 	int switch_samples;		/* samples at switches (blocking stacks) */
 	uint64_t unreadable;		/* sched_switch samples whose fields the format cannot give */
+	uint64_t sched_samples;		/* readable sched_switch samples */
+	int task_ids, wide_ids;		/* ID_INDEX: events opened on a task, on every task of a CPU (perf record -a) */
 	int said, said_csv;		/* why there is no off-CPU time: said once for the paths, once for offcpu.csv */
 };
 
@@ -250,6 +252,21 @@ static int switch_in(struct threads *ts, struct tstat *t, uint64_t time)
 	return err;
 }
 
+/* how the events were opened, from an ID_INDEX record: on tasks, or system-wide */
+static void note_id_index(struct threads *ts, const struct perf_rec_id_index *ix)
+{
+	const unsigned char *e = (const void *)ix->entries;
+	uint64_t i, tid;
+
+	for (i = 0; i < ix->nr; i++, e += sizeof(*ix->entries)) {
+		memcpy(&tid, e + offsetof(struct perf_rec_id_index_entry, tid), sizeof(tid));
+		if ((int64_t)tid == -1)
+			ts->wide_ids = 1;
+		else
+			ts->task_ids = 1;
+	}
+}
+
 static int is_switch_record(const struct perf_record *rec)
 {
 	return rec->type == PERF_RECORD_SWITCH || rec->type == PERF_RECORD_SWITCH_CPU_WIDE;
@@ -266,6 +283,8 @@ static int threads_record(void *state, struct analysis *a, const struct rrecord 
 	struct tstat *t;
 	int err;
 
+	if (rec->type == PERF_RECORD_ID_INDEX)
+		note_id_index(ts, &rec->u.id_index);
 	if (!analysis__record_pid_tid(rec, &pid, &tid) || tid == 0 || tid == UINT32_MAX)
 		return 0;
 	th = machine__find_thread(analysis__machine(a), tid);
@@ -339,6 +358,7 @@ static int sched_switch(struct threads *ts, struct analysis *a, const struct rsa
 		return 0;
 	}
 	ts->switch_data = ts->switch_samples = 1;
+	ts->sched_samples++;
 	if (prev_pid != (int64_t)rs->th->tid) {
 		struct mthread *pth = prev_pid > 0 ? machine__find_thread(m, (uint32_t)prev_pid) : NULL;
 
@@ -552,6 +572,26 @@ static int csv_row(void *ctx, const struct thread_row *r)
 	return 0;
 }
 
+/*
+ * sched_switch samples of a recording that was not system-wide: the
+ * tracepoint fires in the task that leaves the CPU, so without -a a
+ * recorded thread's return (another task's switch) is not recorded and its
+ * time off the CPU mostly missing.  The file's ID_INDEX says how its events
+ * were opened: on tasks (a tid), or on every task of a CPU (tid -1, perf
+ * record -a).  A file without ID_INDEX says nothing.
+ */
+static void say_not_system_wide(const struct threads *ts, struct analysis *a)
+{
+	const char *input = analysis__opts(a)->input_name;
+
+	if (!ts->sched_samples || !ts->task_ids || ts->wide_ids)
+		return;
+	log_msg(analysis__log(a), LOG_WARN, "%s: %" PRIu64 " sched:sched_switch samples of a recording that is not "
+		"system-wide (its events were opened on tasks: no perf record -a): a thread's returns to the CPU are "
+		"not recorded, so its time off the CPU (threads.csv, offcpu.csv) is mostly missing",
+		input ? input : "input", ts->sched_samples);
+}
+
 static int threads_write(void *state, struct analysis *a, const char *dir)
 {
 	struct csv c;
@@ -559,6 +599,7 @@ static int threads_write(void *state, struct analysis *a, const char *dir)
 
 	if (err)
 		return err;
+	say_not_system_wide(state, a);
 	err = rows_each(state, a, csv_row, &c);
 	if (err) {
 		csv__abort(&c);

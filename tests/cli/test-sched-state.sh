@@ -11,6 +11,16 @@
 # recomputed when perf is installed.  Before the fix the 0x7f mask counted
 # every "I" switch as preempted.
 . "$(dirname "$0")/testlib.sh"
+# testdata/sched-task.sched: sched_switch of one command without -a (its ID_INDEX names the
+# task's tid): a warning that the time off the CPU is mostly missing; none for the
+# system-wide recordings (ID_INDEX tid -1)
+"$PROG" -o "$tmp/task" --reports threads "$td/sched-task.sched" > /dev/null 2> "$tmp/task.err"
+check "sched_switch without -a: warned, the recording is not system-wide ($(head -c 160 "$tmp/task.err"))" \
+	grep -q "sched-task.sched: 7 sched:sched_switch samples of a recording that is not system-wide" "$tmp/task.err"
+for n in sched-idle.sched phases-sched.data; do
+	"$PROG" -o "$tmp/wide" --reports threads --kallsyms "$td/kallsyms" "$td/$n" > /dev/null 2> "$tmp/wide.err"
+	check "sched_switch with -a ($n): no such warning" test "$(grep -c 'not system-wide' "$tmp/wide.err")" -eq 0
+done
 f=$td/sched-idle.sched
 exp=$root/tests/cli/expected/sched-idle.switches
 
