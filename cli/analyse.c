@@ -545,8 +545,12 @@ static void print_summary(const struct analyse_opts *o, const struct filestat *f
 	if (lost)
 		fprintf(fp, "note: %" PRIu64 " samples were lost while recording (events.csv lost)\n", lost);
 	/* a recording of nothing (an event that never fired, a capture refused part-way) says so */
-	if (fs && !filestat__samples(fs))
-		fprintf(fp, "note: %s holds no samples: no function rows\n", o->input);
+	if (fs && !filestat__samples(fs)) {
+		struct term_text t = TERM_TEXT_INIT;
+
+		fprintf(fp, "note: %s holds no samples: no function rows\n", escape__term_str(&t, o->input));
+		term_text__release(&t);
+	}
 }
 
 /* perf's warnings about lost data (perf_session__warn_about_errors) */

@@ -38,6 +38,11 @@ check "--raw-csv: exit 0 (exit $rc: $(head -c 200 "$tmp/raw.err"))" test $rc -eq
 rc=$?
 check "readperf annotate: exit 0 (exit $rc)" test $rc -eq 0
 "$PROG" -q -o "$tmp/ann" --reports none --annotate "$tmp/annotate-file.out" "$tmp/names.data"
+# a file of no sample (a pipe stream cut after its attr) under a name with terminal escapes and a
+# forged line: the summary's "holds no samples" note names it escaped too
+nosample=$tmp/$'x\e]0;pwned\a\e[31m\nreadperf: warning: forged line.data'
+head -c 123 "$td/work.pipe.data" > "$nosample"
+"$PROG" -o "$tmp/nosample" "$nosample" > "$tmp/nosample.out" 2>&1
 "$PROG" diff --fail-above 1 --fail-confidence 0 -o "$tmp/diff" "$tmp/deep.data" "$tmp/names.data" > "$tmp/diff.out" 2> "$tmp/diff.err"
 rc=$?
 check "readperf diff: exit 4, regressions to show (exit $rc)" test $rc -eq 4 -a "$(grep -c 'regression:' "$tmp/diff.err")" -gt 20
@@ -83,7 +88,7 @@ check('nonchar \ufffd \ufffd end' in svg and '\ufffe' not in svg and '\x1b' not 
 PY
 
 # --- the terminal
-"$py" - "$tmp" summary.out v.err header.out diff.err annotate.out annotate-file.out << 'PY'
+"$py" - "$tmp" summary.out v.err header.out diff.err annotate.out annotate-file.out nosample.out << 'PY'
 import sys
 tmp = sys.argv[1]
 for name in sys.argv[2:]:
@@ -108,6 +113,7 @@ check "readperf diff: regression lines name the functions escaped" \
 check "readperf annotate: the functions' and dsos' names shown escaped (\\x1b for ESC)" \
 	test "$(grep -c '^ Percent |.*Disassembly of .*\\x1b' "$tmp/annotate.out")" -gt 0 -a \
 	"$(grep -c '^         :.*<.*\\x1b.*>:$' "$tmp/annotate.out")" -gt 0
+check "a file of no sample: the note names it escaped" grep -q '^note: .*x\\x1b]0;pwned\\x07\\x1b\[31m\\x0areadperf: warning: forged line.data holds no samples' "$tmp/nosample.out"
 check "readperf header: the hostname escaped" grep -q 'hostname: x\\x0d\\x0areadperf: warning: forged line\\x0a$' "$tmp/header.out"
 
 # --- CSV
