@@ -239,6 +239,30 @@ static const char *term_subst(uint32_t c, char tmp[16], const char *at, size_t l
 	return tmp;
 }
 
+static const char *utf8_subst(uint32_t c, char tmp[16], const char *at, size_t len)
+{
+	(void)tmp, (void)at, (void)len;
+	return c == UTF8_INVALID ? UTF8_REPLACEMENT : NULL;
+}
+
+int escape__utf8(struct strbuf *sb, const char *s, size_t n)
+{
+	return put_escaped(sb, s, n, SIZE_MAX, utf8_subst);
+}
+
+int utf8__valid(const char *s, size_t n)
+{
+	uint32_t cp;
+	size_t k;
+
+	for (; n; s += k, n -= k) {
+		k = utf8__decode(s, n, &cp);
+		if (cp == UTF8_INVALID)
+			return 0;
+	}
+	return 1;
+}
+
 int escape__term(struct strbuf *sb, const char *s, size_t n)
 {
 	return put_escaped(sb, s, n, SIZE_MAX, term_subst);

@@ -22,6 +22,9 @@
  *    sets a title or starts a line.
  *  - CSV cells: util/csv.h (quoting, and the leading ' of a text cell that
  *    a spreadsheet would run as a formula).
+ *  - Protocol buffer strings (pprof's string table): escape__utf8.  Invalid
+ *    bytes become U+FFFD, nothing else changes (a proto3 string must be
+ *    valid UTF-8; decoders such as protobuf-go refuse the message else).
  *
  * The functions append to a strbuf (git's: always NUL-terminated) and return
  * 0 or -ENOMEM, leaving what they had appended in place on failure.
@@ -59,6 +62,10 @@ int escape__json(struct strbuf *sb, const char *s, size_t n);
  * too, so no "</script" nor "<!--" a name holds can end or bend the element.
  */
 int escape__json_script(struct strbuf *sb, const char *s, size_t n);
+/* s (n bytes) as valid UTF-8 */
+int escape__utf8(struct strbuf *sb, const char *s, size_t n);
+/* whether s (n bytes) is valid UTF-8: escape__utf8 would copy it unchanged */
+int utf8__valid(const char *s, size_t n);
 /* s (n bytes) as terminal text */
 int escape__term(struct strbuf *sb, const char *s, size_t n);
 /*

@@ -36,6 +36,7 @@
 #include "util/array.h"
 #include "util/hashmap.h"
 #include "util/pool.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 
 struct pp_mapping {
@@ -444,11 +445,26 @@ static void put(struct gz_out *g, const Perftools__Profiles__Profile *msg)
 }
 
 /* the index of s in the string table, added when new; -1 on ENOMEM */
+/* a name as the string table holds it: valid UTF-8 (escape__utf8), in the pool when it had to change; NULL on ENOMEM */
+static const char *table_string(struct pprof *p, const char *s, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *copy = NULL;
+
+	if (utf8__valid(s, n))
+		return s;
+	if (!escape__utf8(&sb, s, n) && (copy = pool__alloc(&p->pool, sb.len + 1)))
+		memcpy(copy, sb.buf, sb.len + 1);
+	strbuf__release(&sb);
+	return copy;
+}
+
 static int64_t str_id(struct pprof *p, const char *s)
 {
 	void **slot;
 	const char **at;
-	int ret = hashmap__insert(&p->strings, s, strlen(s), &slot);
+	size_t n = strlen(s);
+	int ret = hashmap__insert(&p->strings, s, n, &slot);
 
 	if (ret < 0)
 		return -1;
@@ -457,7 +473,9 @@ static int64_t str_id(struct pprof *p, const char *s)
 	at = array__push(&p->str_list);
 	if (!at)
 		return -1;
-	*at = s;
+	*at = table_string(p, s, n);
+	if (!*at)
+		return -1;
 	*slot = (void *)(uintptr_t)(p->str_list.len - 1);
 	return (int64_t)(p->str_list.len - 1);
 }

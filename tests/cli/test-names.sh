@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp" "$map"' EXIT
 "$GEN" --names "$tmp/names.data" "$map" "$pid"
 "$GEN" --deep "$tmp/deep.data"
 "$PROG" -o "$tmp/out" --flamegraph "$tmp/fg.svg" --timeline "$tmp/tl.svg" \
-	--speedscope "$tmp/ss.json" "$tmp/names.data" > "$tmp/summary.out" 2> "$tmp/summary.err"
+	--speedscope "$tmp/ss.json" --pprof "$tmp/pp.pb.gz" "$tmp/names.data" > "$tmp/summary.out" 2> "$tmp/summary.err"
 rc=$?
 check "names.data: exit 0 (exit $rc)" test $rc -eq 0
 "$PROG" -q -o "$tmp/raw" --raw-csv --reports results,threads "$tmp/names.data" 2> "$tmp/raw.err"
@@ -85,6 +85,34 @@ check('<title>a&amp;b&lt;c&gt;d&quot;e\'f]]&gt;&lt;!--\\u0000\\ (period' in svg,
       'fg.svg: & < > " as references in a title')
 check('nonchar \ufffd \ufffd end' in svg and '\ufffe' not in svg and '\x1b' not in svg,
       'fg.svg: U+FFFE, U+FFFF and controls as U+FFFD')
+PY
+
+# --- pprof: profile.proto is proto3, whose strings must be valid UTF-8 (protobuf-go refuses the
+# message else): string_table (field 6) read from the wire format, each entry strictly decoded
+"$py" - "$tmp/pp.pb.gz" << 'PY'
+import gzip, sys
+data = gzip.open(sys.argv[1]).read()
+def varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
+        if c < 0x80: return v, i
+strings, bad, i = [], [], 0
+while i < len(data):
+    key, i = varint(data, i)
+    field, wire = key >> 3, key & 7
+    if wire == 0: _, i = varint(data, i); continue
+    if wire == 1: i += 8; continue
+    if wire == 5: i += 4; continue
+    n, i = varint(data, i)
+    if field == 6:
+        try: strings.append(data[i:i + n].decode('utf-8', 'strict'))
+        except UnicodeDecodeError: bad.append(data[i:i + n][:40])
+    i += n
+ok = strings and not bad and any('nonchar \ufffe \uffff end' in s for s in strings) and \
+     any('surrogates ' + '\ufffd' * 6 + ' end' in s for s in strings)
+print('%s - pprof: %d strings, each valid UTF-8, invalid bytes as U+FFFD, the rest as given (invalid: %r)' %
+      ('ok' if ok else 'not ok', len(strings), bad[:3]))
 PY
 
 # --- the terminal

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * libFuzzer target: names through every escaper of the text outputs
- * (util/escape.h: XML, JSON, terminal; util/csv.h: a CSV field), each
+ * (util/escape.h: XML, JSON, terminal, protobuf UTF-8; util/csv.h: a CSV field), each
  * result checked well-formed by code that does not share the escapers'
  * decoder -- glibc's iconv says what is UTF-8, the checks below what each
  * format allows -- and, where the name was already fit to show, read back
@@ -220,6 +220,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strbuf__reset(&sb);
 	CHECK(!escape__term(&sb, name, len));
 	check_term(sb.buf, sb.len, name, len);
+	/* protobuf strings: valid UTF-8 out, a valid name unchanged */
+	strbuf__reset(&sb);
+	CHECK(!escape__utf8(&sb, name, len));
+	CHECK(utf8__valid(sb.buf, sb.len));
+	CHECK(!utf8__valid(name, len) || (sb.len == len && !memcmp(sb.buf, name, len)));
 	strbuf__release(&sb);
 	csv__open_fd(&c, -1);
 	csv__set_raw_text(&c, raw);

@@ -186,11 +186,26 @@ static void test_every_byte(void **state)
 		else
 			snprintf(want, sizeof(want), "%c", b);
 		assert_string_equal(esc(escape__term, s, 1), want);
+		/* protobuf strings: a lone non-ASCII byte (invalid) is U+FFFD, every other byte itself */
+		if (b >= 0x80)
+			snprintf(want, sizeof(want), FFFD);
+		else
+			snprintf(want, sizeof(want), "%c", b);
+		if (b)
+			assert_string_equal(esc(escape__utf8, s, 1), want);
+		assert_int_equal(utf8__valid(s, 1), b < 0x80);
 	}
 	/* a NUL inside a name is a character like the others */
 	assert_string_equal(ESC(xml_all, "a\0b"), "a" FFFD "b");
 	assert_string_equal(ESC(escape__json, "a\0b"), "\"a\\u0000b\"");
 	assert_string_equal(ESC(escape__term, "a\0b"), "a\\x00b");
+	assert_memory_equal(ESC(escape__utf8, "a\0b"), "a\0b", 4);
+	/* protobuf strings: valid UTF-8 unchanged (U+FFFE/U+FFFF and controls too), an invalid byte one U+FFFD */
+	assert_string_equal(ESC(escape__utf8, "\x1b]0;t\x07\xef\xbf\xbe\xc3\xa9"), "\x1b]0;t\x07\xef\xbf\xbe\xc3\xa9");
+	assert_string_equal(ESC(escape__utf8, "s\xed\xa0\x80 \xf4\x90\x80\x80" "e\xe2\x82"),
+			    "s" FFFD FFFD FFFD " " FFFD FFFD FFFD FFFD "e" FFFD FFFD);
+	assert_true(utf8__valid("\xc3\xa9\xf4\x8f\xbf\xbf", 6));
+	assert_false(utf8__valid("\xc3\xa9\xf4\x8f\xbf", 5));
 }
 
 static void test_special_code_points(void **state)
