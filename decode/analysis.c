@@ -1264,6 +1264,13 @@ int analysis__sample_place(struct analysis *a, const struct rsample *rs, struct 
 	return 0;
 }
 
+int analysis__at_entry(struct analysis *a, const struct mthread *th, uint64_t addr)
+{
+	const struct map_entry *m = th ? machine__find_map(th, addr) : NULL;
+
+	return m && m->dso && symbols__at_entry(a->syms, m->dso, m->start, m->pgoff, addr);
+}
+
 int analysis__disassemble(struct analysis *a, struct dso *d, uint64_t start, uint64_t end,
 			  symbols_insn_fn cb, void *ctx)
 {

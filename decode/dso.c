@@ -1208,6 +1208,14 @@ struct bfd *dso__code_bfd(struct symbols *s, struct dso *d)
 	return d->elf ? d->elf->bfds[0] : NULL;
 }
 
+int dso__at_entry(struct symbols *s, struct dso *d, uint64_t vaddr)
+{
+	bfd *abfd = dso__code_bfd(s, d);
+	uint64_t entry = abfd ? (uint64_t)bfd_get_start_address(abfd) : 0;
+
+	return entry && vaddr >= entry && vaddr - entry < SYMBOLS_ENTRY_BYTES;
+}
+
 int dso__syms_from_debug(const struct dso *d)
 {
 	return d->elf && d->elf->syms_from_debug;

@@ -221,6 +221,13 @@ int analysis__sample_place(struct analysis *a, const struct rsample *rs, struct 
 int analysis__disassemble(struct analysis *a, struct dso *d, uint64_t start, uint64_t end,
 			  symbols_insn_fn cb, void *ctx);
 
+/*
+ * Whether addr, a user frame of thread th, lies in the first bytes of its
+ * ELF file's entry point (symbols__at_entry): a stripped program's _start,
+ * which has no symbol to name it
+ */
+int analysis__at_entry(struct analysis *a, const struct mthread *th, uint64_t addr);
+
 /* --percent-limit: is period below it for an event total? */
 int analysis__below_limit(const struct analysis *a, uint64_t period, uint64_t total);
 

@@ -645,6 +645,15 @@ int symbols__resolve_sym(struct symbols *s, struct dso *dso, uint64_t map_start,
 	return do_resolve(s, dso, map_start, map_pgoff, ip, out, 0);
 }
 
+int symbols__at_entry(struct symbols *s, struct dso *d, uint64_t map_start, uint64_t map_pgoff, uint64_t ip)
+{
+	if (!s || !d || s->err || d->kind != DSO_ELF)
+		return 0;
+	if (!d->loaded && dso_load(s, d))
+		return 0;
+	return dso__at_entry(s, d, dso__file_vaddr(d, ip - map_start + map_pgoff));
+}
+
 int symbols__inlines(struct symbols *s, struct dso *d, uint64_t map_start,
 		     uint64_t map_pgoff, uint64_t ip, const char **names, size_t max)
 {

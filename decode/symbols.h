@@ -247,6 +247,14 @@ typedef int (*symbols_insn_fn)(void *ctx, const struct sym_insn *in);
  */
 int symbols__func_bounds(struct symbols *s, struct dso *d, uint64_t addr, uint64_t *start, uint64_t *end);
 /*
+ * Whether ip (in a map of d at map_start, map_pgoff) lies in the first
+ * SYMBOLS_ENTRY_BYTES of d's ELF entry point (e_entry): the _start of a
+ * stripped program, where every stack of its main thread begins.  0 also
+ * when d is no ELF file or its file cannot be read.
+ */
+#define SYMBOLS_ENTRY_BYTES 64
+int symbols__at_entry(struct symbols *s, struct dso *d, uint64_t map_start, uint64_t map_pgoff, uint64_t ip);
+/*
  * Disassemble [start, end) (file vaddrs, symbols__func_bounds) of an ELF
  * dso's binary with libopcodes, the architecture the binary's, each
  * instruction with its source line (unless no_source) handed to cb in

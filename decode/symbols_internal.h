@@ -205,6 +205,8 @@ int dso__has_lines(const struct dso *d);
 struct bfd *dso__code_bfd(struct symbols *s, struct dso *d);
 /* d's symbols came from its debug file's .symtab, its binary having none (stripped); after dso__code_bfd() */
 int dso__syms_from_debug(const struct dso *d);
+/* whether vaddr lies in the first SYMBOLS_ENTRY_BYTES of d's e_entry (its binary read when need be) */
+int dso__at_entry(struct symbols *s, struct dso *d, uint64_t vaddr);
 /* st_size of an ELF flavour bfd symbol (not synthetic, not a section's): bfd's elf_symbol_type, mirrored in dso.c */
 struct bfd_symbol;
 uint64_t dso__elf_sym_size(const struct bfd_symbol *sym);

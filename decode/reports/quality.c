@@ -13,7 +13,10 @@
  *  - a stack unwound from a user stack copy (--call-graph dwarf): _start
  *    (the executable's or ld.so's), clone or clone3 (also named __clone,
  *    __clone3, __GI___clone, __GI___clone3), the entry points whose CFI ends
- *    the stack (the return address undefined);
+ *    the stack (the return address undefined); in a stripped program, whose
+ *    _start has no symbol ([unknown]), an address in the first bytes of its
+ *    ELF entry point (e_entry: perf script shows sqlite3's stacks ending
+ *    at 0xa7a0, e_entry 0xa780);
  *  - a frame-pointer chain (-g): those, or __libc_start_call_main,
  *    __libc_start_main (__libc_start_main_impl) and start_thread: the
  *    outermost glibc frames that save a frame pointer, where every complete
@@ -162,7 +165,6 @@ static int quality_sample(void *state, struct analysis *a, const struct rsample 
 	int copy = !!(s->rec->sample.sample_type & PERF_SAMPLE_STACK_USER);
 	size_t i;
 
-	(void)a;
 	if (!r || r->event != s->event || r->dso != s->func->dso)
 		r = q->last_row = row(q, s->event, s->func->dso);
 	if (!p || p->proc != s->th->proc)
@@ -180,19 +182,28 @@ static int quality_sample(void *state, struct analysis *a, const struct rsample 
 	if (!s->callchain)
 		return 0;
 	/* the outermost user frame: the last that is not the kernel's */
-	for (i = s->nr_frames; i-- > 0 && !outer;)
-		if (!frame__is_kernel(s->frames[i]))
+	for (i = s->nr_frames; i-- > 0;) {
+		if (!frame__is_kernel(s->frames[i])) {
 			outer = frame__func(s->frames[i]);
+			break;
+		}
+	}
 	if (!outer)
 		return 0;
 	r->user_stacks++;
-	if (outer != q->last_outer || copy != q->last_copy) {
-		q->last_outer = outer;
-		q->last_copy = copy;
-		q->last_root = is_thread_root(outer->function, copy);
+	/* an [unknown] frame is a root by its address (a stripped _start), the others by name */
+	if (!strncmp(outer->function, UNKNOWN, sizeof(UNKNOWN) - 1)) {
+		if (s->addrs && analysis__at_entry(a, s->th, s->addrs[i]))
+			return 0;
+	} else {
+		if (outer != q->last_outer || copy != q->last_copy) {
+			q->last_outer = outer;
+			q->last_copy = copy;
+			q->last_root = is_thread_root(outer->function, copy);
+		}
+		if (q->last_root)
+			return 0;
 	}
-	if (q->last_root)
-		return 0;
 	r->cut++;
 	p->cut++;
 	end = row(q, s->event, outer->dso);
@@ -336,7 +347,7 @@ const struct report_ops quality_report = {
 	.name = "quality",
 	.source = REPORT_FROM_ANALYSIS,
 	.state_size = sizeof(struct quality),
-	.needs = REPORT_NEEDS_FRAMES,
+	.needs = REPORT_NEEDS_FRAMES | REPORT_NEEDS_ADDRS,
 	.outputs = quality_outputs,
 	.begin = quality_begin,
 	.sample = quality_sample,
