@@ -56,7 +56,7 @@ struct disasm_ctx {
 	struct disassemble_info info;
 	bfd *abfd;
 	struct disasm_syms *t;
-	const struct sym *funcs;	/* a stripped binary's functions from its debug file, else NULL */
+	const struct sym *funcs;	/* a stripped binary's symbols from its debug file (sorted by start), else NULL */
 	size_t nr_funcs;
 	struct strbuf text;
 	int err;
