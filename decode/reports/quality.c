@@ -62,6 +62,10 @@ struct quality {
 	struct qproc *last_proc;
 	const struct func_stat *last_outer;
 	int last_copy, last_root;
+	/* the last [unknown] outermost frame looked up: its process, the maps' generation, address */
+	const struct process *entry_proc;
+	uint64_t entry_gen, entry_addr;
+	int entry_root;
 	struct array row_list, proc_list;	/* pointers, creation order */
 };
 
@@ -156,6 +160,36 @@ static struct qproc *proc_entry(struct quality *q, const struct process *proc, c
 	return entry(q, &q->procs, &q->proc_list, &key, offsetof(struct qproc, samples), sizeof(key));
 }
 
+/*
+ * Whether s's outermost user frame (frames[i], outer) is a thread root: an
+ * [unknown] frame by its address (a stripped program's _start), the others
+ * by name.  The last answer of each kind is kept: most samples repeat it.
+ */
+static int outer_is_root(struct quality *q, struct analysis *a, const struct rsample *s,
+			 const struct func_stat *outer, size_t i, int copy)
+{
+	if (!strncmp(outer->function, UNKNOWN, sizeof(UNKNOWN) - 1)) {
+		const struct process *proc = s->th->proc;
+		uint64_t gen = proc->pm ? proc->pm->maps.gen : 0;
+
+		if (!s->addrs)
+			return 0;
+		if (proc != q->entry_proc || gen != q->entry_gen || s->addrs[i] != q->entry_addr) {
+			q->entry_proc = proc;
+			q->entry_gen = gen;
+			q->entry_addr = s->addrs[i];
+			q->entry_root = analysis__at_entry(a, s->th, s->addrs[i]);
+		}
+		return q->entry_root;
+	}
+	if (outer != q->last_outer || copy != q->last_copy) {
+		q->last_outer = outer;
+		q->last_copy = copy;
+		q->last_root = is_thread_root(outer->function, copy);
+	}
+	return q->last_root;
+}
+
 static int quality_sample(void *state, struct analysis *a, const struct rsample *s)
 {
 	struct quality *q = state;
@@ -191,19 +225,8 @@ static int quality_sample(void *state, struct analysis *a, const struct rsample 
 	if (!outer)
 		return 0;
 	r->user_stacks++;
-	/* an [unknown] frame is a root by its address (a stripped _start), the others by name */
-	if (!strncmp(outer->function, UNKNOWN, sizeof(UNKNOWN) - 1)) {
-		if (s->addrs && analysis__at_entry(a, s->th, s->addrs[i]))
-			return 0;
-	} else {
-		if (outer != q->last_outer || copy != q->last_copy) {
-			q->last_outer = outer;
-			q->last_copy = copy;
-			q->last_root = is_thread_root(outer->function, copy);
-		}
-		if (q->last_root)
-			return 0;
-	}
+	if (outer_is_root(q, a, s, outer, i, copy))
+		return 0;
 	r->cut++;
 	p->cut++;
 	end = row(q, s->event, outer->dso);
