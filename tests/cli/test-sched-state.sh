@@ -11,6 +11,7 @@
 # recomputed when perf is installed.  Before the fix the 0x7f mask counted
 # every "I" switch as preempted.
 . "$(dirname "$0")/testlib.sh"
+need_python "sched_switch"
 # testdata/sched-task.sched: sched_switch of one command without -a (its ID_INDEX names the
 # task's tid): a warning that the time off the CPU is mostly missing; none for the
 # system-wide recordings (ID_INDEX tid -1)
@@ -20,6 +21,17 @@ check "sched_switch without -a: warned, the recording is not system-wide ($(head
 for n in sched-idle.sched phases-sched.data; do
 	"$PROG" -o "$tmp/wide" --reports threads --kallsyms "$td/kallsyms" "$td/$n" > /dev/null 2> "$tmp/wide.err"
 	check "sched_switch with -a ($n): no such warning" test "$(grep -c 'not system-wide' "$tmp/wide.err")" -eq 0
+done
+# its ID_INDEX (at 0x108, perf report -D) with an nr its 80 bytes cannot hold: exit 2 naming the
+# offset, the reports of what came before written, no warning drawn from the bad record
+for nr in 3 18446744073709551615; do
+	"$py" -c "import struct, sys; d = bytearray(open(sys.argv[1], 'rb').read()); assert struct.unpack_from('<I', d, 0x108)[0] == 69
+struct.pack_into('<Q', d, 0x110, int(sys.argv[3])); open(sys.argv[2], 'wb').write(d)" "$td/sched-task.sched" "$tmp/badidx.sched" "$nr"
+	"$PROG" -o "$tmp/badidx" --reports threads "$tmp/badidx.sched" > /dev/null 2> "$tmp/badidx.err"
+	rc=$?
+	check "sched-task.sched with ID_INDEX nr $nr: exit 2, the record's offset said, threads.csv written (exit $rc)" \
+		test $rc -eq 2 -a -s "$tmp/badidx/threads.csv" -a "$(grep -c "badidx.sched: record at offset 0x108 (264): ID_INDEX id_index nr $nr exceeds the record" "$tmp/badidx.err")" -eq 1 \
+		-a "$(grep -c 'not system-wide' "$tmp/badidx.err")" -eq 0
 done
 f=$td/sched-idle.sched
 exp=$root/tests/cli/expected/sched-idle.switches
