@@ -655,6 +655,18 @@ static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
 				goto out_nomem;
 			dbg = try_debug(s, d, path.buf, id, idsz);
 		}
+		/*
+		 * the cache's copy of the binary, when the one found is another
+		 * file (stripped since, as perf buildid-cache -a of the unstripped
+		 * build leaves it): perf takes the first with a .symtab
+		 */
+		if (!dbg && !s->err && s->buildid_dir) {
+			snprintf(sub, sizeof(sub), "/.build-id/%.2s/%s/elf", hex, hex + 2);
+			if (add_candidate(&path, s->buildid_dir, sub, ""))
+				goto out_nomem;
+			if (!main_bfd || strcmp(path.buf, bfd_get_filename(main_bfd)))
+				dbg = try_debug(s, d, path.buf, id, idsz);
+		}
 	}
 	for (i = 0; i < nroots && !dbg && !s->err && d->path[0] == '/'; i++) {
 		if (add_candidate(&path, roots[i], d->path, ".debug"))

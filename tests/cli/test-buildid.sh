@@ -5,7 +5,10 @@
 # build id wanted and its share of the samples; --unknown-addresses gives a
 # row per address as perf shows them; the build-id cache (perf's layout,
 # testdata/buildid-cache, through --buildid-dir or $PERF_BUILDID_DIR) still
-# resolves the old profile, said once, without a "not used" warning.
+# resolves the old profile, said once, without a "not used" warning; and
+# where the binary at the recorded path is the same build stripped, the
+# cache's unstripped copy gives the symbols (perf takes the first file with
+# a .symtab).
 # Addresses and counts: `perf report --sort dso,sym` on the same file with an
 # empty symfs printed 0x11ae 55.46%, 0x11a3 26.89%, 0x11b2 16.60%, 0x11aa 0.84%
 # of 476 samples (475 in rebuilt).
@@ -17,7 +20,15 @@ mkdir -p "$tmp/empty"
 
 # the symfs has the rebuilt binary (another build id), no cache
 "$PROG" -o "$tmp/m" --reports results --symfs "$td/symfs" "${ks[@]}" "$f" > /dev/null 2> "$tmp/m.err"
-check "rebuilt binary: exit 0" test $? -eq 0
+check "rebuilt binary: # the binary at its path is the recorded build stripped; the cache has it whole
+mkdir -p "$tmp/sfs/readperf-testdata/bin"
+strip -o "$tmp/sfs/readperf-testdata/bin/rebuilt" "$td/buildid-cache/.build-id/eb/28ef79b8710b8caf7f39b5529b8217f44dad7f/elf"
+"$PROG" -o "$tmp/s" --reports results --symfs "$tmp/sfs" "${ks[@]}" --buildid-dir "$td/buildid-cache" \
+	--no-symbol-cache "$f" > /dev/null 2> "$tmp/s.err"
+check "stripped at its path, whole in the cache: rebuilt_hot resolves with its 475 samples" \
+	grep -q '^cpu-clock,rebuilt,rebuilt_hot,/readperf-testdata/src/rebuilt.c,13,475,' "$tmp/s/results.csv"
+check "stripped at its path, whole in the cache: no warning" test ! -s "$tmp/s.err"
+exit 0" test $? -eq 0
 check "rebuilt binary: one 'no symbols' warning naming rebuilt, the build id wanted and 99.79% of the samples" \
 	test "$(grep -c 'warning: rebuilt: no symbols (looked for .*/readperf-testdata/bin/rebuilt with build id eb28ef79b8710b8caf7f39b5529b8217f44dad7f): 475 samples (99.79%) are \[unknown\]' "$tmp/m.err")" -eq 1
 check "rebuilt binary: one row rebuilt,[unknown] with the 475 samples" grep -q '^cpu-clock,rebuilt,\[unknown\],,0,475,' "$tmp/m/results.csv"
@@ -46,4 +57,12 @@ for how in option env; do
 		test "$(grep -c 'differs from the recording: symbols from .*buildid-cache/.build-id/eb/28ef79b8710b8caf7f39b5529b8217f44dad7f/elf instead' "$tmp/c.err")" -eq 1 -a \
 		"$(grep -c 'not used\|no symbols' "$tmp/c.err")" -eq 0
 done
+# the binary at its path is the recorded build stripped; the cache has it whole
+mkdir -p "$tmp/sfs/readperf-testdata/bin"
+strip -o "$tmp/sfs/readperf-testdata/bin/rebuilt" "$td/buildid-cache/.build-id/eb/28ef79b8710b8caf7f39b5529b8217f44dad7f/elf"
+"$PROG" -o "$tmp/s" --reports results --symfs "$tmp/sfs" "${ks[@]}" --buildid-dir "$td/buildid-cache" \
+	--no-symbol-cache "$f" > /dev/null 2> "$tmp/s.err"
+check "stripped at its path, whole in the cache: rebuilt_hot resolves with its 475 samples" \
+	grep -q '^cpu-clock,rebuilt,rebuilt_hot,/readperf-testdata/src/rebuilt.c,13,475,' "$tmp/s/results.csv"
+check "stripped at its path, whole in the cache: no warning" test ! -s "$tmp/s.err"
 exit 0
