@@ -333,7 +333,9 @@ static struct ipent *unknown_entry(struct analysis *a, uint32_t event, int need_
 
 /*
  * The function name of an address the symbols did not find: "[unknown]",
- * or with --unknown-addresses "[unknown] 0x1204" (the address in the file).
+ * or with --unknown-addresses "[unknown] 0x1204": the address as perf report
+ * prints it, the offset in the file (map__map_ip), which is not the ELF
+ * address in a non-PIE executable (0x400000 apart).
  * NULL on ENOMEM.
  */
 static const char *unknown_name(struct analysis *a, const struct target *t, const struct sym_result *res)
@@ -341,7 +343,7 @@ static const char *unknown_name(struct analysis *a, const struct target *t, cons
 	if (!t->dso || t->fallback || !a->opts.unknown_addresses)
 		return UNKNOWN;
 	strbuf__reset(&a->keybuf);
-	if (strbuf__addf(&a->keybuf, UNKNOWN " 0x%" PRIx64, res->addr))
+	if (strbuf__addf(&a->keybuf, UNKNOWN " 0x%" PRIx64, res->map_addr))
 		return NULL;
 	return intern(a, a->keybuf.buf);
 }

@@ -620,6 +620,7 @@ static int do_resolve(struct symbols *s, struct dso *d, uint64_t map_start, uint
 			return s->err;
 	}
 	*out = e->r;
+	out->map_addr = d->kind == DSO_ELF || d->kind == DSO_VDSO ? ip - map_start + map_pgoff : addr;
 	if (!want_lines) {
 		out->src_file = out->src_path = NULL;
 		out->src_line = 0;

@@ -187,6 +187,7 @@ struct sym_result {
 	const char *def_path;     /* def_file as the debug info names it (usually absolute), or NULL */
 	const char *src_path;     /* src_file likewise */
 	uint64_t addr;            /* the address looked up: file vaddr for ELF dsos, ip otherwise */
+	uint64_t map_addr;        /* as perf's map__map_ip gives it: the file offset for ELF dsos, else addr */
 };
 
 /*

@@ -5,10 +5,11 @@
 # build id wanted and its share of the samples; --unknown-addresses gives a
 # row per address as perf shows them; the build-id cache (perf's layout,
 # testdata/buildid-cache, through --buildid-dir or $PERF_BUILDID_DIR) still
-# resolves the old profile, said once, without a "not used" warning; and
-# where the binary at the recorded path is the same build stripped, the
-# cache's unstripped copy gives the symbols (perf takes the first file with
-# a .symtab).
+# resolves the old profile, said once, without a "not used" warning; where
+# the binary at the recorded path is the same build stripped, the cache's
+# unstripped copy gives the symbols (perf takes the first file with a
+# .symtab); --unknown-addresses in a non-PIE executable prints perf's
+# addresses (offsets in the file).
 # Addresses and counts: `perf report --sort dso,sym` on the same file with an
 # empty symfs printed 0x11ae 55.46%, 0x11a3 26.89%, 0x11b2 16.60%, 0x11aa 0.84%
 # of 476 samples (475 in rebuilt).
@@ -20,15 +21,7 @@ mkdir -p "$tmp/empty"
 
 # the symfs has the rebuilt binary (another build id), no cache
 "$PROG" -o "$tmp/m" --reports results --symfs "$td/symfs" "${ks[@]}" "$f" > /dev/null 2> "$tmp/m.err"
-check "rebuilt binary: # the binary at its path is the recorded build stripped; the cache has it whole
-mkdir -p "$tmp/sfs/readperf-testdata/bin"
-strip -o "$tmp/sfs/readperf-testdata/bin/rebuilt" "$td/buildid-cache/.build-id/eb/28ef79b8710b8caf7f39b5529b8217f44dad7f/elf"
-"$PROG" -o "$tmp/s" --reports results --symfs "$tmp/sfs" "${ks[@]}" --buildid-dir "$td/buildid-cache" \
-	--no-symbol-cache "$f" > /dev/null 2> "$tmp/s.err"
-check "stripped at its path, whole in the cache: rebuilt_hot resolves with its 475 samples" \
-	grep -q '^cpu-clock,rebuilt,rebuilt_hot,/readperf-testdata/src/rebuilt.c,13,475,' "$tmp/s/results.csv"
-check "stripped at its path, whole in the cache: no warning" test ! -s "$tmp/s.err"
-exit 0" test $? -eq 0
+check "rebuilt binary: exit 0" test $? -eq 0
 check "rebuilt binary: one 'no symbols' warning naming rebuilt, the build id wanted and 99.79% of the samples" \
 	test "$(grep -c 'warning: rebuilt: no symbols (looked for .*/readperf-testdata/bin/rebuilt with build id eb28ef79b8710b8caf7f39b5529b8217f44dad7f): 475 samples (99.79%) are \[unknown\]' "$tmp/m.err")" -eq 1
 check "rebuilt binary: one row rebuilt,[unknown] with the 475 samples" grep -q '^cpu-clock,rebuilt,\[unknown\],,0,475,' "$tmp/m/results.csv"
@@ -65,4 +58,25 @@ strip -o "$tmp/sfs/readperf-testdata/bin/rebuilt" "$td/buildid-cache/.build-id/e
 check "stripped at its path, whole in the cache: rebuilt_hot resolves with its 475 samples" \
 	grep -q '^cpu-clock,rebuilt,rebuilt_hot,/readperf-testdata/src/rebuilt.c,13,475,' "$tmp/s/results.csv"
 check "stripped at its path, whole in the cache: no warning" test ! -s "$tmp/s.err"
+
+# --unknown-addresses in a stripped non-PIE executable: perf prints the
+# offset in the file (map__map_ip), the ELF address less 0x400000 there;
+# the figures are perf report's on the same recording
+if command -v perf > /dev/null && command -v gcc > /dev/null; then
+	printf 'volatile unsigned long n;\nint main(void) { for (unsigned long i = 0; i < 300000000UL; i++) n += i; return 0; }\n' > "$tmp/np.c"
+	if gcc -O1 -no-pie -fno-pie -s -o "$tmp/nopie" "$tmp/np.c" &&
+	   perf record -q -F 999 --no-buildid-cache -o "$tmp/np.data" -- "$tmp/nopie" > /dev/null 2>&1; then
+		want=$(perf report -i "$tmp/np.data" --stdio --no-children --sort dso,sym -F sample,dso,sym 2> /dev/null |
+			awk '$2 == "nopie" && $4 ~ /^0x/ { a = $4; sub(/^0x0*/, "0x", a); print a, $1 }' | sort)
+		"$PROG" -q -o "$tmp/np" --reports results --buildid-dir "$tmp/empty" --no-symbol-cache --unknown-addresses \
+			"$tmp/np.data"
+		got=$(awk -F, '$2 == "nopie" { sub(/^\[unknown\] /, "", $3); print $3, $6 }' "$tmp/np/results.csv" | sort)
+		check "--unknown-addresses, stripped non-PIE: perf's addresses and samples ($(echo $want | tr '\n' ' '))" \
+			test -n "$want" -a "$got" = "$want"
+	else
+		echo "skip - --unknown-addresses, non-PIE: gcc -no-pie or perf record failed"
+	fi
+else
+	echo "skip - --unknown-addresses, non-PIE: no perf or gcc"
+fi
 exit 0
