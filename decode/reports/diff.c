@@ -858,6 +858,17 @@ const struct diff_row *diff__row(const struct diff *d, size_t i)
 
 /* ---------------------------------------------------------------- stacks */
 
+/* the length of the line's first frame when it is OLD's main comm, which stands for NEW's; else 0 */
+static size_t renamed_comm(const char *const comm[2], int side, const char *s, size_t n)
+{
+	const char *semi = memchr(s, ';', n);
+	size_t len = semi ? (size_t)(semi - s) : n;
+
+	if (side || !comm[0] || !comm[1] || len != strlen(comm[0]) || memcmp(s, comm[0], len))
+		return 0;
+	return len;
+}
+
 /* a folded line's pairing key: OLD's main comm as NEW's, every frame without its clone suffix */
 static int fold_key(const char *const comm[2], int side, const char *s, size_t n, struct strbuf *key)
 {
@@ -871,7 +882,7 @@ static int fold_key(const char *const comm[2], int side, const char *s, size_t n
 
 		if (!first)
 			err = strbuf__addch(key, ';');
-		if (first && !side && comm[0] && comm[1] && len == strlen(comm[0]) && !memcmp(p, comm[0], len)) {
+		if (first && renamed_comm(comm, side, p, len)) {
 			err = err ? err : strbuf__addstr(key, comm[1]);
 		} else if (!first) {
 			/* "name_[k]", "name_[i]": flame.h's kernel and inline marks stay */
@@ -913,12 +924,15 @@ static int merge_folded(const char *const comm[2], int side, const struct folded
 			*slot = (void *)(uintptr_t)lines->len;
 		}
 		o = &ARRAY_AT(lines, struct fold, (size_t)(uintptr_t)*slot - 1);
-		/* NEW's names where NEW has the stack */
+		/* NEW's names where NEW has the stack; OLD's main process under NEW's name */
 		if (ret == 1 || (side && !o->samples)) {
+			size_t skip = renamed_comm(comm, side, f->s, f->len);
+
 			o->s = (const char *)(uintptr_t)out->arena.len;
-			o->len = f->len;
-			if (strbuf__add(&out->arena, f->s, f->len))
+			if ((skip && strbuf__addstr(&out->arena, comm[1])) ||
+			    strbuf__add(&out->arena, f->s + skip, f->len - skip))
 				return -ENOMEM;
+			o->len = out->arena.len - (size_t)(uintptr_t)o->s;
 		}
 		if (side)
 			o->samples += f->samples;

@@ -111,6 +111,15 @@ got=$(awk '$(NF - 2) ~ /;hot(\.constprop\.[0-9]+)?$/ { o += $(NF - 1); n += $NF 
 want=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' -v f="$hot_new" '$2 == "prog_new" && $3 == f { print $6, $7 }')
 check "diff builds --folded: the stacks ending in hot sum to diff.csv's old/new period ($got, diff.csv $want)" \
 	test "$got" = "$want"
+# OLD's main process stands as NEW's: every stack of prog_old under prog_new (those
+# OLD alone has too), and OLD's column sums to OLD's period as perf report counts it
+got=$(awk -F';' '$1 == "prog_old"' "$tmp/f.folded" | wc -l)
+check "diff builds --folded: no stack under OLD's name prog_old ($got)" test "$got" -eq 0
+got=$(awk '{ o += $(NF - 1) } END { print o + 0 }' "$tmp/f.folded")
+want=$(perf report -i "$tmp/old.data" --stdio --no-children --sort comm -F period -g none 2> /dev/null |
+	awk '$1 ~ /^[0-9]+$/ { p += $1 } END { print p + 0 }')
+check "diff builds --folded: OLD's column sums to perf report's period of old.data ($got, perf $want)" \
+	test "$got" = "$want"
 # the differential flame graph in headless chromium: hot red, leaf pale, zoom and search
 pct=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' -v f="$hot_new" '$2 == "prog_new" && $3 == f { print $13 }')
 node_check chromium flamegraph-check.mjs "$tmp/f.svg" "$hot_new" '^hot(\.constprop\.[0-9]+)?$' "$pct" "$hot_new" "$leaf_new"
