@@ -19,7 +19,9 @@
  * A thread is off the CPU from a switch out to its next switch in; the
  * interval is counted when the switch in arrives (a thread still off the CPU
  * when the recording ends is not counted: its end is unknown).  The idle
- * task (tid 0) is left out.
+ * task (tid 0, perf's 0:swapper, one per CPU) has its samples counted, as
+ * perf report --sort pid shows them; it has no switches of its own (it runs
+ * whenever nothing else does): -1 in those columns.
  *
  * The blocking stack of an interval is the callchain of the thread's last
  * sample of a switch event (sched:sched_switch, or the context-switches
@@ -416,8 +418,7 @@ static int threads_sample(void *state, struct analysis *a, const struct rsample 
 	struct tstat *t = NULL;
 	int err;
 
-	/* the idle task is not a thread of threads.csv, but its switches bring others back */
-	if (th->tid != 0 && th->tid != UINT32_MAX) {
+	if (th->tid != UINT32_MAX) {
 		t = get_tstat(ts, th);
 		if (!t)
 			return -ENOMEM;
@@ -429,6 +430,9 @@ static int threads_sample(void *state, struct analysis *a, const struct rsample 
 	}
 	if (!rs->has_time)
 		return 0;
+	/* the idle task's samples at switches have no stack of its own, but bring others back */
+	if (th->tid == 0)
+		t = NULL;
 	if (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES) {
 		ts->switch_samples = 1;
 		return t ? set_candidate(ts, t, rs) : 0;
@@ -488,6 +492,7 @@ static int thread_rows(struct analysis *a, const struct threads *ts, const struc
 		       int (*fn)(void *ctx, const struct thread_row *r), void *ctx)
 {
 	const struct tswitch none = { 0 }, *sw = t->sw ? t->sw : &none;
+	const int switches = ts->switch_data && t->tid != 0;	/* the idle task: none of its own */
 	const char *comms = comms_of(t);
 	uint64_t ns = oncpu_ns(a, t);
 	struct thread_row r;
@@ -511,10 +516,10 @@ static int thread_rows(struct analysis *a, const struct threads *ts, const struc
 		r.samples = last ? 0 : t->ev[2 * e];
 		r.period = last ? 0 : t->ev[2 * e + 1];
 		r.oncpu_ns = ns;
-		r.offcpu_ns = ts->switch_data ? (int64_t)sw->offcpu_ns : -1;
-		r.switches = ts->switch_data ? (int64_t)sw->switches : -1;
-		r.voluntary = ts->switch_data ? (int64_t)sw->voluntary : -1;
-		r.preempted = ts->switch_data ? (int64_t)sw->preempted : -1;
+		r.offcpu_ns = switches ? (int64_t)sw->offcpu_ns : -1;
+		r.switches = switches ? (int64_t)sw->switches : -1;
+		r.voluntary = switches ? (int64_t)sw->voluntary : -1;
+		r.preempted = switches ? (int64_t)sw->preempted : -1;
 		err = fn(ctx, &r);
 		if (err)
 			return err;

@@ -92,4 +92,22 @@ PY
 	check "unreadable sched_switch format: offcpu.csv's empty table is explained" \
 		grep -q 'sched:sched_switch samples whose .*no off-CPU time, offcpu.csv has no rows' "$tmp/err2"
 fi
+# the idle task (tid 0, perf's 0:swapper) is a row of threads.csv with its samples, as perf
+# report --sort pid counts them per thread (of each event; not its -1 thread, a sample without
+# one, which has no row); it has no switches of its own (-1 there)
+if command -v perf > /dev/null; then
+	for n in systemwide-g phases-sched; do
+		perf report -i "$td/$n.data" --kallsyms "$td/$n.kallsyms" --stdio --no-children --sort pid \
+			-F sample,pid -g none 2> /dev/null | awk '$1 ~ /^[0-9]+$/ && $2 !~ /^-1:/ { split($2, t, ":"); s[t[1]] += $1 }
+			END { for (k in s) print k "," s[k] }' | sort -t, -k1,1n > "$tmp/$n.pid"
+		"$PROG" -q -o "$tmp/t-$n" --reports threads --kallsyms "$td/$n.kallsyms" "$td/$n.data"
+		awk -F, 'NR > 1 && $8 > 0 { s[$2] += $8 } END { for (k in s) print k "," s[k] }' "$tmp/t-$n/threads.csv" |
+			sort -t, -k1,1n > "$tmp/$n.tid"
+		check "threads.csv $n: samples per thread as perf report --sort pid, 0:swapper's $(grep '^0,' "$tmp/$n.pid") among them" \
+			test -s "$tmp/$n.pid" -a "$(grep -c '^0,' "$tmp/$n.pid")" -eq 1 -a -z "$(diff "$tmp/$n.pid" "$tmp/$n.tid")"
+	done
+	check "threads.csv phases-sched: the idle task's switch columns are -1" \
+		test -z "$(awk -F, '$2 == 0 && ($11 != -1 || $12 != -1 || $13 != -1 || $14 != -1)' "$tmp/t-phases-sched/threads.csv")" -a \
+		"$(awk -F, '$2 == 0' "$tmp/t-phases-sched/threads.csv" | wc -l)" -ge 1
+fi
 exit 0
