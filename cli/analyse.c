@@ -828,6 +828,10 @@ int cmd_analyse(int argc, char **argv, struct cli *cli)
 		code = EXIT_USAGE;
 		goto out;
 	}
+	if (count_dashes((const char *const *)argv + next, (size_t)(argc - next)) > 1) {
+		code = dash_twice("inputs");
+		goto out;
+	}
 	if (next + 1 < argc || o.files_from) {
 		code = batch(&o, argv + next, (size_t)(argc - next), cli);
 		goto out;

@@ -113,6 +113,9 @@ void analyse_opts__init(struct analyse_opts *o);
 int analyse_opts__shared(struct analyse_opts *o, struct cli *cli, int id, const char *arg);
 /* after the options: the default symbol cache; -1 to go on, else the exit code */
 int analyse_opts__finish(struct analyse_opts *o);
+/* how many of v[0, n) are "-"; dash_twice(): two of them, said, the exit code */
+size_t count_dashes(const char *const *v, size_t n);
+int dash_twice(const char *what);
 void analyse_opts__release(struct analyse_opts *o);
 /* keep argv[1..argc) for the manifest before the options are parsed; 0 or -ENOMEM */
 int analyse_opts__args(struct analyse_opts *o, int argc, char **argv);

@@ -288,8 +288,9 @@ static int batch_names(struct batch_item *items, size_t n, const char *outdir, c
 	size_t i;
 	int err = paths && names && numbered ? 0 : -ENOMEM;
 
+	/* standard input as "stdin", as messages call it: a directory "-" reads as an option */
 	for (i = 0; !err && i < n; i++)
-		paths[i] = items[i].path;
+		paths[i] = strcmp(items[i].path, "-") ? items[i].path : "stdin";
 	if (!err)
 		err = pathname__unique(paths, n, profile_exts, names, numbered, stop_signal);
 	for (i = 0; !err && i < n; i++) {

@@ -378,6 +378,28 @@ static int owned_or_parent(const char *dir)
 }
 
 /*
+ * How many of v[0, n) are "-": an output there, or an input read from
+ * there, can be only one (two outputs would mix on standard output, and a
+ * stream is read once: a second '-' would read what the first left, or nothing)
+ */
+size_t count_dashes(const char *const *v, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += v[i] && !strcmp(v[i], "-");
+	return k;
+}
+
+/* two '-' among what: said (a usage error) */
+int dash_twice(const char *what)
+{
+	fprintf(stderr, "readperf: '-' given for two %s: standard %s can be only one of them\n", what,
+		!strcmp(what, "inputs") ? "input" : "output");
+	return EXIT_USAGE;
+}
+
+/*
  * The symbol cache: --symbol-cache DIR, else $XDG_CACHE_HOME/readperf when
  * it (or its nearest existing parent) is the user's own, else
  * ~/.cache/readperf when HOME is the user's own; none with
@@ -392,6 +414,8 @@ int analyse_opts__finish(struct analyse_opts *o)
 		fputs("readperf: --focus-root starts the stacks at the --focus function: give --focus FUNC\n", stderr);
 		return EXIT_USAGE;
 	}
+	if (count_dashes(o->paths, REPORT_MAX_OUTPUTS) > 1)
+		return dash_twice("outputs");
 	if (o->no_symbol_cache) {
 		o->sym.cache_dir = NULL;
 		return -1;

@@ -624,6 +624,18 @@ int cmd_diff(int argc, char **argv, struct cli *cli)
 		code = EXIT_USAGE;
 		goto out;
 	}
+	if (count_dashes((const char *const *)files[0], nr[0]) + count_dashes((const char *const *)files[1], nr[1]) > 1) {
+		code = dash_twice("inputs");
+		goto out;
+	}
+	{
+		const char *own[3] = { o.folded, o.flamegraph, o.html };
+
+		if (count_dashes(own, 3) > 1) {
+			code = dash_twice("outputs");
+			goto out;
+		}
+	}
 	err = fs__mkdir_p(o.o.outdir);
 	if (err) {
 		log_msg(log, LOG_ERR, "%s: cannot create: %s", o.o.outdir, strerror(-err));

@@ -54,6 +54,10 @@ printf '%s\n' "$td/work.data" "" "$td/cxx.data" > "$tmp/list"
 check "--files-from LIST: both files (blank lines skipped)" test -f "$tmp/l/work/results.csv" -a -f "$tmp/l/cxx/results.csv"
 printf '%s\n' "$td/work.data" | "$PROG" -q -o "$tmp/s" --files-from - "${sym[@]}"
 check "--files-from -: the list from stdin" cmp -s "$tmp/s/work/results.csv" "$tmp/l/work/results.csv"
+# a stream on standard input among the files: its directory is stdin/, not "-" (read as an option)
+"$PROG" -q -o "$tmp/si" "${sym[@]}" - "$td/work.data" < "$td/work.pipe.data"
+check "batch with '-': its reports in DIR/stdin/, index.csv's path -" \
+	test -f "$tmp/si/stdin/results.csv" -a ! -e "$tmp/si/-" -a "$(grep -c '^stdin,-,0,' "$tmp/si/index.csv")" -eq 1
 "$PROG" -q -o "$tmp/np" --no-profile-column -j 1 "${sym[@]}" "$td/work.data" "$td/cxx.data"
 check "--no-profile-column: a batch directory equals the single-file run (but the manifest's arg rows)" \
 	diff -r -x manifest.csv "$tmp/np/work" "$tmp/one/work"

@@ -97,6 +97,12 @@ t "--reports unknown: exit 1" 1 "unknown report" -- -o "$tmp/e" --reports bogus 
 t "-o -: exit 1" 1 'directory' -- -o - "$td/work.data"
 t "--kallsyms missing: exit 3" 3 'kallsyms' -- -o "$tmp/e" --kallsyms "$tmp/none" "$td/work.data"
 t "unknown option: exit 1" 1 '' -- --bogus "$td/work.data"
+# '-' twice: two outputs would mix on standard output, a stream is read once
+t "--folded - --flamegraph -: exit 1" 1 "'-' given for two outputs" -- -o "$tmp/e" --folded - --flamegraph - "$td/work.data"
+t "two inputs '-': exit 1" 1 "'-' given for two inputs" -- -o "$tmp/e" - -
+t "diff - -: exit 1" 1 "'-' given for two inputs" -- diff -o "$tmp/e" - -
+t "diff A - -- B -: exit 1" 1 "'-' given for two inputs" -- diff -o "$tmp/e" "$td/work.data" - -- "$td/work.data" -
+t "diff --folded - --html -: exit 1" 1 "'-' given for two outputs" -- diff -o "$tmp/e" --folded - --html - "$td/work.data" "$td/work.data"
 t "--callgraph dwarf recording of x86_64: unwound, no warning about it" 0 '' -- -q -o "$tmp/dw" --symfs "$td/symfs" --kallsyms "$td/kallsyms" "$td/callgraph-dwarf.data"
 if grep -q '^cpu-clock,work,main,.*,117,585000000,100.0000$' "$tmp/dw/results.csv"; then
 	echo "ok - --call-graph dwarf: main has every sample as children, as perf report --children (117, 100%)"
