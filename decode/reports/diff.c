@@ -332,6 +332,61 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/*
+ * side s's functions of dso with a name, without their clone suffix, into
+ * names (value: the sides' bits); nr[s] counts them, nr[2] those both sides name
+ */
+static int named_functions(const struct diff *d, int s, const char *dso, struct hashmap *names, size_t nr[3])
+{
+	size_t k, i;
+	void **slot;
+	int ret;
+
+	for (k = 0; k < d->nr_runs[s]; k++) {
+		const struct analysis *a = d->run[s][k];
+
+		for (i = 0; i < analysis__nr_funcs(a); i++) {
+			const struct func_stat *fn = analysis__func(a, i);
+
+			if ((!fn->samples && !fn->ch_samples) || strcmp(fn->dso, dso) ||
+			    !strncmp(fn->function, UNKNOWN, strlen(UNKNOWN)))
+				continue;
+			ret = hashmap__insert(names, fn->function, clone_base(fn->function, strlen(fn->function)), &slot);
+			if (ret < 0)
+				return -ENOMEM;
+			if ((uintptr_t)*slot & (1u << s))
+				continue;
+			nr[s]++;
+			nr[2] += (uintptr_t)*slot != 0;
+			*slot = (void *)((uintptr_t)*slot | (1u << s));
+		}
+	}
+	return 0;
+}
+
+/*
+ * Are OLD's main executable o and NEW's n one program: do they name at
+ * least half of the functions of the one with fewer alike (without clone
+ * suffixes)?  A renamed or rebuilt program keeps its functions; the
+ * busiest processes of two system-wide recordings may be unrelated
+ * programs (that share main at most).  Without names (stripped) it cannot
+ * be told: no.  1, 0 or -ENOMEM.
+ */
+static int one_program(const struct diff *d, const char *o, const char *n)
+{
+	struct hashmap names;
+	size_t nr[3] = { 0, 0, 0 };
+	int err;
+
+	hashmap__init(&names);
+	err = named_functions(d, 0, o, &names, nr);
+	err = err ? err : named_functions(d, 1, n, &names, nr);
+	hashmap__release(&names, NULL);
+	if (err)
+		return err;
+	return nr[0] && nr[1] && 2 * nr[2] >= (nr[0] < nr[1] ? nr[0] : nr[1]);
+}
+
 /* pair the dsos found on one side only by their role, one role after the other */
 static int pair_dsos(struct diff *d, struct array open[2])
 {
@@ -352,6 +407,14 @@ static int pair_dsos(struct diff *d, struct array open[2])
 			n = only_match(d, &open[1], 1, role, key, len);
 			if (!n)
 				continue;
+			if (role == DIFF_DSO_MAIN) {
+				int one = one_program(d, o, n);
+
+				if (one < 0)
+					return one;
+				if (!one)
+					continue;
+			}
 			p = array__push(&d->dso_pairs);
 			if (!p || hashmap__insert(&d->dso_map, n, strlen(n), &slot) < 0)
 				return -ENOMEM;
