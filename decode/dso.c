@@ -37,6 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "util/log.h"
 #include "util/strbuf.h"
@@ -722,6 +725,76 @@ static bfd *fetch_main_file(struct symbols *s, struct dso *d, const struct recor
 }
 
 /*
+ * A copy of this process's vdso in a memfd that stays open, by a path that
+ * libbfd, the load segments and objdump (a child) can open; NULL when there
+ * is none (said at -v) or out of memory (kept).
+ */
+static const char *vdso_copy(struct symbols *s)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR), start, end, size = 0;
+	FILE *maps;
+	char line[256];
+	int fd;
+
+	if (s->vdso_tried)
+		return s->vdso_path;
+	s->vdso_tried = 1;
+	maps = base ? fopen("/proc/self/maps", "re") : NULL;
+	while (maps && fgets(line, sizeof(line), maps))
+		if (sscanf(line, "%lx-%lx", &start, &end) == 2 && start == base && end > start)
+			size = end - start;
+	if (maps)
+		fclose(maps);
+	fd = size ? memfd_create("readperf-vdso", MFD_CLOEXEC) : -1;
+	if (fd < 0 || write(fd, (const void *)base, size) != (ssize_t)size) {
+		log_msg(s->log, LOG_DEBUG, "[vdso]: no copy of this process's vdso");
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (asprintf(&s->vdso_path, "/proc/%ld/fd/%d", (long)getpid(), fd) < 0) {
+		s->vdso_path = NULL;
+		symbols__fail(s, -ENOMEM);
+	}
+	return s->vdso_path;
+}
+
+/*
+ * [vdso] that the build-id cache does not have (always in pipe mode): this
+ * process's own, as perf does, where it is the recorded one: its build id
+ * is the recorded one, or, none recorded, the running kernel (whose vdso it
+ * is) is the recorded kernel.  NULL when not, or out of memory (kept).
+ */
+static bfd *running_vdso(struct symbols *s, struct dso *d, const struct recorded_id *rec, char **opened)
+{
+	uint8_t id[BUILD_ID_MAX];
+	const char *path;
+	size_t n;
+	bfd *abfd;
+
+	if (!rec && !kernel__running_is_recorded(s))
+		return NULL;
+	path = vdso_copy(s);
+	abfd = path ? open_bfd(s, d, path) : NULL;
+	if (!abfd)
+		return NULL;
+	n = rec ? bfd_read_build_id(s, abfd, id) : 0;
+	if (s->err || (rec && (!n || !build_id__equal(id, n, rec->data, rec->size))) ||
+	    !(*opened = strdup(path))) {
+		if (!s->err && rec)
+			log_msg(s->log, LOG_DEBUG, "[vdso]: this process's vdso is not the recorded one");
+		else if (!s->err)
+			symbols__fail(s, -ENOMEM);
+		bfdlib.close(abfd);
+		return NULL;
+	}
+	d->running_vdso = 1;
+	log_msg(s->log, LOG_DEBUG, "[vdso]: this process's own, %s", rec ? "the recorded build id" :
+		"the running kernel is the recorded one");
+	return abfd;
+}
+
+/*
  * The main binary: symfs/path; else, when the file recorded a build id that
  * the candidate matches, symfs/basename (a flat directory of binaries, as
  * test suites ship them), the plain path, the build-id cache, debuginfod.  NULL also
@@ -740,7 +813,7 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 	*opened = NULL;
 	if (d->kind == DSO_VDSO) {
 		if (!rec || !s->buildid_dir)
-			return NULL;
+			return running_vdso(s, d, rec, opened);
 		build_id__hex(rec->data, rec->size, hex);
 		c0 = path_printf("%s/[vdso]/%s/vdso", s->buildid_dir, hex);
 		if (!c0)
@@ -792,6 +865,8 @@ static bfd *find_main_file(struct symbols *s, struct dso *d, const struct record
 	}
 	if (!abfd && !s->err && rec && d->kind == DSO_ELF)
 		abfd = fetch_main_file(s, d, rec, opened);
+	if (!abfd && !s->err && d->kind == DSO_VDSO)
+		abfd = running_vdso(s, d, rec, opened);
 	/* one word per dso: a later candidate (the build-id cache) may still have the recorded file */
 	if (mismatch && abfd && !d->warned) {
 		d->warned = 1;

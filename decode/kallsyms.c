@@ -207,6 +207,31 @@ static size_t running_kernel_build_id(uint8_t *id)
 	return build_id__running_kernel(id, &n) ? 0 : n;
 }
 
+/*
+ * The running kernel is the recorded one: its build id is the recorded one
+ * (rec_size 0: none recorded), else uname's release is the OSRELEASE
+ * feature; nothing recorded to compare with: trusted, as perf does.
+ */
+static int running_is_recorded(const uint8_t *rec_id, size_t rec_size, const char *osrelease)
+{
+	uint8_t id[BUILD_ID_MAX];
+	size_t idsz = running_kernel_build_id(id);
+	struct utsname u;
+
+	if (rec_size && idsz)
+		return build_id__equal(id, idsz, rec_id, rec_size);
+	if (osrelease)
+		return !uname(&u) && !strcmp(u.release, osrelease);
+	return 1;
+}
+
+int kernel__running_is_recorded(const struct symbols *s)
+{
+	const struct recorded_id *rec = symbols__recorded_build_id(s, "[kernel.kallsyms]");
+
+	return running_is_recorded(rec ? rec->data : NULL, rec ? rec->size : 0, s->osrelease);
+}
+
 /* the errors of kallsyms_parse that end the run; the others leave the kernel unresolved */
 static int hard_error(int err)
 {
@@ -216,9 +241,6 @@ static int hard_error(int err)
 /* the table from the first place that has one; 0 (with or without a table), -ENOMEM or -EIO */
 static int kallsyms_run(struct kallsyms_job *j)
 {
-	uint8_t id[BUILD_ID_MAX];
-	size_t idsz;
-	struct utsname u;
 	int ok, err;
 
 	if (j->kallsyms) {
@@ -232,13 +254,7 @@ static int kallsyms_run(struct kallsyms_job *j)
 		if (!err || hard_error(err))
 			return err;
 	}
-	idsz = running_kernel_build_id(id);
-	if (j->rec_size && idsz)
-		ok = build_id__equal(id, idsz, j->rec_id, j->rec_size);
-	else if (j->osrelease)
-		ok = !uname(&u) && !strcmp(u.release, j->osrelease);
-	else
-		ok = 1;	/* nothing recorded to compare with: as perf, trust the running kernel */
+	ok = running_is_recorded(j->rec_id, j->rec_size, j->osrelease);
 	if (!ok) {
 		log_msg(j->log, LOG_WARN, "the running kernel is not the recorded one: kernel symbols not resolved (use --kallsyms)");
 		return 0;

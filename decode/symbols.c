@@ -816,6 +816,7 @@ void symbols__delete(struct symbols *s)
 	disasm__close_vmlinux(s);
 	free(s->cache_dir);
 	free(s->osrelease);
+	free(s->vdso_path);
 	free(s->buildid_dir);
 	debuginfod__release(s);
 	free(s);

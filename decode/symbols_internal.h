@@ -88,6 +88,7 @@ struct dso {
 	uint8_t cache_has_lines;	/* from_cache: the load had debug lines */
 	uint8_t cache_dirty;	/* knows what its cache file does not (a load from the files, a new line) */
 	uint8_t dbgd_missed;	/* debuginfod was asked and gave nothing: not cached (debuginfod.c) */
+	uint8_t running_vdso;	/* [vdso] read from this process's own: not cached (it is the machine's) */
 };
 
 struct recorded_id {
@@ -125,6 +126,8 @@ struct symbols {
 	struct debuginfod_client *dbgd;	/* libdebuginfod's client, made at the first question, or NULL */
 	int (*stop)(void);	/* symbols_opts.stop */
 	struct hashmap jitdumps;	/* dump path -> struct jitdump (jitdump.c), NULL when unreadable */
+	char *vdso_path;	/* a copy of this process's vdso (/proc/PID/fd/N of a memfd), once tried */
+	int vdso_tried;
 };
 
 /* symbols.c */
@@ -253,6 +256,8 @@ void debuginfod__release(struct symbols *s);
 
 /* kallsyms.c */
 int dso__load_kernel(struct symbols *s, struct dso *d);
+/* the running kernel is the recorded one (build id, else release; nothing recorded: yes) */
+int kernel__running_is_recorded(const struct symbols *s);
 
 /* perfmap.c */
 int dso__load_perfmap(struct symbols *s, struct dso *d);

@@ -870,7 +870,8 @@ void symcache__save(struct symbols *s)
 		 * a load that warned is not cached: its warning is said again; nor
 		 * one debuginfod gave nothing: a later run may get the file
 		 */
-		if (!d || !d->loaded || !d->cache_dirty || d->warned || d->dbgd_missed || !dso__main_file(d) ||
+		if (!d || !d->loaded || !d->cache_dirty || d->warned || d->dbgd_missed || d->running_vdso ||
+		    !dso__main_file(d) ||
 		    (d->kind != DSO_ELF && d->kind != DSO_VDSO))
 			continue;
 		if (!wrote) {
