@@ -92,8 +92,21 @@ int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue *q, in
 		err = ordered_queue__flush(q);
 	/* after an error too: the analysis at rest */
 	if (q) {
+		uint64_t off;
+		const char *why;
+
 		r = ordered_queue__sync(q);
 		err = err ? err : r;
+		/* a record that no longer decodes at its turn: bad input, the reports of what came before */
+		if (err == -EBADMSG && ordered_queue__fault(q, &off, &why)) {
+			char msg[200];
+
+			snprintf(msg, sizeof(msg), "%s (decoded at its turn in time order, after a later record changed "
+				 "the attrs)", why);
+			perf_file__fault(f, off, msg);
+			*read_err = *read_err ? *read_err : -EINVAL;
+			err = 0;
+		}
 	}
 	return err;
 }

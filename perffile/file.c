@@ -138,6 +138,11 @@ static int fault(struct perf_file *f, const char *what, uint64_t off, const char
 	return -EINVAL;
 }
 
+int perf_file__fault(struct perf_file *f, uint64_t off, const char *why)
+{
+	return fault(f, "record", off, "%s", why);
+}
+
 static uint64_t get64(const void *p, int swapped)
 {
 	uint64_t v;

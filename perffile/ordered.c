@@ -41,6 +41,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,8 +151,16 @@ struct oq_worker {
 	int err;			/* the worker's first error: it delivers nothing more */
 };
 
+/* a copy that did not decode at its turn (ordered_queue__fault) */
+struct oq_fault {
+	uint64_t offset;
+	char why[sizeof(((struct perf_record *)0)->why_buf)];	/* "": none */
+};
+
 struct ordered_queue {
 	const struct perf_file *f;
+	struct oq_fault fault;		/* written by the thread that delivers, read once it is at rest */
+	int revalidate;			/* attrs came while records were queued: each is decoded before it goes */
 	struct oq_worker *w;		/* NULL: delivery in the caller's thread (also once drained at the bound) */
 	size_t nr_chunks;		/* the worker's copy chunks allocated */
 	ordered_deliver_fn deliver;
@@ -560,6 +569,7 @@ static void sort_all(struct ordered_queue *q)
 /* what delivery needs of the queue (the worker's copy: not on a line the reader writes) */
 struct oq_target {
 	const struct perf_file *f;
+	struct oq_fault *fault;
 	ordered_deliver_fn deliver;
 	void *ctx;
 };
@@ -576,7 +586,12 @@ static int deliver_ent(const struct oq_target *t, const struct oq_ent *e)
 	rec.nr = e->r->nr;
 	rec.offset = e->r->offset;
 	rec.compressed = rec_compressed(e->r);
-	return err ? err : t->deliver(t->ctx, &rec);
+	if (err && !t->fault->why[0]) {
+		/* it decoded when read: an attr changed since (HEADER_ATTR in the stream); why may be in rec */
+		t->fault->offset = rec.offset;
+		snprintf(t->fault->why, sizeof(t->fault->why), "%s", why ? why : "malformed");
+	}
+	return err ? -EBADMSG : t->deliver(t->ctx, &rec);
 }
 
 /* ------------------------------------------------------------ the worker */
@@ -590,7 +605,7 @@ static void *worker_main(void *arg)
 	 * the reader writes for every record (malloc's alignment is 16), and
 	 * reading it for every record tripled the time of both threads.
 	 */
-	const struct oq_target t = { q->f, q->deliver, q->ctx };
+	const struct oq_target t = { q->f, &q->fault, q->deliver, q->ctx };
 	size_t i;
 	int err;
 
@@ -847,10 +862,33 @@ static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 
 /* ------------------------------------------------------------ delivery */
 
+/*
+ * Does the copy still decode with the file's attrs as they are now?  Else
+ * the fault is noted.  Asked in this thread, at the record's turn, once
+ * attrs came while records were queued: the place where delivery stops is
+ * then the same with and without the worker.
+ */
+static int decodes(struct ordered_queue *q, const struct oq_ent *e)
+{
+	struct perf_record rec;
+	const char *why = NULL;
+
+	rec.nr = e->r->nr;
+	rec.offset = e->r->offset;
+	rec.compressed = rec_compressed(e->r);
+	if (!perf_file__decode(q->f, e->r + 1, rec_size(e->r), &rec, &why))
+		return 1;
+	if (!q->fault.why[0]) {
+		q->fault.offset = rec.offset;
+		snprintf(q->fault.why, sizeof(q->fault.why), "%s", why ? why : "malformed");
+	}
+	return 0;
+}
+
 static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 {
 	size_t i, n;
-	int ret = 0;
+	int ret = 0, bad = 0;
 
 	sort_all(q);
 	for (i = 0; i < q->nr_ents; i++) {
@@ -858,12 +896,16 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 
 		if (!all && e->time > limit)
 			break;
+		if (q->revalidate && !decodes(q, e)) {
+			bad = 1;	/* it stays queued; what came before it goes */
+			break;
+		}
 		q->last_flush = e->time;
 		/* with the worker, delivered means in its batch: appended below, all at once */
 		if (q->w)
 			q->w->pending->bytes += rec_size(e->r);
 		else
-			ret = deliver_ent(&(const struct oq_target){ q->f, q->deliver, q->ctx }, e);
+			ret = deliver_ent(&(const struct oq_target){ q->f, &q->fault, q->deliver, q->ctx }, e);
 		release_rec(q, e->r);
 		if (ret) {
 			i++;
@@ -886,7 +928,7 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 	q->ents = n ? q->ents + i : q->ents_mem;
 	q->nr_ents = n;
 	q->sorted = n;
-	return ret;
+	return ret ? ret : bad ? -EBADMSG : 0;
 }
 
 static int record_time(const struct perf_record *rec, uint64_t *time)
@@ -909,6 +951,9 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
 
 	if (record_time(rec, &time))
 		return queue_rec(q, rec, time);
+	/* an attr that comes while records are queued may change how they decode */
+	if (rec->type == PERF_RECORD_HEADER_ATTR && q->nr_ents)
+		q->revalidate = 1;
 
 	if (rec->type == PERF_RECORD_FINISHED_ROUND) {
 		ret = deliver_upto(q, q->next_flush, 0);
@@ -993,6 +1038,13 @@ int ordered_queue__flush(struct ordered_queue *q)
 	if (!q->nr_ents)
 		free_storage(q);
 	return ret;
+}
+
+int ordered_queue__fault(const struct ordered_queue *q, uint64_t *offset, const char **why)
+{
+	*offset = q->fault.offset;
+	*why = q->fault.why;
+	return q->fault.why[0] != '\0';
 }
 
 void ordered_queue__stats(const struct ordered_queue *q, struct ordered_queue_stats *st)

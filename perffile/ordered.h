@@ -74,6 +74,15 @@ int ordered_queue__start_worker(struct ordered_queue *q);
 /* wait until everything pushed so far was delivered; 0 or the callback's (first) non-zero value */
 int ordered_queue__sync(struct ordered_queue *q);
 
+/*
+ * A queued record is decoded again at its turn, with the file's attrs as
+ * they are then: one that a HEADER_ATTR read since has changed may not
+ * decode.  Delivery then stops with -EBADMSG, and this says which record
+ * and why (1; 0: no such fault).  Call it with the queue at rest (after
+ * ordered_queue__sync or __flush).
+ */
+int ordered_queue__fault(const struct ordered_queue *q, uint64_t *offset, const char **why);
+
 /* statistics: records queued now, the most ever queued, records delivered late */
 struct ordered_queue_stats {
 	size_t queued;

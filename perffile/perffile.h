@@ -138,4 +138,7 @@ uint64_t perf_file__pos(const struct perf_file *f);
 int perf_file__decode(const struct perf_file *f, const void *data, size_t size,
 		      struct perf_record *rec, const char **why);
 
+/* say "NAME: record at offset 0x..: WHY" of a record the caller found malformed; -EINVAL */
+int perf_file__fault(struct perf_file *f, uint64_t off, const char *why);
+
 #endif

@@ -28,3 +28,15 @@ for f in "$root"/tests/fuzz/regress/*.data; do
 			test "$rows" -le $((11 * events * cap))
 	fi
 done
+
+# a queued sample that a later HEADER_ATTR keeps from decoding at its turn: bad input with
+# its offset, the reports of what came before written (before: "no report written" alone)
+f=$root/tests/fuzz/regress/inner-header-attr.data
+for j in 1 2; do
+	"$PROG" -q -j $j -o "$tmp/iha$j" "$f" > /dev/null 2> "$tmp/iha$j.err"
+	rc=$?
+	check "inner-header-attr.data -j $j: exit 2 naming the record's offset, the reports written (exit $rc)" \
+		test $rc -eq 2 -a -s "$tmp/iha$j/results.csv" -a \
+		"$(grep -c "inner-header-attr.data: record at offset 0x3ace (15054): sample id cannot be located" "$tmp/iha$j.err")" -eq 1
+done
+check "inner-header-attr.data: the same reports with -j 1 and -j 2" cmp -s "$tmp/iha1/results.csv" "$tmp/iha2/results.csv"
