@@ -46,6 +46,7 @@
 #define PAYLOAD_INLINE_MAX	(16u << 20)	/* larger payloads are skipped, not exposed */
 #define FEATURE_MAX		(256ull << 20)	/* a feature section larger than this is skipped */
 #define MAX_ATTRS		65536
+#define ATTRS_AT_ONCE		(16u << 20)	/* an attrs section up to this is read in one go */
 #define ZSTD_WINDOW		(1u << 20)
 
 enum input_kind { INPUT_MEM, INPUT_FD, INPUT_GZ, INPUT_ZST };
@@ -289,10 +290,20 @@ static int64_t zst_read(struct perf_file *f, void *buf, size_t len)
 	return (int64_t)done;
 }
 
+/* a read behind a compressed input's position: said at -v (each costs a pass over the input) */
+static void note_restart(struct perf_file *f, uint64_t off)
+{
+	log_msg(flog(f), LOG_DEBUG, "%s: offset %#" PRIx64 " is behind the decompressed position %#" PRIx64
+		": the input is decompressed again from its start", f->name, off, f->in_pos);
+}
+
 static int64_t zst_read_at(struct perf_file *f, uint64_t off, void *buf, size_t len)
 {
 	if (off < f->in_pos) {
-		int err = zst_restart(f);
+		int err;
+
+		note_restart(f, off);
+		err = zst_restart(f);
 
 		if (err)
 			return err;
@@ -355,7 +366,10 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 		if (off > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - off)
 			return 0;
 		if (off < f->in_pos && f->seekable) {
-			int err = gz_reopen(f);
+			int err;
+
+			note_restart(f, off);
+			err = gz_reopen(f);
 
 			if (err)
 				return err;
@@ -716,8 +730,8 @@ static int read_ids(struct perf_file *f, uint64_t ent_off, uint64_t ids_off, uin
 static int read_attrs(struct perf_file *f)
 {
 	struct perf_file_info *in = &f->info;
-	uint64_t nr, i, attr_bytes;
-	uint8_t *buf;
+	uint64_t nr, i, attr_bytes, have = 0;
+	uint8_t *buf, *all = NULL;
 	int err = 0;
 
 	if (!in->attrs_size)
@@ -737,14 +751,28 @@ static int read_attrs(struct perf_file *f)
 	buf = malloc((size_t)in->attr_size);
 	if (!buf)
 		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
+	/*
+	 * the section at once (unless a hostile size): its entries alternate
+	 * with reads of their ids elsewhere, and each went back for the next
+	 * entry (a gzip or zstd input decompressed again from its start, once per attr)
+	 */
+	if (in->attrs_size <= ATTRS_AT_ONCE && (all = malloc((size_t)in->attrs_size))) {
+		int64_t got = input_read(f, in->attrs_offset, all, (size_t)in->attrs_size);
+
+		have = got > 0 ? (uint64_t)got / in->attr_size : 0;
+		if (got < 0)
+			err = (int)got;	/* said (a stream's fault), as the first entry's read would */
+	}
+	for (i = 0; i < nr && !err; i++) {
 		uint64_t off = in->attrs_offset + i * in->attr_size;
 		struct perf_event_attr attr;
 		uint64_t *ids;
 		size_t nr_ids;
 		uint32_t declared;
 
-		err = input_read_full(f, off, buf, (size_t)in->attr_size);
+		if (i < have)
+			memcpy(buf, all + i * in->attr_size, (size_t)in->attr_size);
+		err = i < have ? 0 : input_read_full(f, off, buf, (size_t)in->attr_size);
 		if (err) {
 			if (err > 0)
 				err = fault(f, "attr", off, "attr %" PRIu64 " truncated", i);
@@ -773,6 +801,7 @@ static int read_attrs(struct perf_file *f)
 			break;
 		}
 	}
+	free(all);
 	free(buf);
 	return err;
 }
@@ -815,9 +844,11 @@ static int decode_feature(struct perf_file *f, unsigned feat, const void *data, 
 static int read_features(struct perf_file *f)
 {
 	struct perf_file_info *in = &f->info;
-	uint64_t table, nr = 0, i, off, size;
+	uint64_t table, nr = 0, i, off, size, have;
 	unsigned feat, k = 0;
-	uint8_t sec[FILE_SECTION_SIZE];
+	uint8_t tab[PERF_FEAT_BITS * FILE_SECTION_SIZE];
+	const uint8_t *sec;
+	int64_t got;
 	int err;
 
 	for (feat = 0; feat < PERF_FEAT_BITS; feat++)
@@ -831,19 +862,27 @@ static int read_features(struct perf_file *f)
 	err = check_section(f, "feature table", 40, table, nr * FILE_SECTION_SIZE);
 	if (err)
 		goto out_deferred;
+	/*
+	 * the table at once: the sections follow it, and reading its entries
+	 * between them went back for each (a gzip or zstd input decompressed
+	 * again from its start, once per feature)
+	 */
+	got = input_read(f, table, tab, (size_t)(nr * FILE_SECTION_SIZE));
+	if (got < 0 && got != -EINVAL)
+		return (int)got;
+	have = got < 0 ? 0 : (uint64_t)got / FILE_SECTION_SIZE;
 	for (feat = 0; feat < PERF_FEAT_BITS; feat++) {
 		void *buf;
 
 		if (!(in->features[feat / 64] & (1ull << (feat % 64))))
 			continue;
-		i = table + (uint64_t)k++ * FILE_SECTION_SIZE;
-		err = input_read_full(f, i, sec, sizeof(sec));
-		if (err > 0)
-			fault(f, "feature section", i, "feature table truncated");
-		if (err > 0 || err == -EINVAL)
+		i = table + (uint64_t)k * FILE_SECTION_SIZE;
+		sec = tab + (size_t)k * FILE_SECTION_SIZE;
+		if (k++ >= have) {
+			if (got >= 0)
+				fault(f, "feature section", i, "feature table truncated");
 			goto out_deferred;
-		if (err)
-			return err;
+		}
 		off = get64(sec, in->swapped);
 		size = get64(sec + 8, in->swapped);
 		if (feat >= PERF_FEAT_LAST || feat == PERF_FEAT_RESERVED)

@@ -42,6 +42,16 @@ else
 	echo "skip - zstd file: no zstd command"
 fi
 
+# a compressed whole file is read in at most two passes (-v says each read behind the position): the
+# header's attrs, then the data after the feature sections; the feature table and the attrs were read
+# between their sections, going back for each (work.data: 21 before)
+for z in gzip zstd; do
+	command -v $z > /dev/null || { echo "skip - $z file passes: no $z command"; continue; }
+	$z -c "$td/work.data" > "$tmp/w.data.$z"
+	"$PROG" -v -o "$tmp/wz" "$tmp/w.data.$z" > /dev/null 2> "$tmp/wz.err"
+	n=$(grep -c 'is decompressed again from its start' "$tmp/wz.err")
+	check "$z file: read again from its start at most twice ($n times)" test "$n" -le 2
+done
 # a gzip file cut short: the records before the cut are reported, exit 2 with the offset
 gzip -c "$td/work.data" | head -c 8000 > "$tmp/cut.data.gz"
 t "cut gzip file: exit 2 with an offset" 2 'gzip stream at offset 0x[0-9a-f]+ \([0-9]+\)' -- -q -o "$tmp/cut" "$tmp/cut.data.gz"
