@@ -353,6 +353,12 @@ static int batch_inputs(const struct analyse_opts *o, char **files, size_t nr_fi
 		log_msg(log, LOG_ERR, "%s: no file to analyse", o->files_from);
 		err = -EINVAL;
 	}
+	/* standard input once: the list's '-' entries, and the list itself when it comes from there */
+	if (!err && count_dashes((const char *const *)paths->data, paths->len) +
+		    (o->files_from && !strcmp(o->files_from, "-")) > 1) {
+		log_msg(log, LOG_ERR, "'-' (standard input) given twice, with --files-from: a stream is read once");
+		err = -EINVAL;
+	}
 	for (i = 0; !err && i < REPORT_MAX_OUTPUTS; i++) {
 		if (o->paths[i] && !strcmp(o->paths[i], "-")) {
 			log_msg(log, LOG_ERR, "'-' (standard output) for an output of many files would mix their "

@@ -99,7 +99,7 @@ int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue *q, in
 		err = err ? err : r;
 		/* a record that no longer decodes at its turn: bad input, the reports of what came before */
 		if (err == -EBADMSG && ordered_queue__fault(q, &off, &why)) {
-			char msg[200];
+			char msg[320];	/* why (up to 191 bytes) and the words after it */
 
 			snprintf(msg, sizeof(msg), "%s (decoded at its turn in time order, after a later record changed "
 				 "the attrs)", why);

@@ -1349,6 +1349,10 @@ static int process_record(struct analysis *a, struct perf_record *rec)
 	err = machine__process(a->m, rec, rr.time);
 	if (err)
 		return err;
+	/* a pipe's features come as records: the release the running kernel is compared with ([vdso]) */
+	if (rec->type == PERF_RECORD_HEADER_FEATURE && symbols__set_osrelease(a->syms,
+	    perf_file__features(analysis__file(a))->osrelease))
+		return -ENOMEM;
 	if (rec->type == PERF_RECORD_HEADER_BUILD_ID && rec->u.build_id.build_id &&
 	    rec->u.build_id.filename && rec->u.build_id.size)
 		symbols__set_build_id(a->syms, rec->u.build_id.filename, rec->u.build_id.build_id,

@@ -611,13 +611,49 @@ static bfd *try_debug(struct symbols *s, struct dso *d, const char *path, const 
 }
 
 /*
- * A debug file for d: by build id, by path, by .gnu_debuglink, from
- * debuginfod; NULL when
+ * A debug file for d: by build id, by path, by .gnu_debuglink, the
+ * build-id cache's copy of the binary (need_syms: the binary has no
+ * functions), from debuginfod; NULL when
  * none, or out of memory (kept, symbols__fail: the search stops).  The
  * build id is the recorded one, else the main binary's.
  */
+/*
+ * The build-id cache's copy of the binary (.build-id/xx/.../elf) as the
+ * file of its symbols, where the binary found has none: the same build
+ * stripped since (perf buildid-cache -a of the unstripped one leaves it
+ * there); perf takes the first file with a .symtab.  Only one with
+ * functions, and not the binary itself.  NULL when none (or out of memory: kept).
+ */
+static bfd *cached_copy(struct symbols *s, struct dso *d, bfd *main_bfd, const uint8_t *id, size_t idsz,
+			struct strbuf *path)
+{
+	char hex[2 * BUILD_ID_MAX + 1], sub[2 * BUILD_ID_MAX + 32];
+	asymbol **syms;
+	long count;
+	bfd *abfd;
+
+	build_id__hex(id, idsz, hex);
+	snprintf(sub, sizeof(sub), "/.build-id/%.2s/%s/elf", hex, hex + 2);
+	if (add_candidate(path, s->buildid_dir, sub, "")) {
+		symbols__fail(s, -ENOMEM);
+		return NULL;
+	}
+	if (main_bfd && !strcmp(path->buf, bfd_get_filename(main_bfd)))
+		return NULL;
+	abfd = try_debug(s, d, path->buf, id, idsz);
+	syms = abfd && !s->err ? read_symtab(s, abfd, 0, &count) : NULL;
+	if (syms && has_functions(syms, count)) {
+		free(syms);
+		return abfd;
+	}
+	free(syms);
+	if (abfd)
+		bfdlib.close(abfd);
+	return NULL;
+}
+
 static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
-			    const struct recorded_id *rec)
+			    const struct recorded_id *rec, int need_syms)
 {
 	struct strbuf path = STRBUF_INIT;
 	char hex[2 * BUILD_ID_MAX + 1];
@@ -658,18 +694,6 @@ static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
 				goto out_nomem;
 			dbg = try_debug(s, d, path.buf, id, idsz);
 		}
-		/*
-		 * the cache's copy of the binary, when the one found is another
-		 * file (stripped since, as perf buildid-cache -a of the unstripped
-		 * build leaves it): perf takes the first with a .symtab
-		 */
-		if (!dbg && !s->err && s->buildid_dir) {
-			snprintf(sub, sizeof(sub), "/.build-id/%.2s/%s/elf", hex, hex + 2);
-			if (add_candidate(&path, s->buildid_dir, sub, ""))
-				goto out_nomem;
-			if (!main_bfd || strcmp(path.buf, bfd_get_filename(main_bfd)))
-				dbg = try_debug(s, d, path.buf, id, idsz);
-		}
 	}
 	for (i = 0; i < nroots && !dbg && !s->err && d->path[0] == '/'; i++) {
 		if (add_candidate(&path, roots[i], d->path, ".debug"))
@@ -694,6 +718,8 @@ static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
 			bfd_failed(s);
 		}
 	}
+	if (!dbg && !s->err && id && idsz >= 2 && need_syms && s->buildid_dir)
+		dbg = cached_copy(s, d, main_bfd, id, idsz, &path);
 	if (!dbg && !s->err && id && !debuginfod__find(s, d, 1, id, idsz, &dpath)) {
 		dbg = try_debug(s, d, dpath, id, idsz);
 		free(dpath);
@@ -754,6 +780,7 @@ static const char *vdso_copy(struct symbols *s)
 	}
 	if (asprintf(&s->vdso_path, "/proc/%ld/fd/%d", (long)getpid(), fd) < 0) {
 		s->vdso_path = NULL;
+		close(fd);
 		symbols__fail(s, -ENOMEM);
 	}
 	return s->vdso_path;
@@ -763,7 +790,10 @@ static const char *vdso_copy(struct symbols *s)
  * [vdso] that the build-id cache does not have (always in pipe mode): this
  * process's own, as perf does, where it is the recorded one: its build id
  * is the recorded one, or, none recorded, the running kernel (whose vdso it
- * is) is the recorded kernel.  NULL when not, or out of memory (kept).
+ * is) is the recorded kernel by its build id or release.  A file that
+ * records neither (old pipe-mode perf) is not trusted here, unlike perf:
+ * another kernel's or architecture's vdso would name the addresses wrongly.
+ * NULL when not, or out of memory (kept).
  */
 static bfd *running_vdso(struct symbols *s, struct dso *d, const struct recorded_id *rec, char **opened)
 {
@@ -772,19 +802,21 @@ static bfd *running_vdso(struct symbols *s, struct dso *d, const struct recorded
 	size_t n;
 	bfd *abfd;
 
-	if (!rec && !kernel__running_is_recorded(s))
+	if (!rec && kernel__running_is_recorded(s) != 1)
 		return NULL;
 	path = vdso_copy(s);
 	abfd = path ? open_bfd(s, d, path) : NULL;
 	if (!abfd)
 		return NULL;
 	n = rec ? bfd_read_build_id(s, abfd, id) : 0;
-	if (s->err || (rec && (!n || !build_id__equal(id, n, rec->data, rec->size))) ||
-	    !(*opened = strdup(path))) {
-		if (!s->err && rec)
-			log_msg(s->log, LOG_DEBUG, "[vdso]: this process's vdso is not the recorded one");
-		else if (!s->err)
-			symbols__fail(s, -ENOMEM);
+	if (!s->err && rec && (!n || !build_id__equal(id, n, rec->data, rec->size))) {
+		log_msg(s->log, LOG_DEBUG, "[vdso]: this process's vdso is not the recorded one");
+		bfdlib.close(abfd);
+		return NULL;
+	}
+	if (!s->err && !(*opened = strdup(path)))
+		symbols__fail(s, -ENOMEM);
+	if (s->err) {
 		bfdlib.close(abfd);
 		return NULL;
 	}
@@ -913,7 +945,7 @@ int dso__load_elf(struct symbols *s, struct dso *d)
 	main_has_funcs = msyms && has_functions(msyms, mcount);
 	if (!s->err && d->kind == DSO_ELF &&
 	    (!main_bfd || !main_has_funcs || (!main_has_dwarf && !s->no_source)))
-		dbg = find_debug_file(s, d, main_bfd, main_bfd ? NULL : rec);
+		dbg = find_debug_file(s, d, main_bfd, main_bfd ? NULL : rec, !main_has_funcs);
 	if (dbg && !s->err)
 		dsyms = read_symtab(s, dbg, 0, &dcount);
 	if (!s->err && !main_bfd && !dbg) {

@@ -210,7 +210,8 @@ static size_t running_kernel_build_id(uint8_t *id)
 /*
  * The running kernel is the recorded one: its build id is the recorded one
  * (rec_size 0: none recorded), else uname's release is the OSRELEASE
- * feature; nothing recorded to compare with: trusted, as perf does.
+ * feature: 1 or 0; nothing recorded to compare with: -1 (kallsyms trusts
+ * it, as perf does).
  */
 static int running_is_recorded(const uint8_t *rec_id, size_t rec_size, const char *osrelease)
 {
@@ -222,14 +223,15 @@ static int running_is_recorded(const uint8_t *rec_id, size_t rec_size, const cha
 		return build_id__equal(id, idsz, rec_id, rec_size);
 	if (osrelease)
 		return !uname(&u) && !strcmp(u.release, osrelease);
-	return 1;
+	return -1;
 }
 
 int kernel__running_is_recorded(const struct symbols *s)
 {
 	const struct recorded_id *rec = symbols__recorded_build_id(s, "[kernel.kallsyms]");
 
-	return running_is_recorded(rec ? rec->data : NULL, rec ? rec->size : 0, s->osrelease);
+	return running_is_recorded(rec ? rec->data : NULL, rec ? rec->size : 0,
+				   s->osrelease ? s->osrelease : s->late_osrelease);
 }
 
 /* the errors of kallsyms_parse that end the run; the others leave the kernel unresolved */
@@ -254,7 +256,7 @@ static int kallsyms_run(struct kallsyms_job *j)
 		if (!err || hard_error(err))
 			return err;
 	}
-	ok = running_is_recorded(j->rec_id, j->rec_size, j->osrelease);
+	ok = running_is_recorded(j->rec_id, j->rec_size, j->osrelease) != 0;	/* nothing recorded: trusted */
 	if (!ok) {
 		log_msg(j->log, LOG_WARN, "the running kernel is not the recorded one: kernel symbols not resolved (use --kallsyms)");
 		return 0;

@@ -679,6 +679,14 @@ size_t symbols__nr_cached(const struct symbols *s)
 	return s ? s->nr_cached : 0;
 }
 
+int symbols__set_osrelease(struct symbols *s, const char *osrelease)
+{
+	if (s->late_osrelease || !osrelease)
+		return 0;
+	s->late_osrelease = strdup(osrelease);
+	return s->late_osrelease ? 0 : symbols__fail(s, -ENOMEM);
+}
+
 int symbols__set_build_id(struct symbols *s, const char *filename, const uint8_t *build_id, size_t size)
 {
 	struct recorded_id *r;
@@ -817,6 +825,7 @@ void symbols__delete(struct symbols *s)
 	free(s->cache_dir);
 	free(s->osrelease);
 	free(s->vdso_path);
+	free(s->late_osrelease);
 	free(s->buildid_dir);
 	debuginfod__release(s);
 	free(s);

@@ -102,6 +102,8 @@ void symbols__stop_kernel_ahead(struct symbols *s);
  * call for the same path replaces the earlier one.  0, -EINVAL (size 0 or
  * > 20 bytes), -ENOMEM (kept, symbols__status).
  */
+/* the recorded kernel release when the file gives it late (a pipe's HEADER_FEATURE), for [vdso]; 0 or -ENOMEM */
+int symbols__set_osrelease(struct symbols *s, const char *osrelease);
 int symbols__set_build_id(struct symbols *s, const char *filename,
 			  const uint8_t *build_id, size_t size);
 

@@ -127,6 +127,7 @@ struct symbols {
 	int (*stop)(void);	/* symbols_opts.stop */
 	struct hashmap jitdumps;	/* dump path -> struct jitdump (jitdump.c), NULL when unreadable */
 	char *vdso_path;	/* a copy of this process's vdso (/proc/PID/fd/N of a memfd), once tried */
+	char *late_osrelease;	/* the release a pipe's HEADER_FEATURE gave (for [vdso]; kallsyms keeps its rule) */
 	int vdso_tried;
 };
 
@@ -256,7 +257,7 @@ void debuginfod__release(struct symbols *s);
 
 /* kallsyms.c */
 int dso__load_kernel(struct symbols *s, struct dso *d);
-/* the running kernel is the recorded one (build id, else release; nothing recorded: yes) */
+/* the running kernel is the recorded one (build id, else release): 1 or 0; nothing recorded: -1 */
 int kernel__running_is_recorded(const struct symbols *s);
 
 /* perfmap.c */

@@ -201,8 +201,12 @@ static int gz_open(struct perf_file *f)
 	return 0;
 }
 
-static int gz_reopen(struct perf_file *f)
+static void note_restart(struct perf_file *f, uint64_t off);
+
+/* back to the start, to reach off behind the position */
+static int gz_reopen(struct perf_file *f, uint64_t off)
 {
+	note_restart(f, off);
 	gzclose(f->gz);
 	f->gz = NULL;
 	if (lseek(f->fd, 0, SEEK_SET) < 0)
@@ -366,10 +370,7 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 		if (off > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - off)
 			return 0;
 		if (off < f->in_pos && f->seekable) {
-			int err;
-
-			note_restart(f, off);
-			err = gz_reopen(f);
+			int err = gz_reopen(f, off);
 
 			if (err)
 				return err;

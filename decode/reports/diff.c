@@ -1005,6 +1005,17 @@ static int merge_folded(const char *const comm[2], int side, const struct folded
 	return 0;
 }
 
+/* were the main executables paired by their role (a renamed or rebuilt program)? */
+static int main_paired(const struct diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->dso_pairs.len; i++)
+		if (ARRAY_AT(&d->dso_pairs, struct diff_dso_pair, i).how == (enum diff_dso_how)DIFF_DSO_MAIN)
+			return 1;
+	return 0;
+}
+
 int diff__folded(const struct diff *d, struct stack_count *const *stacks[2], struct folded *out)
 {
 	const char *comm[2] = { main_comm(d, 0), main_comm(d, 1) };
@@ -1014,6 +1025,9 @@ int diff__folded(const struct diff *d, struct stack_count *const *stacks[2], str
 	size_t k, i;
 	int s, err = 0;
 
+	/* OLD's main process stands for NEW's only as diff.csv pairs them: not two unrelated programs */
+	if (comm[0] && comm[1] && strcmp(comm[0], comm[1]) && !main_paired(d))
+		comm[0] = NULL;
 	memset(out, 0, sizeof(*out));
 	strbuf__init(&out->arena);
 	out->diff = out->by_period = 1;

@@ -58,6 +58,16 @@ check "--files-from -: the list from stdin" cmp -s "$tmp/s/work/results.csv" "$t
 "$PROG" -q -o "$tmp/si" "${sym[@]}" - "$td/work.data" < "$td/work.pipe.data"
 check "batch with '-': its reports in DIR/stdin/, index.csv's path -" \
 	test -f "$tmp/si/stdin/results.csv" -a ! -e "$tmp/si/-" -a "$(grep -c '^stdin,-,0,' "$tmp/si/index.csv")" -eq 1
+# standard input twice through --files-from (two '-' in the list, or the list from stdin naming '-'): refused
+printf -- '-\n-\n' > "$tmp/dashes"
+"$PROG" -q -o "$tmp/sd" --files-from "$tmp/dashes" < "$td/work.pipe.data" 2> "$tmp/sd.err"
+rc=$?
+check "--files-from with '-' twice: refused, said (exit $rc)" \
+	test $rc -ne 0 -a "$(grep -c "'-' (standard input) given twice" "$tmp/sd.err")" -eq 1 -a ! -e "$tmp/sd/index.csv"
+printf -- '-\n' | "$PROG" -q -o "$tmp/sd2" --files-from - 2> "$tmp/sd2.err"
+rc=$?
+check "--files-from - naming '-': refused, said (exit $rc)" \
+	test $rc -ne 0 -a "$(grep -c "'-' (standard input) given twice" "$tmp/sd2.err")" -eq 1
 "$PROG" -q -o "$tmp/np" --no-profile-column -j 1 "${sym[@]}" "$td/work.data" "$td/cxx.data"
 check "--no-profile-column: a batch directory equals the single-file run (but the manifest's arg rows)" \
 	diff -r -x manifest.csv "$tmp/np/work" "$tmp/one/work"

@@ -79,4 +79,24 @@ if command -v perf > /dev/null && command -v gcc > /dev/null; then
 else
 	echo "skip - --unknown-addresses, non-PIE: no perf or gcc"
 fi
+# the cache's copy is taken only for a binary without functions: one that keeps its .symtab and
+# has its DWARF in a .gnu_debuglink file still gets its lines from there (hot at dl.c:2), also
+# when the cache holds the binary as perf record leaves it
+if command -v perf > /dev/null && command -v gcc > /dev/null; then
+	printf 'volatile unsigned long n;\nvoid hot(void) { for (unsigned long i = 0; i < 300000000UL; i++) n += i; }\nint main(void) { hot(); return 0; }\n' > "$tmp/dl.c"
+	if gcc -g -O1 -o "$tmp/dl" "$tmp/dl.c" && objcopy --only-keep-debug "$tmp/dl" "$tmp/dl.debug" &&
+	   strip --strip-debug "$tmp/dl" && objcopy --add-gnu-debuglink="$tmp/dl.debug" "$tmp/dl" &&
+	   perf record -q -F 999 --no-buildid-cache -o "$tmp/dl.data" -- "$tmp/dl" > /dev/null 2>&1; then
+		id=$(readelf -n "$tmp/dl" | awk '/Build ID/ { print $3 }')
+		mkdir -p "$tmp/dlcache/.build-id/${id:0:2}/${id:2}"
+		cp "$tmp/dl" "$tmp/dlcache/.build-id/${id:0:2}/${id:2}/elf"
+		for c in empty dlcache; do
+			"$PROG" -q -o "$tmp/dl-$c" --reports results --buildid-dir "$tmp/$c" --no-symbol-cache "$tmp/dl.data"
+			check "debuglink file beside a cached copy ($c): hot's line from dl.debug" \
+				grep -q "^[^,]*,dl,hot,$tmp/dl.c,2," "$tmp/dl-$c/results.csv"
+		done
+	else
+		echo "skip - debuglink file beside a cached copy: gcc, objcopy or perf record failed"
+	fi
+fi
 exit 0

@@ -226,8 +226,10 @@ done
 node_check "diff, NEW without samples" wellformed-check.mjs "$tmp/empty-work.svg" "$tmp/empty-nosample.svg"
 # two unrelated programs (work, cxx: main executables of different names, no function alike but
 # main) are not paired as one program: a renamed build keeps its functions (test-diff-builds)
-"$PROG" diff -o "$tmp/unrel" --symfs "$td/symfs" --kallsyms "$td/kallsyms" "$td/work.data" "$td/cxx.data" \
-	> /dev/null 2> "$tmp/unrel.err"
+"$PROG" diff -o "$tmp/unrel" --folded "$tmp/unrel.folded" --symfs "$td/symfs" --kallsyms "$td/kallsyms" \
+	"$td/work.data" "$td/cxx.data" > /dev/null 2> "$tmp/unrel.err"
 check "diff of two unrelated programs: their main executables are not paired ($(grep -o 'dso .*paired.*' "$tmp/unrel.err"))" \
 	test "$(grep -c 'paired with' "$tmp/unrel.err")" -eq 0 -a "$(grep -c '^cpu-clock,work,hot_big,' "$tmp/unrel/diff.csv")" -eq 1
+check "diff of two unrelated programs: --folded keeps OLD's stacks under work, as diff.csv (work;hot_big)" \
+	grep -q '^work;hot_big ' "$tmp/unrel.folded"
 exit 0
