@@ -611,13 +611,6 @@ static bfd *try_debug(struct symbols *s, struct dso *d, const char *path, const 
 }
 
 /*
- * A debug file for d: by build id, by path, by .gnu_debuglink, the
- * build-id cache's copy of the binary (need_syms: the binary has no
- * functions), from debuginfod; NULL when
- * none, or out of memory (kept, symbols__fail: the search stops).  The
- * build id is the recorded one, else the main binary's.
- */
-/*
  * The build-id cache's copy of the binary (.build-id/xx/.../elf) as the
  * file of its symbols, where the binary found has none: the same build
  * stripped since (perf buildid-cache -a of the unstripped one leaves it
@@ -652,6 +645,13 @@ static bfd *cached_copy(struct symbols *s, struct dso *d, bfd *main_bfd, const u
 	return NULL;
 }
 
+/*
+ * A debug file for d: by build id, by path, by .gnu_debuglink, the
+ * build-id cache's copy of the binary (need_syms: the binary has no
+ * functions), from debuginfod; NULL when
+ * none, or out of memory (kept, symbols__fail: the search stops).  The
+ * build id is the recorded one, else the main binary's.
+ */
 static bfd *find_debug_file(struct symbols *s, struct dso *d, bfd *main_bfd,
 			    const struct recorded_id *rec, int need_syms)
 {
