@@ -767,31 +767,30 @@ static int read_attrs(struct perf_file *f)
 	for (i = 0; i < nr && !err; i++) {
 		uint64_t off = in->attrs_offset + i * in->attr_size;
 		struct perf_event_attr attr;
+		const uint8_t *ent = i < have ? all + i * in->attr_size : buf;
 		uint64_t *ids;
 		size_t nr_ids;
 		uint32_t declared;
 
-		if (i < have)
-			memcpy(buf, all + i * in->attr_size, (size_t)in->attr_size);
 		err = i < have ? 0 : input_read_full(f, off, buf, (size_t)in->attr_size);
 		if (err) {
 			if (err > 0)
 				err = fault(f, "attr", off, "attr %" PRIu64 " truncated", i);
 			break;
 		}
-		err = perf_attr__read(&attr, buf, (size_t)attr_bytes, in->swapped);
+		err = perf_attr__read(&attr, ent, (size_t)attr_bytes, in->swapped);
 		if (err) {
 			err = fault(f, "attr", off, "attr %" PRIu64 " is too small", i);
 			break;
 		}
-		declared = get32(buf + offsetof(struct perf_event_attr, size), in->swapped);
+		declared = get32(ent + offsetof(struct perf_event_attr, size), in->swapped);
 		if (declared > attr_bytes) {
 			err = fault(f, "attr", off, "attr %" PRIu64 " declares size %u, the file holds %" PRIu64,
 				    i, declared, attr_bytes);
 			break;
 		}
-		err = read_ids(f, off, get64(buf + attr_bytes, in->swapped),
-			       get64(buf + attr_bytes + 8, in->swapped), &ids, &nr_ids);
+		err = read_ids(f, off, get64(ent + attr_bytes, in->swapped),
+			       get64(ent + attr_bytes + 8, in->swapped), &ids, &nr_ids);
 		if (err)
 			break;
 		err = evlist_add(f, &attr, ids, nr_ids, in->swapped);

@@ -574,24 +574,36 @@ struct oq_target {
 	void *ctx;
 };
 
-/* decode a copy and hand it to the callback; 0, the decode's -EINVAL or the callback's value */
+/*
+ * Decode a copy into rec (perf_file__decode() sets every field the callback
+ * may read); 0, or -EBADMSG with the first such fault noted: it decoded
+ * when read, so an attr changed since (HEADER_ATTR in the stream)
+ */
+static int decode_copy(const struct perf_file *f, struct oq_fault *fault, const struct oq_ent *e,
+		       struct perf_record *rec)
+{
+	const char *why = NULL;
+
+	rec->nr = e->r->nr;
+	rec->offset = e->r->offset;
+	rec->compressed = rec_compressed(e->r);
+	if (!perf_file__decode(f, e->r + 1, rec_size(e->r), rec, &why))
+		return 0;
+	if (!fault->why[0]) {
+		fault->offset = rec->offset;
+		/* why may be in rec */
+		snprintf(fault->why, sizeof(fault->why), "%s", why ? why : "malformed");
+	}
+	return -EBADMSG;
+}
+
+/* decode a copy and hand it to the callback; 0, decode_copy()'s -EBADMSG or the callback's value */
 static int deliver_ent(const struct oq_target *t, const struct oq_ent *e)
 {
 	struct perf_record rec;
-	const char *why = NULL;
-	int err;
+	int err = decode_copy(t->f, t->fault, e, &rec);
 
-	/* perf_file__decode() sets every field the callback may read */
-	err = perf_file__decode(t->f, e->r + 1, rec_size(e->r), &rec, &why);
-	rec.nr = e->r->nr;
-	rec.offset = e->r->offset;
-	rec.compressed = rec_compressed(e->r);
-	if (err && !t->fault->why[0]) {
-		/* it decoded when read: an attr changed since (HEADER_ATTR in the stream); why may be in rec */
-		t->fault->offset = rec.offset;
-		snprintf(t->fault->why, sizeof(t->fault->why), "%s", why ? why : "malformed");
-	}
-	return err ? -EBADMSG : t->deliver(t->ctx, &rec);
+	return err ? err : t->deliver(t->ctx, &rec);
 }
 
 /* ------------------------------------------------------------ the worker */
@@ -862,31 +874,9 @@ static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 
 /* ------------------------------------------------------------ delivery */
 
-/*
- * Does the copy still decode with the file's attrs as they are now?  Else
- * the fault is noted.  Asked in this thread, at the record's turn, once
- * attrs came while records were queued: the place where delivery stops is
- * then the same with and without the worker.
- */
-static int decodes(struct ordered_queue *q, const struct oq_ent *e)
-{
-	struct perf_record rec;
-	const char *why = NULL;
-
-	rec.nr = e->r->nr;
-	rec.offset = e->r->offset;
-	rec.compressed = rec_compressed(e->r);
-	if (!perf_file__decode(q->f, e->r + 1, rec_size(e->r), &rec, &why))
-		return 1;
-	if (!q->fault.why[0]) {
-		q->fault.offset = rec.offset;
-		snprintf(q->fault.why, sizeof(q->fault.why), "%s", why ? why : "malformed");
-	}
-	return 0;
-}
-
 static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 {
+	struct perf_record tmp;
 	size_t i, n;
 	int ret = 0, bad = 0;
 
@@ -896,7 +886,11 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 
 		if (!all && e->time > limit)
 			break;
-		if (q->revalidate && !decodes(q, e)) {
+		/*
+		 * once attrs came while records were queued, each is decoded here
+		 * first: delivery stops at the same record with or without the worker
+		 */
+		if (q->revalidate && decode_copy(q->f, &q->fault, e, &tmp)) {
 			bad = 1;	/* it stays queued; what came before it goes */
 			break;
 		}

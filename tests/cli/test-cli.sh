@@ -52,6 +52,16 @@ for z in gzip zstd; do
 	n=$(grep -c 'is decompressed again from its start' "$tmp/wz.err")
 	check "$z file: read again from its start at most twice ($n times)" test "$n" -le 2
 done
+# the same, cut inside the feature table (read at once now) and inside the attrs section: the
+# messages of the entry-by-entry reads, exit 2, the records before reported (work.data: attrs at
+# 0x78, 144 bytes each; the data section ends, and the feature table begins, at 0x19490)
+head -c $((0x19490 + 8)) "$td/work.data" | gzip > "$tmp/cutft.data.gz"
+t "gzip file cut in its feature table: exit 2 with the entry's offset" 2 \
+	'feature section at offset 0x19490 \(103568\): feature table truncated' -- -q -o "$tmp/cutft" "$tmp/cutft.data.gz"
+check "gzip file cut in its feature table: the records before reported" test -s "$tmp/cutft/results.csv"
+head -c $((0x78 + 100)) "$td/work.data" | gzip > "$tmp/cutat.data.gz"
+t "gzip file cut in its attrs: exit 2 with the attr's offset" 2 \
+	'attr at offset 0x78 \(120\): attr 0 truncated' -- -q -o "$tmp/cutat" "$tmp/cutat.data.gz"
 # a gzip file cut short: the records before the cut are reported, exit 2 with the offset
 gzip -c "$td/work.data" | head -c 8000 > "$tmp/cut.data.gz"
 t "cut gzip file: exit 2 with an offset" 2 'gzip stream at offset 0x[0-9a-f]+ \([0-9]+\)' -- -q -o "$tmp/cut" "$tmp/cut.data.gz"
