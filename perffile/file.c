@@ -47,6 +47,9 @@
 #define FEATURE_MAX		(256ull << 20)	/* a feature section larger than this is skipped */
 #define MAX_ATTRS		65536
 #define ATTRS_AT_ONCE		(16u << 20)	/* an attrs section up to this is read in one go */
+#define IDS_SECTION_MAX		(64ull << 20)	/* one attr's ids */
+#define MAX_IDS			(1u << 24)	/* attr ids in all (one per event and CPU or thread) */
+#define AHEAD_MAX		(256u << 20)	/* bytes of the header's sections read ahead */
 #define ZSTD_WINDOW		(1u << 20)
 
 enum input_kind { INPUT_MEM, INPUT_FD, INPUT_GZ, INPUT_ZST };
@@ -97,6 +100,8 @@ struct perf_file {
 	uint64_t zoffset;	/* offset of the COMPRESSED record being expanded */
 
 	uint64_t nr_unknown_id;
+	uint64_t nr_ids;	/* attr ids in all (MAX_IDS) */
+	int hush;		/* read_ahead(): a fault is not said (the reader that needs the bytes says it) */
 };
 
 /* before a message or a change of the attrs or features: perf_file__set_barrier()'s callback */
@@ -134,6 +139,8 @@ static int fault(struct perf_file *f, const char *what, uint64_t off, const char
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (f->hush)
+		return -EINVAL;
 	log_msg(flog(f), LOG_ERR, "%s: %s at offset 0x%" PRIx64 " (%" PRIu64 "): %s",
 		f->name, what, off, off, buf);
 	return -EINVAL;
@@ -550,6 +557,8 @@ static int evlist_add(struct perf_file *f, const struct perf_event_attr *attr,
 
 	if (el->nr >= MAX_ATTRS)
 		return -EINVAL;
+	if (nr_ids > MAX_IDS - f->nr_ids)
+		return -E2BIG;
 	if (el->nr == f->attrs_cap) {	/* doubling: pipe mode adds them one record at a time */
 		size_t cap = f->attrs_cap ? f->attrs_cap * 2 : 8;
 
@@ -583,10 +592,21 @@ static int evlist_add(struct perf_file *f, const struct perf_event_attr *attr,
 			*slot = (void *)(uintptr_t)(el->nr + 1);
 		}
 		a->nr_ids = nr_ids;
+		f->nr_ids += nr_ids;
 	}
 	el->nr++;
 	perf_evlist__prepare_last(el);
 	return 0;
+}
+
+/* evlist_add's refusals, said for the record or the attr at off */
+static int add_fault(struct perf_file *f, const char *what, uint64_t off, int err)
+{
+	if (err == -E2BIG)
+		return fault(f, what, off, "more than %u attr ids in all", MAX_IDS);
+	if (err == -EINVAL)
+		return fault(f, what, off, "too many attrs");
+	return err;
 }
 
 static int set_name(struct perf_evattr *a, const char *name, size_t len)
@@ -699,8 +719,97 @@ static int check_section(struct perf_file *f, const char *what, uint64_t hdr_off
 	return 0;
 }
 
+/*
+ * The sections the header points to, read ahead in ascending order of
+ * offset.  A gzip or zstd input reads forward: each read behind
+ * its position decompresses it again from its start, so sections in another
+ * order than perf writes them cost a pass each (hours for a hostile file).
+ * Overlapping sections are read once; past AHEAD_MAX bytes, or at a fault
+ * (unsaid: the reader of those bytes says it), the rest are read where asked.
+ */
+struct ahead {
+	struct ahead_sec {
+		uint64_t off, size;	/* the caller's, in its order; size 0: none */
+		const uint8_t *at;	/* its bytes, or NULL: not read ahead */
+	} *sec;
+	size_t nr;
+	uint8_t **buf;		/* the runs of overlapping sections, each read once */
+	size_t nr_buf;
+};
+
+static int input_forward_only(const struct perf_file *f)
+{
+	return f->kind == INPUT_GZ || f->kind == INPUT_ZST;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct ahead_sec *x = *(const struct ahead_sec *const *)a, *y = *(const struct ahead_sec *const *)b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* a->sec[0..nr) asked: read the ones in reach; 0 or -ENOMEM */
+static int read_ahead(struct perf_file *f, struct ahead *a)
+{
+	struct ahead_sec **order;
+	uint64_t budget = AHEAD_MAX;
+	size_t i, j, n = 0;
+	int err = 0;
+
+	if (!input_forward_only(f))
+		return 0;
+	order = malloc((a->nr ? a->nr : 1) * sizeof(*order));
+	a->buf = malloc((a->nr ? a->nr : 1) * sizeof(*a->buf));
+	if (!order || !a->buf) {
+		free(order);
+		return -ENOMEM;
+	}
+	for (i = 0; i < a->nr; i++)
+		if (a->sec[i].size && a->sec[i].size <= budget)
+			order[n++] = &a->sec[i];
+	qsort(order, n, sizeof(*order), by_offset);
+	f->hush = 1;
+	for (i = 0; i < n; i = j) {
+		uint64_t from = order[i]->off, to = from + order[i]->size;
+		uint8_t *buf;
+		int64_t got;
+
+		for (j = i + 1; j < n && order[j]->off <= to; j++)
+			if (order[j]->off + order[j]->size > to)
+				to = order[j]->off + order[j]->size;
+		if (to - from > budget)
+			break;
+		budget -= to - from;
+		buf = malloc((size_t)(to - from));
+		if (!buf) {
+			err = -ENOMEM;
+			break;
+		}
+		a->buf[a->nr_buf++] = buf;
+		got = input_read(f, from, buf, (size_t)(to - from));
+		for (; i < j && got > 0 && order[i]->off + order[i]->size <= from + (uint64_t)got; i++)
+			order[i]->at = buf + (order[i]->off - from);
+		if (got != (int64_t)(to - from))
+			break;
+	}
+	f->hush = 0;
+	free(order);
+	return err;
+}
+
+static void ahead_free(struct ahead *a)
+{
+	while (a->nr_buf)
+		free(a->buf[--a->nr_buf]);
+	free(a->buf);
+	free(a->sec);
+}
+
 static int read_ids(struct perf_file *f, uint64_t ent_off, uint64_t ids_off, uint64_t ids_size,
-		    uint64_t **ids, size_t *nr)
+		    const uint8_t *ahead, uint64_t **ids, size_t *nr)
 {
 	int err;
 
@@ -713,12 +822,14 @@ static int read_ids(struct perf_file *f, uint64_t ent_off, uint64_t ids_off, uin
 	err = check_section(f, "attr ids", ent_off, ids_off, ids_size);
 	if (err)
 		return err;
-	if (ids_size > (64ull << 20))
+	if (ids_size > IDS_SECTION_MAX)
 		return fault(f, "attr ids", ent_off, "attr ids size %" PRIu64 " is implausible", ids_size);
 	*ids = malloc((size_t)ids_size);
 	if (!*ids)
 		return -ENOMEM;
-	err = input_read_full(f, ids_off, *ids, (size_t)ids_size);
+	if (ahead)
+		memcpy(*ids, ahead, (size_t)ids_size);
+	err = ahead ? 0 : input_read_full(f, ids_off, *ids, (size_t)ids_size);
 	if (err) {
 		free(*ids);
 		*ids = NULL;
@@ -728,11 +839,50 @@ static int read_ids(struct perf_file *f, uint64_t ent_off, uint64_t ids_off, uin
 	return 0;
 }
 
+/*
+ * The nr attrs' ids sections read ahead (a forward-only input): where the
+ * entries are not in all, their ids fields are read first, in order.  A
+ * plausible section only (read_ids says the others, in the attrs' order).
+ */
+static int ids_ahead(struct perf_file *f, const uint8_t *all, uint64_t have, uint64_t nr,
+		     struct ahead *a)
+{
+	const struct perf_file_info *in = &f->info;
+	uint64_t tail = in->attr_size - FILE_SECTION_SIZE, i;
+
+	if (!input_forward_only(f))
+		return 0;
+	a->sec = calloc((size_t)nr, sizeof(*a->sec));
+	if (!a->sec)
+		return -ENOMEM;
+	a->nr = (size_t)nr;
+	f->hush = 1;
+	for (i = 0; i < nr; i++) {
+		uint8_t fld[FILE_SECTION_SIZE];
+		const uint8_t *p = fld;
+		uint64_t off, size;
+
+		if (i < have)
+			p = all + i * in->attr_size + tail;
+		else if (input_read_full(f, in->attrs_offset + i * in->attr_size + tail, fld, sizeof(fld)))
+			break;
+		off = get64(p, in->swapped);
+		size = get64(p + 8, in->swapped);
+		if (size % 8 || size > IDS_SECTION_MAX || off > UINT64_MAX - size ||
+		    (in->file_size && off + size > in->file_size))
+			continue;
+		a->sec[i] = (struct ahead_sec){ off, size, NULL };
+	}
+	f->hush = 0;
+	return read_ahead(f, a);
+}
+
 static int read_attrs(struct perf_file *f)
 {
 	struct perf_file_info *in = &f->info;
 	uint64_t nr, i, attr_bytes, have = 0;
 	uint8_t *buf, *all = NULL;
+	struct ahead ahead = { 0 };
 	int err = 0;
 
 	if (!in->attrs_size)
@@ -764,6 +914,8 @@ static int read_attrs(struct perf_file *f)
 		if (got < 0)
 			err = (int)got;	/* said (a stream's fault), as the first entry's read would */
 	}
+	if (!err)
+		err = ids_ahead(f, all, have, nr, &ahead);
 	for (i = 0; i < nr && !err; i++) {
 		uint64_t off = in->attrs_offset + i * in->attr_size;
 		struct perf_event_attr attr;
@@ -790,17 +942,18 @@ static int read_attrs(struct perf_file *f)
 			break;
 		}
 		err = read_ids(f, off, get64(ent + attr_bytes, in->swapped),
-			       get64(ent + attr_bytes + 8, in->swapped), &ids, &nr_ids);
+			       get64(ent + attr_bytes + 8, in->swapped),
+			       ahead.sec ? ahead.sec[i].at : NULL, &ids, &nr_ids);
 		if (err)
 			break;
 		err = evlist_add(f, &attr, ids, nr_ids, in->swapped);
 		free(ids);
 		if (err) {
-			if (err == -EINVAL)
-				err = fault(f, "attr", off, "too many attrs");
+			err = add_fault(f, "attr", off, err);
 			break;
 		}
 	}
+	ahead_free(&ahead);
 	free(all);
 	free(buf);
 	return err;
@@ -841,6 +994,34 @@ static int decode_feature(struct perf_file *f, unsigned feat, const void *data, 
 	return err;
 }
 
+/* the feature sections of the table's first have entries read ahead (a forward-only input) */
+static int features_ahead(struct perf_file *f, const uint8_t *tab, uint64_t have, struct ahead *a)
+{
+	uint64_t k = 0;
+	unsigned feat;
+
+	if (!input_forward_only(f) || !have)
+		return 0;
+	a->sec = calloc((size_t)have, sizeof(*a->sec));
+	if (!a->sec)
+		return -ENOMEM;
+	a->nr = (size_t)have;
+	for (feat = 0; feat < PERF_FEAT_BITS && k < have; feat++) {
+		uint64_t off, size;
+
+		if (!(f->info.features[feat / 64] & (1ull << (feat % 64))))
+			continue;
+		off = get64(tab + k * FILE_SECTION_SIZE, f->info.swapped);
+		size = get64(tab + k * FILE_SECTION_SIZE + 8, f->info.swapped);
+		k++;
+		if (feat < PERF_FEAT_LAST && feat != PERF_FEAT_RESERVED &&
+		    size <= FEATURE_MAX && off <= UINT64_MAX - size &&
+		    (!f->info.file_size || off + size <= f->info.file_size))
+			a->sec[k - 1] = (struct ahead_sec){ off, size, NULL };
+	}
+	return read_ahead(f, a);
+}
+
 static int read_features(struct perf_file *f)
 {
 	struct perf_file_info *in = &f->info;
@@ -848,6 +1029,7 @@ static int read_features(struct perf_file *f)
 	unsigned feat, k = 0;
 	uint8_t tab[PERF_FEAT_BITS * FILE_SECTION_SIZE];
 	const uint8_t *sec;
+	struct ahead ahead = { 0 };
 	int64_t got;
 	int err;
 
@@ -871,7 +1053,9 @@ static int read_features(struct perf_file *f)
 	if (got < 0 && got != -EINVAL)
 		return (int)got;
 	have = got < 0 ? 0 : (uint64_t)got / FILE_SECTION_SIZE;
-	for (feat = 0; feat < PERF_FEAT_BITS; feat++) {
+	err = features_ahead(f, tab, have, &ahead);
+	for (feat = 0; feat < PERF_FEAT_BITS && !err; feat++) {
+		const uint8_t *at;
 		void *buf;
 
 		if (!(in->features[feat / 64] & (1ull << (feat % 64))))
@@ -892,33 +1076,34 @@ static int read_features(struct perf_file *f)
 			goto out_deferred;
 		if (size > FEATURE_MAX) {
 			err = perf_features__add_fact(&f->ft, perf_feature__name(feat), "size", "%" PRIu64, size);
-			if (err)
-				return err;
 			continue;
 		}
-		buf = malloc(size ? (size_t)size : 1);
-		if (!buf)
-			return -ENOMEM;
-		err = input_read_full(f, off, buf, (size_t)size);
+		at = ahead.sec ? ahead.sec[k - 1].at : NULL;
+		buf = at ? NULL : malloc(size ? (size_t)size : 1);
+		if (!at && !buf) {
+			err = -ENOMEM;
+			break;
+		}
+		err = at || !size ? 0 : input_read_full(f, off, buf, (size_t)size);
 		if (err) {
 			free(buf);
 			if (err < 0 && err != -EINVAL)
-				return err;
+				break;
 			if (err > 0)
 				fault(f, "feature section", off, "truncated");
 			goto out_deferred;
 		}
-		err = decode_feature(f, feat, buf, size, off);
+		err = decode_feature(f, feat, at ? at : buf, size, off);
 		free(buf);
 		if (err == -EINVAL)
 			goto out_deferred;
-		if (err)
-			return err;
 	}
-	return 0;
+	ahead_free(&ahead);
+	return err;
 
 out_deferred:
 	/* like perf, stop at a broken section but keep the records: exit 2 at the end */
+	ahead_free(&ahead);
 	f->deferred = -EINVAL;
 	return 0;
 }
@@ -1562,8 +1747,8 @@ static int apply_user_record(struct perf_file *f, const struct perf_record *rec)
 			return fault(f, "record", rec->offset, "HEADER_ATTR attr size %u is too small",
 				     rec->u.header_attr.attr_size);
 		err = evlist_add(f, &attr, rec->u.header_attr.ids, (size_t)rec->u.header_attr.nr_ids, 0);
-		if (err == -EINVAL)
-			return fault(f, "record", rec->offset, "too many attrs");
+		if (err)
+			return add_fault(f, "record", rec->offset, err);
 		/* only the new attr: each HEADER_ATTR naming them all was quadratic */
 		if (!err)
 			err = name_attr(f, f->evlist.nr - 1);

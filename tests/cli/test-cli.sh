@@ -43,15 +43,32 @@ else
 fi
 
 # a compressed whole file is read in at most two passes (-v says each read behind the position): the
-# header's attrs, then the data after the feature sections; the feature table and the attrs were read
-# between their sections, going back for each (work.data: 21 before)
+# header's attrs, then the data after the feature sections.  work.data as perf wrote it: the feature
+# table and the attrs were read between their sections, going back for each (21 passes before);
+# rev.data, its attrs' ids and feature sections in descending order of offset behind 20 MB of zeros
+# (reorder-sections.py): each section was read going back (21 passes before), now read ahead in
+# ascending order; its reports are work.data's own
+python3 "$root/tests/cli/reorder-sections.py" "$td/work.data" "$tmp/rev.data" 20000000
+"$PROG" -q -o "$tmp/w" "$td/work.data"
 for z in gzip zstd; do
 	command -v $z > /dev/null || { echo "skip - $z file passes: no $z command"; continue; }
-	$z -c "$td/work.data" > "$tmp/w.data.$z"
-	"$PROG" -v -o "$tmp/wz" "$tmp/w.data.$z" > /dev/null 2> "$tmp/wz.err"
-	n=$(grep -c 'is decompressed again from its start' "$tmp/wz.err")
-	check "$z file: read again from its start at most twice ($n times)" test "$n" -le 2
+	for w in w rev; do
+		$z -c "$([ $w = w ] && echo "$td/work.data" || echo "$tmp/rev.data")" > "$tmp/$w.data.$z"
+		"$PROG" -v -o "$tmp/$w$z" "$tmp/$w.data.$z" > /dev/null 2> "$tmp/$w$z.err"
+		n=$(grep -c 'is decompressed again from its start' "$tmp/$w$z.err")
+		check "$z file ($w.data): read again from its start at most twice ($n times)" test "$n" -le 2
+	done
+	for r in results.csv header.csv; do
+		check "$z file of descending sections: $r as work.data's" \
+			cmp -s <(grep -v compression "$tmp/rev$z/$r") "$tmp/w/$r"
+	done
 done
+# every attr's ids one shared section of 8M ids (group.data: 3 attrs, 24M ids): more than the
+# 16M ids in all a reader keeps (each attr kept a copy; 65536 such attrs would ask for terabytes)
+python3 "$root/tests/cli/reorder-sections.py" "$td/group.data" "$tmp/ids.data" 0 8000000
+t "24M attr ids in all: exit 2 with the attr's offset" 2 \
+	'ids.data: attr at offset 0x[0-9a-f]+ \([0-9]+\): more than 16777216 attr ids in all' -- -q -o "$tmp/ids" "$tmp/ids.data"
+rm -f "$tmp/ids.data" "$tmp/rev.data"
 # the same, cut inside the feature table (read at once now) and inside the attrs section: the
 # messages of the entry-by-entry reads, exit 2, the records before reported (work.data: attrs at
 # 0x78, 144 bytes each; the data section ends, and the feature table begins, at 0x19490)
