@@ -5,8 +5,10 @@
  * with its option table, is a file in cli/ (cli/cli.h says how to add one).
  * readperf.c and cli/ alone parse options, print, and choose the exit code.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "util/heap.h"
@@ -50,6 +52,33 @@ int readperf_synopsis(struct strbuf *sb)
 	if (!err)
 		err = strbuf__addf(sb, "%42s(readperf COMMAND --help: the options of each)\n", "");
 	return err;
+}
+
+/* perf's commands that readperf's analysis answers, or that a perf user types first by habit */
+static const char *const perf_commands[] = { "report", "script", "top", "archive", "inject", "buildid-list", NULL };
+
+int misplaced_command(const char *arg, int first)
+{
+	struct stat st;
+	size_t i;
+
+	if (stat(arg, &st) == 0)
+		return 0;	/* a file of that name */
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (commands[i].name && !strcmp(arg, commands[i].name)) {
+			fprintf(stderr, "readperf: '%s' is a command: it comes first, its options after it "
+				"(readperf %s)\nTry 'readperf %s --help'\n", arg, commands[i].synopsis, arg);
+			return EXIT_USAGE;
+		}
+	}
+	for (i = 0; first && perf_commands[i]; i++) {
+		if (!strcmp(arg, perf_commands[i])) {
+			fprintf(stderr, "readperf: no file '%s', and no command of that name: readperf [OPTIONS] FILE "
+				"analyses FILE (perf report's figures, in CSV)\nTry 'readperf --help'\n", arg);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)

@@ -804,7 +804,7 @@ int cmd_analyse(int argc, char **argv, struct cli *cli)
 		analyse_groups[2], analyse_groups[3],
 	};
 	struct cli_command cmd = analyse_cmd;
-	int code, next;
+	int code, next, i;
 
 	analyse_opts__init(&o);
 	analyse_path_options(paths);
@@ -817,7 +817,14 @@ int cmd_analyse(int argc, char **argv, struct cli *cli)
 	code = cli_command__parse(&cmd, argc, argv, analyse_opt, &ctx, &next);
 	if (code < 0)
 		code = analyse_opts__finish(&o);
+	if (code == EXIT_USAGE)	/* a command's option: the command given after the analysis' options? */
+		for (i = 1; i < argc && !misplaced_command(argv[i], 0); i++)
+			;
 	if (code >= 0)
+		goto out;
+	for (i = next, code = 0; i < argc && !code; i++)
+		code = misplaced_command(argv[i], i == next);
+	if (code)
 		goto out;
 	catch_stop_signals();
 	if (o.input_opt)

@@ -70,6 +70,7 @@ struct analyse_opts {
 	long jobs;				/* -j N; 0: the number of CPUs */
 	int profile_col;			/* --profile-column 1, --no-profile-column 0, else -1 */
 	int no_summary;				/* a batch child: the parent sums up */
+	int each_focus;				/* readperf tree: a FUNCTION on no stack is bad input */
 	struct analyse_result *result;		/* filled by analyse() when not NULL */
 	int exits_after;			/* the process exits after this analysis: the analysis, the
 						 * file and libbfd's data are left to the OS (not under sanitizers) */
@@ -127,9 +128,20 @@ int resolve_time(const struct time_spec *ts, const struct perf_file *f, struct a
 		 const struct log *log);
 /* the recorded kernel's build id and os release, for the kallsyms check */
 void recorded_kernel(const struct perf_file *f, struct symbols_opts *so);
-/* a filter that left no sample is an error that says what the file holds; 0 or -EINVAL */
+/*
+ * A filter that left no sample is an error that says what the file holds,
+ * also on a file without samples; with each_focus (readperf tree), so is a
+ * --focus function on no stack of the others'.  0 or -EINVAL
+ */
 int check_filters(const struct analyse_opts *o, const struct perf_file *f, const struct analysis *an,
 		  const struct log *log);
+/*
+ * The functions of names[0..n) that have no sample in an: their own (self),
+ * or with on_stack one whose stack holds them, said as "PATH: WHAT NAMES (as
+ * results.csv names functions)"; 0, or -EINVAL when one lacks them
+ */
+int check_named(const char *path, const struct analysis *an, const char *const *names, size_t n, int on_stack,
+		const char *what, const struct log *log);
 /* the analysis' own error (analysis__status), said unless it is ENOMEM or EINTR */
 void analysis_error(const char *input, int err, const struct log *log);
 

@@ -134,6 +134,9 @@ static int annotate_run(struct annotate_cli *ac, const char *path, char **funcs,
 			log_msg(log, LOG_ERR, "annotate: cannot write: %s", strerror(-err));
 		else
 			analysis__save_symbol_cache(an);
+		/* the others shown: one named without a sample is bad input still */
+		if (!err)
+			err = check_named(path, an, (const char *const *)funcs, nr_funcs, 0, "no sample in", log);
 	}
 	analysis__delete(an);
 	perf_file__delete(f);

@@ -56,6 +56,12 @@ int64_t parse_fixed4(const char *s);
 struct strbuf;
 /* the first lines of readperf --help: the commands of readperf.c's table; 0 or -ENOMEM */
 int readperf_synopsis(struct strbuf *sb);
+/*
+ * An analysis' argument that names a command, not a file that exists: the
+ * usage error that says how to give it (a readperf command comes first,
+ * before its options; perf's report is readperf's analysis); 0 otherwise
+ */
+int misplaced_command(const char *arg, int first);
 
 /* the subcommands: argv[0] is the subcommand's name ("readperf" for the analysis); the exit code */
 int cmd_analyse(int argc, char **argv, struct cli *cli);

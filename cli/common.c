@@ -664,6 +664,38 @@ static int focus_only(const struct analyse_opts *o, struct strbuf *sb)
 	return 1;
 }
 
+/* whether a function of that name has samples of its own, or (on_stack) samples whose stack holds it */
+static int has_samples(const struct analysis *an, const char *name, int on_stack)
+{
+	size_t i, n = analysis__nr_funcs(an);
+
+	for (i = 0; i < n; i++) {
+		const struct func_stat *fs = analysis__func(an, i);
+
+		if ((fs->samples || (on_stack && fs->ch_samples)) && !strcmp(fs->function, name))
+			return 1;
+	}
+	return 0;
+}
+
+int check_named(const char *path, const struct analysis *an, const char *const *names, size_t n, int on_stack,
+		const char *what, const struct log *log)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++)
+		if (!has_samples(an, names[i], on_stack))
+			err = strbuf__addf(&sb, "%s%s", sb.len ? ", " : "", names[i]);
+	if (!sb.len && !err)
+		return 0;
+	log_msg(log, LOG_ERR, "%s: %s %s (as results.csv names functions)", path, what,
+		err ? "a function named" : sb.buf);
+	strbuf__release(&sb);
+	return -EINVAL;
+}
+
 int check_filters(const struct analyse_opts *o, const struct perf_file *f, const struct analysis *an,
 		  const struct log *log)
 {
@@ -673,8 +705,15 @@ int check_filters(const struct analyse_opts *o, const struct perf_file *f, const
 	if (!an || !filters_given(o))
 		return 0;
 	analysis__stats(an, &st);
-	if (st.samples || !st.filtered)
+	if (st.samples && o->each_focus)
+		return check_named(perf_file__name(f), an, o->an.focus, o->an.nr_focus, 1, "no stack holds", log);
+	if (st.samples)
 		return 0;
+	if (!st.filtered) {
+		log_msg(log, LOG_ERR, "%s: no sample passes the filters: the file has no samples%s", perf_file__name(f),
+			o->an.event ? " of that event" : "");
+		return -EINVAL;
+	}
 	analysis__describe(an, &sb);
 	if (st.syms_on_stack)
 		log_msg(log, LOG_ERR, "%s: no sample passes the filters: --symbols keeps the samples taken in "

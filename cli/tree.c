@@ -55,6 +55,7 @@ int cmd_tree(int argc, char **argv, struct cli *cli)
 	analyse_opts__init(&o);
 	o.reports = 0;
 	o.no_summary = 1;
+	o.each_focus = 1;
 	code = cli_command__parse(&tree_cmd, argc, argv, tree_opt, &ctx, &next);
 	if (code < 0)
 		code = analyse_opts__finish(&o);

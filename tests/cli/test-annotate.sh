@@ -63,6 +63,12 @@ check "readperf annotate without --no-source: source lines (work.c:LINE)" grep -
 "$PROG" annotate "${sym[@]}" "$td/work.data" no_such_function > /dev/null 2> "$tmp/none.err"
 check "readperf annotate FILE no_such_function: exit 2 (as readperf tree's, a filter's that leaves no sample), said with the name" \
 	test $? -eq 2 -a "$(grep -c 'work\.data: no sample in no_such_function ' "$tmp/none.err")" -eq 1
+# one of two functions without a sample: the other shown, the missing one said, exit 2 (before: exit 0)
+"$PROG" annotate "${sym[@]}" "$td/callgraph-fp.data" hot_big no_such_function > "$tmp/one.out" 2> "$tmp/one.err"
+rc=$?
+check "readperf annotate FILE hot_big no_such_function: exit 2 naming no_such_function, hot_big shown (exit $rc)" \
+	test $rc -eq 2 -a "$(grep -c 'callgraph-fp\.data: no sample in no_such_function ' "$tmp/one.err")" -eq 1 \
+	-a "$(grep -c '<hot_big>:' "$tmp/one.out")" -eq 1
 # kernel functions: no code to read, sampled addresses only, said once
 "$PROG" annotate "${sym[@]}" --top 6 "$td/systemwide.data" > "$tmp/sw.txt" 2> /dev/null
 check "readperf annotate systemwide.data: kernel functions without instructions, said once" \

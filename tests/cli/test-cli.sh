@@ -63,6 +63,22 @@ for z in gzip zstd; do
 			cmp -s <(grep -v compression "$tmp/rev$z/$r") "$tmp/w/$r"
 	done
 done
+# a command after the analysis' options is a usage error naming where it goes (before: the command's
+# name and its arguments taken as files, a batch analysis into the current directory, exit 3)
+mkdir -p "$tmp/cwd" && echo notes > "$tmp/cwd/index.csv"
+(cd "$tmp/cwd" && "$PROG" -q tree "$td/work.data" main > /dev/null 2> "$tmp/mc.err"); rc=$?
+check "readperf -q tree FILE FUNCTION: exit 1, the command's place said, nothing written (exit $rc)" \
+	test $rc -eq 1 -a "$(grep -c "'tree' is a command: it comes first, its options after it (readperf tree " "$tmp/mc.err")" -eq 1 \
+	-a "$(cat "$tmp/cwd/index.csv")" = notes -a ! -e "$tmp/cwd/manifest.csv"
+t "readperf -o DIR diff OLD NEW: exit 1, the command's place said" 1 "'diff' is a command: it comes first" \
+	-- -o "$tmp/mcd" diff "$td/work.data" "$td/work.data"
+t "readperf -q diff --fail-above 1 OLD NEW: diff's option refused, the command's place said" 1 \
+	"'diff' is a command: it comes first" -- -q diff --fail-above 1 "$td/work.data" "$td/work.data"
+t "readperf report FILE (perf's habit): exit 1, no such file or command" 1 "no file 'report', and no command of that name" \
+	-- -q -o "$tmp/mcr" report "$td/work.data"
+cp "$td/work.data" "$tmp/cwd/tree"
+(cd "$tmp/cwd" && "$PROG" -q -o out tree > /dev/null 2> "$tmp/mc.err"); rc=$?
+check "a file named tree after the options: analysed (exit $rc)" test $rc -eq 0 -a -s "$tmp/cwd/out/results.csv"
 # every attr's ids one shared section of 8M ids (group.data: 3 attrs, 24M ids): more than the
 # 16M ids in all a reader keeps (each attr kept a copy; 65536 such attrs would ask for terabytes)
 python3 "$root/tests/cli/reorder-sections.py" "$td/group.data" "$tmp/ids.data" 0 8000000

@@ -67,5 +67,18 @@ check "tree on a function on no stack: exit 2, said ($(head -c 100 "$tmp/err"))"
 # the message names the function and no filter the command did not take (it listed --pid ... --time)
 check "tree on a function on no stack: the message names it" \
 	test "$(grep -c 'no stack holds no_such_function (as results.csv names functions); the file has processes' "$tmp/err")" -eq 1
+# two functions, one on no stack: the other's callers and callees shown, the missing one said, exit 2
+# (before: exit 0 and no word of it)
+"$PROG" tree -q "${sym[@]}" "$td/callgraph-fp.data" hot_big no_such_function > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "tree hot_big no_such_function: exit 2 naming no_such_function, hot_big shown (exit $rc)" \
+	test $rc -eq 2 -a "$(grep -c 'callgraph-fp.data: no stack holds no_such_function (as results.csv names functions)' "$tmp/err")" -eq 1 \
+	-a "$(grep -c '^cpu-clock: hot_big (work): on the stack of' "$tmp/out")" -eq 1
+# a file without samples (work.pipe.data cut after its attrs): exit 2 (before: exit 0, nothing printed)
+head -c 123 "$td/work.pipe.data" > "$tmp/nosample.data"
+"$PROG" tree -q "$tmp/nosample.data" main > "$tmp/out" 2> "$tmp/err"
+rc=$?
+check "tree on a file without samples: exit 2, said (exit $rc)" \
+	test $rc -eq 2 -a "$(grep -c 'nosample.data: no sample passes the filters: the file has no samples' "$tmp/err")" -eq 1
 check "tree --help lists its options" sh -c "'$PROG' tree --help | grep -q -- '--symfs'"
 exit $fail
