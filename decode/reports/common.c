@@ -120,6 +120,31 @@ const char *report__comm(struct analysis *a, const struct mthread *th)
 	return analysis__intern(a, name);
 }
 
+const char *report__main_comm(const struct analysis *a)
+{
+	const struct machine *m = analysis__machine(a);
+	const struct process *best = NULL;
+	size_t n = machine__nr_processes(m), i;
+
+	for (i = 0; i < n; i++) {
+		const struct process *p = machine__process_at(m, i);
+
+		if (p->comm && (!best || p->samples > best->samples))
+			best = p;
+	}
+	return best ? best->comm : NULL;
+}
+
+int report__is_main_dso(const char *main_comm, const char *dso)
+{
+	const char *slash = strrchr(dso, '/'), *base = slash ? slash + 1 : dso;
+	size_t len = main_comm ? strlen(main_comm) : 0;
+
+	if (!main_comm)
+		return 0;
+	return len >= 15 ? !strncmp(base, main_comm, len) : !strcmp(base, main_comm);
+}
+
 int report__top_cmp(const void *pa, const void *pb)
 {
 	const struct func_stat *a = *(const struct func_stat *const *)pa, *b = *(const struct func_stat *const *)pb;

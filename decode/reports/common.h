@@ -24,6 +24,10 @@ static inline int report__cmp_u64_desc(uint64_t a, uint64_t b)
 
 /* the thread's comm, ":TID" for a thread without COMM as perf names it (thread__new); NULL on ENOMEM */
 const char *report__comm(struct analysis *a, const struct mthread *th);
+/* the comm of the process with the most samples (15 bytes of the name it exec'd), or NULL */
+const char *report__main_comm(const struct analysis *a);
+/* whether the dso (a path or a name) is the main executable: named as main_comm (NULL: none is) */
+int report__is_main_dso(const char *main_comm, const char *dso);
 /* qsort orders of const struct func_stat * as results.csv and const struct line_stat * as lines.csv */
 int report__func_cmp(const void *pa, const void *pb);
 /* qsort order of const struct func_stat *: self period descending, then dso, function (the top functions of an event) */

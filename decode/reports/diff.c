@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode/reports/common.h"
 #include "decode/reports/diff.h"
 #include "decode/report.h"
 #include "decode/reports/stacks.h"
@@ -263,31 +264,10 @@ static int collect_dsos(struct diff *d, struct hashmap *map, struct array *seen,
 	return 0;
 }
 
-/* the comm of side s's busiest process (15 bytes of the name it exec'd), or NULL */
-static const char *main_comm(const struct diff *d, int s)
-{
-	const struct machine *m = analysis__machine(d->an[s]);
-	const struct process *best = NULL;
-	size_t n = machine__nr_processes(m), i;
-
-	for (i = 0; i < n; i++) {
-		const struct process *p = machine__process_at(m, i);
-
-		if (p->comm && (!best || p->samples > best->samples))
-			best = p;
-	}
-	return best ? best->comm : NULL;
-}
-
 /* the dso of side s's main executable: named as its busiest process */
 static int is_main(const struct diff *d, int s, const char *dso)
 {
-	const char *base = base_name(dso), *comm = main_comm(d, s);
-	size_t len = comm ? strlen(comm) : 0;
-
-	if (!comm)
-		return 0;
-	return len >= 15 ? !strncmp(base, comm, len) : !strcmp(base, comm);
+	return report__is_main_dso(report__main_comm(d->an[s]), dso);
 }
 
 /* the role key of a dso: 0 main executable, 1 file name, 2 soname stem; len 0: none */
@@ -1018,7 +998,7 @@ static int main_paired(const struct diff *d)
 
 int diff__folded(const struct diff *d, struct stack_count *const *stacks[2], struct folded *out)
 {
-	const char *comm[2] = { main_comm(d, 0), main_comm(d, 1) };
+	const char *comm[2] = { report__main_comm(d->an[0]), report__main_comm(d->an[1]) };
 	struct hashmap map;
 	struct strbuf key = STRBUF_INIT;
 	struct array lines;

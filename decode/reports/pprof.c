@@ -612,13 +612,17 @@ static const char *build_id(struct analysis *a, const struct pp_mapping *m)
 }
 
 /*
- * pprof takes mapping[0] for the main binary: the user mapping with the
- * most samples of their own (the first column), written first as id 1, the
- * others after it in their order.  0 when no sample is in a user mapping.
+ * pprof takes mapping[0] for the main binary (profile.proto): the main
+ * executable's mapping (named as the busiest process, as diff pairs them)
+ * with the most samples of its own (the first column; one of its frames may
+ * have none), else the user mapping with the most; written first as id 1, the
+ * others after it in their order.  0 when neither is.
  */
-static int find_main_mapping(struct pprof *p)
+static int find_main_mapping(struct pprof *p, const struct analysis *a)
 {
 	uint64_t *n = calloc(p->map_list.len + 1, sizeof(*n)), best = 0;
+	const char *comm = report__main_comm(a);
+	int main_seen = 0;
 	size_t i;
 
 	if (!n)
@@ -635,9 +639,13 @@ static int find_main_mapping(struct pprof *p)
 	}
 	p->main_map = 0;
 	for (i = 1; i <= p->map_list.len; i++) {
-		if (n[i] > best) {
+		const struct pp_mapping *m = ((struct pp_mapping **)p->map_list.data)[i - 1];
+		int is_main = !m->kernel && m->filename && report__is_main_dso(comm, m->filename);
+
+		if (is_main > main_seen || (is_main == main_seen && n[i] > best)) {
 			best = n[i];
 			p->main_map = i;
+			main_seen = is_main;
 		}
 	}
 	free(n);
@@ -792,7 +800,7 @@ static int put_all(struct pprof *p, struct analysis *a, struct gz_out *g)
 	if (!err)
 		err = put_samples(p, g, col, nr_ev, nr_cols);
 	if (!err)
-		err = find_main_mapping(p);
+		err = find_main_mapping(p, a);
 	if (!err)
 		err = put_mappings(p, a, g);
 	if (!err)

@@ -76,6 +76,17 @@ check_one systemwide-g
 check_one dwarf-nofp --inline
 check_one inl --inline
 
+# mapping[0] is the main binary (profile.proto; go tool pprof -top heads with its File and
+# Build ID): shlib, the busiest comm (perf report --sort comm: shlib 100%), whose samples are in
+# libhot.so; before, the mapping with the most samples (File: libhot.so)
+if [ "$have_go" = 1 ]; then
+	"$PROG" -q --symfs "$td/symfs" --reports none --pprof "$tmp/shlib.pb.gz" "$td/shlib.data" 2> /dev/null
+	want=$(readelf -n "$td/symfs/readperf-testdata/bin/shlib" | awk '/Build ID/ { print $3 }')
+	pprof_go "$tmp/shlib.pb.gz" -top > "$tmp/shlib.top"
+	check "pprof shlib: mapping[0] is the executable shlib, build id $want ($(head -2 "$tmp/shlib.top" | tr '\n' ' '))" \
+		test "$(sed -n 1p "$tmp/shlib.top")" = "File: shlib" -a "$(sed -n 2p "$tmp/shlib.top")" = "Build ID: $want"
+fi
+
 # nothing to show: no file, said by the command line
 "$PROG" -q --symfs "$td/symfs" --pid 1 -o "$tmp/none" --pprof "$tmp/none.pb.gz" "$td/work.data" 2> "$tmp/err"
 check "pprof: a run without samples writes no file" test ! -e "$tmp/none.pb.gz"
