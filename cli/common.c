@@ -32,7 +32,7 @@ const struct cli_option analyse_shared_options[] = {
 	{ 0, "full-source-path", NULL, "source_file as the debug info names it (the default)",
 	  OPT_FULL_SOURCE_PATH, NULL },
 	{ 0, "no-demangle", NULL, "keep C++/Rust symbol names mangled", OPT_NO_DEMANGLE, NULL },
-	{ 0, "unknown-addresses", NULL, "a row '[unknown] 0x1204' per address of a dso without its symbol",
+	{ 0, "unknown-addresses", NULL, "a row '[unknown] 0x1204' per address of a dso without its symbol\n(and of no map)",
 	  OPT_UNKNOWN_ADDRESSES, NULL },
 	{ 0, "raw-csv", NULL, "CSV text cells verbatim (by default one that begins with = + @ TAB CR\n"
 	  "gets a leading ', as spreadsheets would run it as a formula)", OPT_RAW_CSV, NULL },

@@ -335,15 +335,17 @@ static struct ipent *unknown_entry(struct analysis *a, uint32_t event, int need_
  * The function name of an address the symbols did not find: "[unknown]",
  * or with --unknown-addresses "[unknown] 0x1204": the address as perf report
  * prints it, the offset in the file (map__map_ip), which is not the ELF
- * address in a non-PIE executable (0x400000 apart).
+ * address in a non-PIE executable (0x400000 apart); in no map (or the
+ * kernel's without its MMAP) the address itself.
  * NULL on ENOMEM.
  */
-static const char *unknown_name(struct analysis *a, const struct target *t, const struct sym_result *res)
+static const char *unknown_name(struct analysis *a, const struct target *t, uint64_t ip,
+				const struct sym_result *res)
 {
-	if (!t->dso || t->fallback || !a->opts.unknown_addresses)
+	if (!a->opts.unknown_addresses)
 		return UNKNOWN;
 	strbuf__reset(&a->keybuf);
-	if (strbuf__addf(&a->keybuf, UNKNOWN " 0x%" PRIx64, res->map_addr))
+	if (strbuf__addf(&a->keybuf, UNKNOWN " 0x%" PRIx64, !t->dso || t->fallback ? ip : res->map_addr))
 		return NULL;
 	return intern(a, a->keybuf.buf);
 }
@@ -361,7 +363,9 @@ static struct ipent *resolve_new(struct analysis *a, uint32_t event, const struc
 	int ret, found;
 
 	memset(&res, 0, sizeof(res));
-	if (need_line)
+	if (!t->dso)
+		ret = -ENOENT;	/* in no map (--unknown-addresses: a row per address) */
+	else if (need_line)
 		ret = symbols__resolve(a->syms, t->dso, t->start, t->pgoff, ip, &res);
 	else
 		ret = symbols__resolve_sym(a->syms, t->dso, t->start, t->pgoff, ip, &res);
@@ -371,14 +375,14 @@ static struct ipent *resolve_new(struct analysis *a, uint32_t event, const struc
 		return NULL;
 	}
 	found = ret == 0 && res.function;
-	dso_name = dso__name(t->dso);
+	dso_name = t->dso ? dso__name(t->dso) : NULL;
 	/*
 	 * without a kernel MMAP perf maps only the running kernel's text: an
 	 * address our kernel symbols do not know is in no map for perf too
 	 */
 	if (!dso_name || (!found && t->fallback))
 		dso_name = UNKNOWN;
-	fn = found ? res.function : unknown_name(a, t, &res);
+	fn = found ? res.function : unknown_name(a, t, ip, &res);
 	if (!fn)
 		return NULL;
 	if (!e) {
@@ -422,7 +426,7 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 	void **slot;
 	uint64_t h;
 
-	if (!t->dso)
+	if (!t->dso && !a->opts.unknown_addresses)
 		return unknown_entry(a, event, need_line);
 	memset(&key, 0, sizeof(key));
 	key.dso = (uint64_t)(uintptr_t)t->dso;

@@ -79,6 +79,21 @@ if command -v perf > /dev/null && command -v gcc > /dev/null; then
 else
 	echo "skip - --unknown-addresses, non-PIE: no perf or gcc"
 fi
+# --unknown-addresses on addresses in no map (a frame-pointer chain that read a non-address):
+# a row per address, as perf report --children prints them (dso [unknown], the address as its
+# symbol; perf writes 0 as 0000000000000000); before, one [unknown] row of them all
+n=regress-readperf
+"$PROG" -q -o "$tmp/nm" --reports results --symfs "$td/symfs" --kallsyms "$td/$n.kallsyms" --unknown-addresses \
+	"$td/$n.data"
+got=$(awk -F, '$2 == "[unknown]" { sub(/^\[unknown\] /, "", $3); printf "%s %.2f%%;", $3, $11 }' "$tmp/nm/results.csv")
+if command -v perf > /dev/null; then
+	want=$(perf report -i "$td/$n.data" --symfs "$td/symfs" --kallsyms "$td/$n.kallsyms" --children --sort dso,sym \
+		--stdio -g none 2> /dev/null | awk '$3 == "[unknown]" { a = $5; sub(/^0x0*/, "0x", a); if (a == "0x" || a ~ /^0+$/) a = "0x0"
+			printf "%s %s;", a, $1 }')
+else
+	want="0x0 0.18%;0x7fe06e1e18a8 0.09%;"	# perf report 6.1's, as above
+fi
+check "--unknown-addresses, addresses in no map: perf report --children's rows ($want)" test "$got" = "$want"
 # the cache's copy is taken only for a binary without functions: one that keeps its .symtab and
 # has its DWARF in a .gnu_debuglink file still gets its lines from there (hot at dl.c:2), also
 # when the cache holds the binary as perf record leaves it
