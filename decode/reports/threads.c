@@ -44,7 +44,8 @@
 
 /* what few threads have: a second comm, context switches */
 struct tswitch {
-	const char *comms;		/* every comm it had, '|'-separated, interned; NULL: only its comm */
+	const char **comms;		/* every comm it had, in order (interned); nr_comms 0: only its comm */
+	uint32_t nr_comms, cap_comms;
 	uint64_t offcpu_ns, intervals, switches, voluntary, preempted;
 	int is_out;
 	uint64_t out_time, in_time;	/* last switch out, last switch in */
@@ -152,14 +153,51 @@ static struct tswitch *get_sw(struct threads *ts, struct tstat *t)
 	return t->sw;
 }
 
-/* every comm t had, '|'-separated */
-static const char *comms_of(const struct tstat *t)
+/* comm after the comms t had; -ENOMEM (pool arrays doubled: a thread renamed n times keeps < 2n) */
+static int add_comm(struct threads *ts, struct tstat *t, const char *comm)
 {
-	return t->sw && t->sw->comms ? t->sw->comms : t->comm;
+	struct tswitch *sw = get_sw(ts, t);
+
+	if (!sw)
+		return -ENOMEM;
+	if (sw->nr_comms == sw->cap_comms) {
+		uint32_t cap = sw->cap_comms ? 2 * sw->cap_comms : 4;
+		const char **v = pool__alloc(&ts->pool, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		if (sw->nr_comms)
+			memcpy(v, sw->comms, sw->nr_comms * sizeof(*v));
+		sw->comms = v;
+		sw->cap_comms = cap;
+	}
+	sw->comms[sw->nr_comms++] = comm;
+	return 0;
+}
+
+/*
+ * every comm t had, '|'-separated (interned when there were several:
+ * made once, here, for the rows); NULL on ENOMEM
+ */
+static const char *comms_of(struct analysis *a, const struct tstat *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *s = NULL;
+	uint32_t i;
+	int err = 0;
+
+	if (!t->sw || !t->sw->nr_comms)
+		return t->comm ? t->comm : UNKNOWN;
+	for (i = 0; i < t->sw->nr_comms && !err; i++)
+		err = (i && strbuf__addch(&sb, '|')) || strbuf__addstr(&sb, t->sw->comms[i]);
+	if (!err)
+		s = analysis__intern(a, sb.buf);
+	strbuf__release(&sb);
+	return s;
 }
 
 /* time seen and comm history; th is t's thread */
-static int touch(struct threads *ts, struct analysis *a, struct tstat *t, const struct mthread *th,
+static int touch(struct threads *ts, struct tstat *t, const struct mthread *th,
 		 uint64_t time, int has_time)
 {
 	const char *comm = th->comm;
@@ -172,17 +210,10 @@ static int touch(struct threads *ts, struct analysis *a, struct tstat *t, const 
 		t->has_time = 1;
 	}
 	if (comm && comm != t->comm) {
-		if (t->comm) {
-			struct strbuf sb = STRBUF_INIT;
-			int err = !get_sw(ts, t) || strbuf__addstr(&sb, comms_of(t)) || strbuf__addch(&sb, '|') ||
-				  strbuf__addstr(&sb, comm);
-
-			if (!err)
-				t->sw->comms = analysis__intern(a, sb.buf);
-			strbuf__release(&sb);
-			if (err || !t->sw->comms)
-				return -ENOMEM;
-		}
+		if (t->comm && ((!t->sw || !t->sw->nr_comms) && add_comm(ts, t, t->comm)))
+			return -ENOMEM;
+		if (t->comm && add_comm(ts, t, comm))
+			return -ENOMEM;
 		t->comm = comm;
 	}
 	return 0;
@@ -295,7 +326,7 @@ static int threads_record(void *state, struct analysis *a, const struct rrecord 
 	t = get_tstat(ts, th);
 	if (!t)
 		return -ENOMEM;
-	err = touch(ts, a, t, th, time, has_time);
+	err = touch(ts, t, th, time, has_time);
 	if (err || !is_switch_record(rec) || !has_time)
 		return err;
 	ts->switch_data = 1;
@@ -381,7 +412,7 @@ static int sched_switch(struct threads *ts, struct analysis *a, const struct rsa
 
 		if (!nt)
 			return -ENOMEM;
-		err = touch(ts, a, nt, next, s->time, 1);
+		err = touch(ts, nt, next, s->time, 1);
 		if (!err)
 			err = switch_in(ts, nt, s->time);
 	}
@@ -422,7 +453,7 @@ static int threads_sample(void *state, struct analysis *a, const struct rsample 
 		t = get_tstat(ts, th);
 		if (!t)
 			return -ENOMEM;
-		err = touch(ts, a, t, th, s->time, rs->has_time);
+		err = touch(ts, t, th, s->time, rs->has_time);
 		if (!err)
 			err = count_sample(ts, t, rs);
 		if (err)
@@ -493,12 +524,14 @@ static int thread_rows(struct analysis *a, const struct threads *ts, const struc
 {
 	const struct tswitch none = { 0 }, *sw = t->sw ? t->sw : &none;
 	const int switches = ts->switch_data && t->tid != 0;	/* the idle task: none of its own */
-	const char *comms = comms_of(t);
+	const char *comms = comms_of(a, t);
 	uint64_t ns = oncpu_ns(a, t);
 	struct thread_row r;
 	int rows = 0, err;
 	uint32_t e;
 
+	if (!comms)
+		return -ENOMEM;
 	for (e = 0; e <= t->nr_ev; e++) {
 		int last = e == t->nr_ev;
 
@@ -509,7 +542,7 @@ static int thread_rows(struct analysis *a, const struct threads *ts, const struc
 		r.pid = t->pid;
 		r.tid = t->tid;
 		r.comm = t->comm ? t->comm : UNKNOWN;
-		r.comms = comms ? comms : UNKNOWN;
+		r.comms = comms;
 		r.start = t->has_time ? t->first : 0;
 		r.end = t->has_time ? t->last : 0;
 		r.event = last ? "" : analysis__event_name(a, e);

@@ -40,3 +40,17 @@ esac
 check "40,000 forks: every child's sample in the parent's last map" \
 	grep -q '^cpu-clock[^,]*,m001999.so,\[unknown\],,0,40000,' "$tmp/fk/results.csv"
 check "40,000 forks: a processes.csv row each, and the parent's" test "$(($(wc -l < "$tmp/fk/processes.csv") - 1))" -eq 40001
+
+# A thread renamed 8000 times (comm-churn.py: work.data's thread, a COMM and a sample in turn):
+# threads.csv's comms kept every name list so far as a string of its own, quadratic (492 MB,
+# 3.4 s; 20,000 renames 2.8 GB); now the names once each, the cell made at the end
+"$py" "$root/tests/cli/comm-churn.py" "$td/work.data" "$tmp/churn.data" 8000
+read -r rc kib < <(peak "$PROG" -q -o "$tmp/ch" "$tmp/churn.data")
+check "a thread renamed 8000 times: exit 0 (exit $rc)" test "$rc" -eq 0
+case $PROG in
+*build-san*) echo "skip - renames peak RSS: a sanitizer build ($kib KiB) has its own overhead" ;;
+*) check "a thread renamed 8000 times: peak RSS $kib KiB under 64 MiB" test "$kib" -lt 65536 ;;
+esac
+check "a thread renamed 8000 times: its comms perf-exec|work and the 8000 names in order" \
+	test "$(awk -F, 'NR == 2 { n = split($4, v, "|"); print n, v[1], v[2], v[3], v[4], v[n] }' "$tmp/ch/threads.csv")" = \
+	"8002 perf-exec work task-b task-a task-a"
