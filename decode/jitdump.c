@@ -451,7 +451,7 @@ int jitdump__parse(struct symbols *s, const char *path, const void *buf, size_t 
 /* the file's bytes, at most JIT_MAX_FILE of them (malloc'd); 0, -errno */
 static int read_all(const char *path, uint8_t **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);	/* a FIFO there: no wait for a writer */
 	struct stat st;
 	uint8_t *b = NULL;
 	size_t n = 0, cap;

@@ -7,36 +7,88 @@
  * Malformed lines are skipped; a missing or unreadable map is no error (no
  * symbols), running out of memory or a read error is.
  */
+#define MAP_LINE_MAX	(64u << 10)
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/log.h"
 #include "decode/symbols_internal.h"
 
+/*
+ * The map at path, a regular file only: its name comes from the recording
+ * (the pid), and a FIFO or a device there would block or never end.  NULL:
+ * no map (errno ENOMEM: out of memory)
+ */
+static FILE *open_map(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		int e = errno;
+
+		close(fd);
+		errno = e == ENOMEM ? ENOMEM : EINVAL;
+		return NULL;
+	}
+	return f;
+}
+
+/*
+ * The next line of f into line (NUL-terminated, without its newline); its
+ * length, -1 at the end.  A line longer than MAP_LINE_MAX is skipped (no
+ * name is that long; perf would hold it whole).
+ */
+static ssize_t next_line(FILE *f, char line[MAP_LINE_MAX])
+{
+	for (;;) {
+		size_t len;
+		int whole;
+
+		if (!fgets(line, MAP_LINE_MAX, f))
+			return -1;
+		len = strlen(line);
+		whole = len && line[len - 1] == '\n';
+		if (whole || feof(f))
+			return (ssize_t)len;
+		while (fgets(line, MAP_LINE_MAX, f) && !strchr(line, '\n'))
+			;	/* the rest of the long line */
+	}
+}
+
 int dso__load_perfmap(struct symbols *s, struct dso *d)
 {
-	FILE *f = fopen(d->path, "re");
-	char *line = NULL;
-	size_t cap = 0, n = 0, alloc = 0;
+	FILE *f = open_map(d->path);
+	char *line = malloc(MAP_LINE_MAX);
+	size_t n = 0, alloc = 0;
 	ssize_t len;
 	struct sym *v = NULL;
 	int err = 0;
 
-	if (!f) {
-		if (errno == ENOMEM)
-			return -ENOMEM;
-		log_msg(s->log, LOG_DEBUG, "%s: cannot open", d->path);
-		return 0;
+	if (!f || !line) {
+		err = (!f && errno == ENOMEM) || !line ? -ENOMEM : 0;
+		if (!err)
+			log_msg(s->log, LOG_DEBUG, "%s: cannot open (or not a file)", d->path);
+		if (f)
+			fclose(f);
+		free(line);
+		return err;
 	}
 	for (;;) {
 		errno = 0;
-		len = getline(&line, &cap, f);
+		len = next_line(f, line);
 		if (len < 0) {
-			/* a read error ends the run; what is not a file (a directory) has no symbols */
-			if (errno == ENOMEM || (ferror(f) && errno == EIO))
+			/* a read error ends the run */
+			if (ferror(f) && errno == EIO)
 				err = -errno;
 			break;
 		}

@@ -22,8 +22,19 @@ need_python "hostile names"
 # a pid no process can have (above the kernel's PID_MAX_LIMIT, 2^22): its perf map is ours
 pid=$((4200000 + $$ % 100000))
 map=/tmp/perf-$pid.map
-trap 'rm -rf "$tmp" "$map"' EXIT
+map2=/tmp/perf-$((pid + 1)).map
+trap 'rm -rf "$tmp" "$map" "$map2"' EXIT
 "$GEN" --names "$tmp/names.data" "$map" "$pid"
+# the perf map's path comes from the file (its pid): a FIFO there blocked the run in open()
+# forever, /dev/zero (a link to it) read without end; now only a regular file is read
+"$GEN" --names "$tmp/names2.data" "$map2" $((pid + 1))
+for what in fifo zero; do
+	rm -f "$map2"
+	if [ $what = fifo ]; then mkfifo "$map2"; else ln -s /dev/zero "$map2"; fi
+	timeout 30 "$PROG" -q -o "$tmp/map2" --reports results "$tmp/names2.data" 2> /dev/null
+	rc=$?
+	check "a perf map that is a $what: no symbols, exit 0 (exit $rc; 124: over 30 s)" test $rc -eq 0
+done
 "$GEN" --deep "$tmp/deep.data"
 "$PROG" -o "$tmp/out" --flamegraph "$tmp/fg.svg" --timeline "$tmp/tl.svg" \
 	--speedscope "$tmp/ss.json" --pprof "$tmp/pp.pb.gz" "$tmp/names.data" > "$tmp/summary.out" 2> "$tmp/summary.err"
