@@ -901,88 +901,155 @@ const struct diff_row *diff__row(const struct diff *d, size_t i)
 
 /* ---------------------------------------------------------------- stacks */
 
-/* the length of the line's first frame when it is OLD's main comm, which stands for NEW's; else 0 */
-static size_t renamed_comm(const char *const comm[2], int side, const char *s, size_t n)
-{
-	const char *semi = memchr(s, ';', n);
-	size_t len = semi ? (size_t)(semi - s) : n;
+/*
+ * The merged lines of diff__folded, paired by a key: the line's names with
+ * OLD's main comm as NEW's and every frame without its clone suffix, each
+ * key name an id in keys (names hold no ';', so equal id arrays are equal
+ * texts)
+ */
+struct fold_merge {
+	const char *comm[2];		/* OLD's and NEW's main comm; comm[0] NULL: no renaming */
+	struct fold_names keys;		/* the keys' names */
+	struct hashmap map;		/* a key's ids -> its line's index in lines + 1 */
+	struct array key;		/* uint32_t: scratch, a line's key */
+	struct array lines;		/* struct fold, names as offsets into out->parts */
+	struct array comm1_out, comm1_key;	/* uint32_t: NEW's main comm as it prints (its ';' split it) */
+};
 
-	if (side || !comm[0] || !comm[1] || len != strlen(comm[0]) || memcmp(s, comm[0], len))
-		return 0;
-	return len;
+/* what a run's name is among the merged lines, found once (ids + 1; 0: not yet) */
+struct fold_tr {
+	uint32_t out;			/* its id in out */
+	uint32_t key;			/* its key name as a frame: clone suffixes dropped */
+	uint32_t first;			/* its key name as a line's first name: verbatim */
+	int comm0;			/* 1: OLD's main comm, 2: not, 0: not yet */
+};
+
+/* the id cached + 1 (the caches' 0 is "not yet") appended to a */
+static int push_id(struct array *a, uint32_t cached)
+{
+	uint32_t id = cached - 1;
+
+	return array__append(a, &id, 1);
 }
 
-/* a folded line's pairing key: OLD's main comm as NEW's, every frame without its clone suffix */
-static int fold_key(const char *const comm[2], int side, const char *s, size_t n, struct strbuf *key)
+/* name's text in names as name id + 1 into *cached, once */
+static int cached_id(struct fold_names *names, const char *s, size_t len, uint32_t *cached)
 {
-	const char *p = s, *end = s + n;
-	int err = 0, first = 1;
+	uint32_t id;
 
-	strbuf__reset(key);
-	while (!err) {
-		const char *semi = memchr(p, ';', (size_t)(end - p));
-		size_t len = semi ? (size_t)(semi - p) : (size_t)(end - p), tag = 0;
+	if (*cached)
+		return 0;
+	if (fold_names__intern(names, s, len, &id))
+		return -ENOMEM;
+	*cached = id + 1;
+	return 0;
+}
 
-		if (!first)
-			err = strbuf__addch(key, ';');
-		if (first && renamed_comm(comm, side, p, len)) {
-			err = err ? err : strbuf__addstr(key, comm[1]);
-		} else if (!first) {
-			/* "name_[k]", "name_[i]": flame.h's kernel and inline marks stay */
-			if (len > 4 && p[len - 4] == '_' && p[len - 3] == '[' && p[len - 1] == ']')
-				tag = 4;
-			err = err ? err : strbuf__add(key, p, clone_base(p, len - tag));
-			err = err ? err : strbuf__add(key, p + len - tag, tag);
-		} else {
-			err = err ? err : strbuf__add(key, p, len);
-		}
-		first = 0;
+/* the key name of a frame: "name_[k]", "name_[i]" keep flame.h's kernel and inline marks */
+static int frame_key(struct fold_names *keys, struct strbuf *sb, const struct fold_name *n, uint32_t *cached)
+{
+	size_t tag = 0;
+
+	if (*cached)
+		return 0;
+	if (n->len > 4 && n->s[n->len - 4] == '_' && n->s[n->len - 3] == '[' && n->s[n->len - 1] == ']')
+		tag = 4;
+	strbuf__reset(sb);
+	if (strbuf__add(sb, n->s, clone_base(n->s, n->len - tag)) || strbuf__add(sb, n->s + n->len - tag, tag))
+		return -ENOMEM;
+	return cached_id(keys, sb->buf, sb->len, cached);
+}
+
+/* NEW's main comm as OLD's lines print it in its place: split where it holds ';' */
+static int comm1_names(struct fold_merge *m, struct folded *out)
+{
+	const char *p = m->comm[1];
+
+	for (;;) {
+		const char *semi = strchr(p, ';');
+		size_t len = semi ? (size_t)(semi - p) : strlen(p);
+		uint32_t o = 0, k = 0;
+
+		if (cached_id(&out->names, p, len, &o) || cached_id(&m->keys, p, len, &k) ||
+		    push_id(&m->comm1_out, o) || push_id(&m->comm1_key, k))
+			return -ENOMEM;
 		if (!semi)
-			break;
+			return 0;
 		p = semi + 1;
 	}
-	return err ? -ENOMEM : 0;
 }
 
-/* one run's stacks into the merged lines (offsets into out's arena until diff__folded ends) */
-static int merge_folded(const char *const comm[2], int side, const struct folded *fd, struct hashmap *map,
-			struct strbuf *key, struct array *lines, struct folded *out)
+/* one run's stacks into the merged lines */
+static int merge_folded(struct fold_merge *m, int side, const struct folded *fd, struct folded *out)
 {
-	size_t i;
+	struct fold_tr *tr = calloc(fd->names.v.len ? fd->names.v.len : 1, sizeof(*tr));
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, k;
+	int err = tr ? 0 : -ENOMEM;
 
-	for (i = 0; i < fd->nr; i++) {
+	for (i = 0; i < fd->nr && !err; i++) {
 		const struct fold *f = &fd->v[i];
+		struct fold_tr *first = &tr[f->names[0]];
 		struct fold *o;
 		void **slot;
-		int ret = fold_key(comm, side, f->s, f->len, key);
+		int renamed, ret;
 
-		ret = ret ? ret : hashmap__insert(map, key->buf, key->len, &slot);
-		if (ret < 0)
-			return -ENOMEM;
-		if (ret == 1) {
-			o = array__push(lines);
-			if (!o)
-				return -ENOMEM;
-			memset(o, 0, sizeof(*o));
-			*slot = (void *)(uintptr_t)lines->len;
+		if (!first->comm0) {
+			const struct fold_name *n = fold_names__at(&fd->names, f->names[0]);
+
+			first->comm0 = m->comm[0] && m->comm[1] && n->len == strlen(m->comm[0]) &&
+				       !memcmp(n->s, m->comm[0], n->len) ? 1 : 2;
 		}
-		o = &ARRAY_AT(lines, struct fold, (size_t)(uintptr_t)*slot - 1);
+		renamed = !side && first->comm0 == 1;
+		m->key.len = 0;
+		if (renamed) {
+			err = array__append(&m->key, m->comm1_key.data, m->comm1_key.len);
+		} else {
+			const struct fold_name *n = fold_names__at(&fd->names, f->names[0]);
+
+			err = cached_id(&m->keys, n->s, n->len, &first->first);
+			err = err ? err : push_id(&m->key, first->first);
+		}
+		for (k = 1; k < f->nr && !err; k++) {
+			struct fold_tr *t = &tr[f->names[k]];
+
+			err = frame_key(&m->keys, &sb, fold_names__at(&fd->names, f->names[k]), &t->key);
+			err = err ? err : push_id(&m->key, t->key);
+		}
+		if (err)
+			break;
+		ret = hashmap__insert(&m->map, m->key.data, m->key.len * sizeof(uint32_t), &slot);
+		if (ret < 0 || (ret == 1 && !(o = array__push(&m->lines)))) {
+			err = -ENOMEM;
+			break;
+		}
+		if (ret == 1)
+			*slot = (void *)(uintptr_t)m->lines.len;
+		o = &ARRAY_AT(&m->lines, struct fold, (size_t)(uintptr_t)*slot - 1);
 		/* NEW's names where NEW has the stack; OLD's main process under NEW's name */
 		if (ret == 1 || (side && !o->samples)) {
-			size_t skip = renamed_comm(comm, side, f->s, f->len);
+			size_t start = out->parts.len;
 
-			o->s = (const char *)(uintptr_t)out->arena.len;
-			if ((skip && strbuf__addstr(&out->arena, comm[1])) ||
-			    strbuf__add(&out->arena, f->s + skip, f->len - skip))
-				return -ENOMEM;
-			o->len = out->arena.len - (size_t)(uintptr_t)o->s;
+			if (renamed)
+				err = array__append(&out->parts, m->comm1_out.data, m->comm1_out.len);
+			for (k = renamed ? 1 : 0; k < f->nr && !err; k++) {
+				struct fold_tr *t = &tr[f->names[k]];
+				const struct fold_name *n = fold_names__at(&fd->names, f->names[k]);
+
+				err = cached_id(&out->names, n->s, n->len, &t->out);
+				err = err ? err : push_id(&out->parts, t->out);
+			}
+			o->names = (const uint32_t *)(uintptr_t)start;
+			o->nr = out->parts.len - start;
 		}
 		if (side)
 			o->samples += f->samples;
 		else
 			o->old += f->samples;
 	}
-	return 0;
+	strbuf__release(&sb);
+	free(tr);
+	return err;
 }
 
 /* were the main executables paired by their role (a renamed or rebuilt program)? */
@@ -998,21 +1065,27 @@ static int main_paired(const struct diff *d)
 
 int diff__folded(const struct diff *d, struct stack_count *const *stacks[2], struct folded *out)
 {
-	const char *comm[2] = { report__main_comm(d->an[0]), report__main_comm(d->an[1]) };
-	struct hashmap map;
-	struct strbuf key = STRBUF_INIT;
-	struct array lines;
+	struct fold_merge m;
 	size_t k, i;
 	int s, err = 0;
 
+	memset(&m, 0, sizeof(m));
+	m.comm[0] = report__main_comm(d->an[0]);
+	m.comm[1] = report__main_comm(d->an[1]);
 	/* OLD's main process stands for NEW's only as diff.csv pairs them: not two unrelated programs */
-	if (comm[0] && comm[1] && strcmp(comm[0], comm[1]) && !main_paired(d))
-		comm[0] = NULL;
+	if (m.comm[0] && m.comm[1] && strcmp(m.comm[0], m.comm[1]) && !main_paired(d))
+		m.comm[0] = NULL;
 	memset(out, 0, sizeof(*out));
-	strbuf__init(&out->arena);
+	folded__init(out);
 	out->diff = out->by_period = 1;
-	hashmap__init(&map);
-	array__init(&lines, sizeof(struct fold));
+	fold_names__init(&m.keys);
+	hashmap__init(&m.map);
+	array__init(&m.key, sizeof(uint32_t));
+	array__init(&m.lines, sizeof(struct fold));
+	array__init(&m.comm1_out, sizeof(uint32_t));
+	array__init(&m.comm1_key, sizeof(uint32_t));
+	if (m.comm[0] && m.comm[1])
+		err = comm1_names(&m, out);
 	for (s = 1; s >= 0 && !err; s--) {
 		for (k = 0; k < d->nr_runs[s] && !err; k++) {
 			struct folded fd;
@@ -1024,30 +1097,34 @@ int diff__folded(const struct diff *d, struct stack_count *const *stacks[2], str
 				out->event = fd.event;
 			if (s)
 				out->nr_samples += fd.nr_samples;
-			err = merge_folded(comm, s, &fd, &map, &key, &lines, out);
+			err = merge_folded(&m, s, &fd, out);
 			folded__release(&fd);
 		}
 	}
-	hashmap__release(&map, NULL);
-	strbuf__release(&key);
-	out->v = array__detach(&lines, &out->nr);
-	if (err || (out->nr && !out->v)) {
-		free(out->v);
-		out->v = NULL;
-		folded__release(out);
-		return err ? err : -ENOMEM;
-	}
-	for (i = 0; i < out->nr; i++) {
-		struct fold *f = &out->v[i];
+	fold_names__release(&m.keys);
+	hashmap__release(&m.map, NULL);
+	array__release(&m.key);
+	array__release(&m.comm1_out);
+	array__release(&m.comm1_key);
+	out->v = array__detach(&m.lines, &out->nr);
+	if (!err && out->nr && !out->v)
+		err = -ENOMEM;
+	if (!err) {
+		for (i = 0; i < out->nr; i++) {
+			struct fold *f = &out->v[i];
 
-		f->s = out->arena.buf + (size_t)(uintptr_t)f->s;
-		f->samples /= d->nr_runs[1];	/* the mean per run of each side */
-		f->old /= d->nr_runs[0];
-		out->total += f->samples;
-		out->old_total += f->old;
+			/* offsets until the parts stopped growing */
+			f->names = (const uint32_t *)out->parts.data + (size_t)(uintptr_t)f->names;
+			f->samples /= d->nr_runs[1];	/* the mean per run of each side */
+			f->old /= d->nr_runs[0];
+			out->total += f->samples;
+			out->old_total += f->old;
+		}
+		err = folded__sort(out);
 	}
-	folded__sort(out);
-	return 0;
+	if (err)
+		folded__release(out);
+	return err;
 }
 
 /* ---------------------------------------------------------------- diff.csv */

@@ -81,6 +81,7 @@ static int put_stacks(struct page *p, const struct diff *d, struct stack_count *
 		      struct pool *names)
 {
 	struct folded fd;
+	long *refs;
 	size_t i;
 	int err = stacks[0] && stacks[1] ? diff__folded(d, (struct stack_count *const *[2]){ stacks[0], stacks[1] }, &fd) : -EINVAL;
 
@@ -93,24 +94,16 @@ static int put_stacks(struct page *p, const struct diff *d, struct stack_count *
 	csv__puts(&p->c, ",\"fe\":");
 	page__str(p, fd.event);
 	csv__puts(&p->c, ",\"fd\":[");
+	refs = calloc(fd.names.v.len ? fd.names.v.len : 1, sizeof(*refs));
+	if (!refs)
+		err = -ENOMEM;
 	for (i = 0; i < fd.nr && !err; i++) {
-		char *line = pool__alloc(names, fd.v[i].len + 1), *s, *semi;
-
-		if (!line) {
-			err = -ENOMEM;
-			break;
-		}
-		memcpy(line, fd.v[i].s, fd.v[i].len);
 		csv__puts(&p->c, i ? ",[[" : "[[");
-		for (s = line; s; s = semi) {
-			semi = strchr(s, ';');
-			if (semi)
-				*semi++ = '\0';
-			csv__printf(&p->c, "%s%ld", s == line ? "" : ",", page__ref(p, s));
-		}
+		err = page__fold_line(p, &fd, i, refs, names);
 		csv__printf(&p->c, "],%" PRIu64 ",%" PRIu64 "]", fd.v[i].old, fd.v[i].samples);
 	}
 	csv__puts(&p->c, "]");
+	free(refs);
 	folded__release(&fd);
 	return err;
 }

@@ -25,10 +25,59 @@
 
 /* ------------------------------------------------------------- collapse */
 
+void fold_names__init(struct fold_names *n)
+{
+	hashmap__init(&n->ids);
+	array__init(&n->v, sizeof(struct fold_name));
+	n->text.head = NULL;
+}
+
+void fold_names__release(struct fold_names *n)
+{
+	hashmap__release(&n->ids, NULL);
+	array__release(&n->v);
+	pool__release(&n->text);
+}
+
+int fold_names__intern(struct fold_names *n, const char *name, size_t len, uint32_t *id)
+{
+	void **slot = hashmap__find(&n->ids, name, len);
+	struct fold_name *fn;
+	char *copy;
+
+	if (slot) {
+		*id = (uint32_t)((uintptr_t)*slot - 1);
+		return 0;
+	}
+	/* the name first: a failed insert leaves no slot without its id */
+	if (n->v.len >= UINT32_MAX - 1 || !(copy = pool__alloc(&n->text, len + 1)))
+		return -ENOMEM;
+	memcpy(copy, name, len);
+	fn = array__push(&n->v);
+	if (!fn || hashmap__insert(&n->ids, name, len, &slot) < 0)
+		return -ENOMEM;
+	fn->s = copy;
+	fn->len = len;
+	*id = (uint32_t)(n->v.len - 1);
+	*slot = (void *)(uintptr_t)n->v.len;
+	return 0;
+}
+
+void folded__init(struct folded *fd)
+{
+	fold_names__init(&fd->names);
+	array__init(&fd->parts, sizeof(uint32_t));
+	fd->v = NULL;
+	fd->nr = 0;
+}
+
 void folded__release(struct folded *fd)
 {
-	strbuf__release(&fd->arena);
+	fold_names__release(&fd->names);
+	array__release(&fd->parts);
 	free(fd->v);
+	fd->v = NULL;
+	fd->nr = 0;
 }
 
 /* stackcollapse's tidy_generic on sb->buf[start..]: ';' -> ':', args and quotes dropped */
@@ -106,21 +155,108 @@ static int add_comm(struct strbuf *sb, const char *comm)
 	return 0;
 }
 
-static int fold_cmp(const void *pa, const void *pb)
+/*
+ * The order of the lines' texts from their names: name id's rank in
+ * rank[2 * id + more], more 1 when ';' and another name follow it, 0 when
+ * the line ends there (a prefix sorts first).  Names hold no ';', so the
+ * first name that differs between two lines decides their order, as the
+ * texts' first differing byte, which lies in that name or at its end.
+ */
+struct rank_ent {
+	const struct fold_name *n;
+	uint32_t id;
+	int more;
+};
+
+static int rank_cmp(const void *pa, const void *pb)
 {
-	const struct fold *a = pa, *b = pb;
-	size_t n = a->len < b->len ? a->len : b->len;
-	int r = memcmp(a->s, b->s, n);
+	const struct rank_ent *a = pa, *b = pb;
+	size_t m = a->n->len < b->n->len ? a->n->len : b->n->len;
+	int r = memcmp(a->n->s, b->n->s, m), ca, cb;
 
 	if (r)
 		return r;
-	return a->len == b->len ? 0 : (a->len < b->len ? -1 : 1);
+	ca = a->n->len > m ? (unsigned char)a->n->s[m] : a->more ? ';' : -1;
+	cb = b->n->len > m ? (unsigned char)b->n->s[m] : b->more ? ';' : -1;
+	return ca == cb ? 0 : ca < cb ? -1 : 1;
 }
 
-void folded__sort(struct folded *fd)
+static uint32_t *name_ranks(const struct fold_names *names)
 {
-	if (fd->nr)
-		qsort(fd->v, fd->nr, sizeof(*fd->v), fold_cmp);
+	size_t n = names->v.len, i;
+	struct rank_ent *e = n ? calloc(n, 2 * sizeof(*e)) : NULL;
+	uint32_t *rank = n ? calloc(n, 2 * sizeof(*rank)) : NULL;
+
+	if (!e || !rank) {
+		free(e);
+		free(rank);
+		return NULL;
+	}
+	for (i = 0; i < 2 * n; i++) {
+		e[i].n = fold_names__at(names, (uint32_t)(i / 2));
+		e[i].id = (uint32_t)(i / 2);
+		e[i].more = (int)(i % 2);
+	}
+	qsort(e, 2 * n, sizeof(*e), rank_cmp);
+	for (i = 0; i < 2 * n; i++)
+		rank[2 * (size_t)e[i].id + (size_t)e[i].more] = (uint32_t)i;
+	free(e);
+	return rank;
+}
+
+static int fold_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct fold *a = pa, *b = pb;
+	const uint32_t *rank = ctx;
+	size_t n = a->nr < b->nr ? a->nr : b->nr, k;
+
+	for (k = 0; k < n; k++) {
+		uint32_t ra = rank[2 * (size_t)a->names[k] + (k + 1 < a->nr)];
+		uint32_t rb = rank[2 * (size_t)b->names[k] + (k + 1 < b->nr)];
+
+		if (ra != rb)
+			return ra < rb ? -1 : 1;
+	}
+	return a->nr == b->nr ? 0 : (a->nr < b->nr ? -1 : 1);
+}
+
+static int fold_same(const struct fold *a, const struct fold *b)
+{
+	return a->nr == b->nr && !memcmp(a->names, b->names, a->nr * sizeof(*a->names));
+}
+
+int folded__sort(struct folded *fd)
+{
+	uint32_t *rank;
+
+	if (fd->nr < 2)
+		return 0;
+	rank = name_ranks(&fd->names);
+	if (!rank)
+		return -ENOMEM;
+	qsort_r(fd->v, fd->nr, sizeof(*fd->v), fold_cmp, rank);
+	free(rank);
+	return 0;
+}
+
+/* the name id of a frame, or of a comm (as the key's interned pointer), made on first sight */
+static int name_of(struct folded *fd, struct hashmap *seen, struct strbuf *sb, uintptr_t frame, int comm,
+		   uint32_t *id)
+{
+	void **slot = hashmap__find(seen, &frame, sizeof(frame));
+	int err;
+
+	if (slot) {
+		*id = (uint32_t)((uintptr_t)*slot - 1);
+		return 0;
+	}
+	strbuf__reset(sb);
+	err = comm ? add_comm(sb, (const char *)frame) : add_frame(sb, frame);
+	err = err ? err : fold_names__intern(&fd->names, sb->buf, sb->len, id);
+	if (err || hashmap__insert(seen, &frame, sizeof(frame), &slot) < 0)
+		return -ENOMEM;
+	*slot = (void *)(uintptr_t)(*id + 1);
+	return 0;
 }
 
 /*
@@ -131,48 +267,59 @@ void folded__sort(struct folded *fd)
 int folded__collapse(const struct hashmap *map, uint32_t event, unsigned weight, struct folded *fd)
 {
 	const struct hashmap_entry *e;
-	struct array offs;
+	struct hashmap frames, comms;	/* a frame's, a comm's name id + 1 */
+	struct strbuf sb = STRBUF_INIT;
+	struct array lines;
 	size_t it = 0, i, n;
 	int err = -ENOMEM;
 
-	strbuf__init(&fd->arena);
-	array__init(&offs, sizeof(struct fold));
-	/* offsets first (the arena moves as it grows), pointers after */
+	folded__init(fd);
+	hashmap__init(&frames);
+	hashmap__init(&comms);
+	array__init(&lines, sizeof(struct fold));
 	while ((e = hashmap__next(map, &it))) {
 		struct stack_key key;
-		const uintptr_t *frames = (const uintptr_t *)((const char *)e->key + sizeof(key));
+		const uintptr_t *frames_of = (const uintptr_t *)((const char *)e->key + sizeof(key));
 		struct fold *fo;
-		size_t start = fd->arena.len;
+		size_t start = fd->parts.len;
+		uint32_t id;
 
 		memcpy(&key, e->key, sizeof(key));
 		if (event != UINT32_MAX && key.event != event)
 			continue;
-		if (key.comm && add_comm(&fd->arena, key.comm))
+		if (key.comm && (name_of(fd, &comms, &sb, (uintptr_t)key.comm, 1, &id) || array__append(&fd->parts, &id, 1)))
 			goto out;
 		for (i = key.nr; i-- > 0;) {
 			uintptr_t frame;
 
-			memcpy(&frame, frames + i, sizeof(frame));
-			if (((key.comm || i + 1 < key.nr) && strbuf__addch(&fd->arena, ';')) || add_frame(&fd->arena, frame))
+			memcpy(&frame, frames_of + i, sizeof(frame));
+			if (name_of(fd, &frames, &sb, frame, 0, &id) || array__append(&fd->parts, &id, 1))
 				goto out;
 		}
-		fo = array__push(&offs);
+		/* no comm and no frame: the empty line, one empty name as its text splits */
+		if (fd->parts.len == start &&
+		    (fold_names__intern(&fd->names, "", 0, &id) || array__append(&fd->parts, &id, 1)))
+			goto out;
+		fo = array__push(&lines);
 		if (!fo)
 			goto out;
-		fo->s = (const char *)(uintptr_t)start;
-		fo->len = fd->arena.len - start;
+		fo->names = (const uint32_t *)(uintptr_t)start;
+		fo->nr = fd->parts.len - start;
 		fo->samples = ((const uint64_t *)e->value)[weight];
 		fd->nr_samples += ((const uint64_t *)e->value)[0];
 	}
-	fd->v = array__detach(&offs, &n);
+	fd->v = array__detach(&lines, &n);
+	fd->nr = n;
+	/* offsets until the parts stopped growing */
 	for (i = 0; i < n; i++)
-		fd->v[i].s = fd->arena.buf + (size_t)(uintptr_t)fd->v[i].s;
-	if (n)
-		qsort(fd->v, n, sizeof(*fd->v), fold_cmp);
+		fd->v[i].names = (const uint32_t *)fd->parts.data + (size_t)(uintptr_t)fd->v[i].names;
+	if (folded__sort(fd))
+		goto out;
 	/* different frames can print the same (a name in two objects): one line */
+	fd->nr = 0;
 	for (i = 0; i < n; i++) {
 		fd->total += fd->v[i].samples;
-		if (fd->nr && !fold_cmp(&fd->v[fd->nr - 1], &fd->v[i]))
+		if (fd->nr && fold_same(&fd->v[fd->nr - 1], &fd->v[i]))
 			fd->v[fd->nr - 1].samples += fd->v[i].samples;
 		else
 			fd->v[fd->nr++] = fd->v[i];
@@ -181,10 +328,28 @@ int folded__collapse(const struct hashmap *map, uint32_t event, unsigned weight,
 		fd->event = NULL;
 	err = 0;
 out:
-	array__release(&offs);
+	array__release(&lines);
+	hashmap__release(&frames, NULL);
+	hashmap__release(&comms, NULL);
+	strbuf__release(&sb);
 	if (err)
 		folded__release(fd);
 	return err;
+}
+
+/* line i's text into c: its names joined by ';' */
+static void put_line(struct csv *c, const struct folded *fd, size_t i)
+{
+	const struct fold *f = &fd->v[i];
+	size_t k;
+
+	for (k = 0; k < f->nr; k++) {
+		const struct fold_name *n = fold_names__at(&fd->names, f->names[k]);
+
+		if (k)
+			csv__raw(c, ";", 1);
+		csv__raw(c, n->s, n->len);
+	}
 }
 
 /* fd's lines into path; fd is released */
@@ -202,7 +367,7 @@ int folded__write(struct folded *fdp, const char *path)
 	}
 	/* raw lines, not CSV fields: names with ',' stay unquoted */
 	for (i = 0; i < fd.nr; i++) {
-		csv__raw(&c, fd.v[i].s, fd.v[i].len);
+		put_line(&c, &fd, i);
 		if (fd.diff)	/* difffolded.pl's lines: STACK OLD NEW */
 			csv__printf(&c, " %" PRIu64, fd.v[i].old);
 		csv__printf(&c, " %" PRIu64 "\n", fd.v[i].samples);
@@ -361,18 +526,9 @@ static void fg_frame(struct flame *fl, const char *name, size_t n, size_t depth,
 
 /* the open frames of the flow: one per depth */
 struct fg_open {
-	const char *name;
-	size_t len;
+	uint32_t id;			/* its name */
 	uint64_t start, ostart;		/* the weight's and OLD's position where it opened */
 };
-
-/* length of the part of s (n bytes) before the next ';' */
-static size_t part_len(const char *s, size_t n)
-{
-	const char *semi = memchr(s, ';', n);
-
-	return semi ? (size_t)(semi - s) : n;
-}
 
 /*
  * flamegraph.pl's flow(): walk the sorted stacks; frames a stack shares
@@ -381,42 +537,30 @@ static size_t part_len(const char *s, size_t n)
  */
 static void fg_flow(struct flame *fl, const struct folded *fd, struct fg_open *open)
 {
-	size_t nopen = 0, i;
+	size_t nopen = 0, i, depth, k;
 	uint64_t x = 0, xo = 0;
 
 	for (i = 0; i <= fd->nr; i++) {
-		const char *s = i < fd->nr ? fd->v[i].s : "";
-		size_t n = i < fd->nr ? fd->v[i].len : 0, depth = 0, keep, len;
-		const char *p = s;
+		const struct fold *f = i < fd->nr ? &fd->v[i] : NULL;
 
 		/* the prefix shared with the open frames */
-		while (i < fd->nr && depth < nopen) {
-			len = part_len(p, n - (size_t)(p - s));
-			if (len != open[depth].len || memcmp(p, open[depth].name, len))
-				break;
-			depth++;
-			p += len + 1;
-			if (p > s + n)
-				break;
-		}
-		keep = depth;
-		while (nopen > keep) {
-			nopen--;
-			fg_frame(fl, open[nopen].name, open[nopen].len, nopen + 1, (const uint64_t[2]){ open[nopen].start, x },
+		for (depth = 0; f && depth < nopen && depth < f->nr && f->names[depth] == open[depth].id; depth++)
+			;
+		while (nopen > depth) {
+			const struct fold_name *n = fold_names__at(&fd->names, open[--nopen].id);
+
+			fg_frame(fl, n->s, n->len, nopen + 1, (const uint64_t[2]){ open[nopen].start, x },
 				 (const uint64_t[2]){ open[nopen].ostart, xo });
 		}
-		if (i == fd->nr)
+		if (!f)
 			break;
-		for (; p <= s + n; p += len + 1) {
-			len = part_len(p, n - (size_t)(p - s));
-			open[nopen].name = p;
-			open[nopen].len = len;
+		for (k = depth; k < f->nr; k++, nopen++) {
+			open[nopen].id = f->names[k];
 			open[nopen].start = x;
 			open[nopen].ostart = xo;
-			nopen++;
 		}
-		x += fd->v[i].samples;
-		xo += fd->v[i].old;
+		x += f->samples;
+		xo += f->old;
 	}
 	fg_frame(fl, "all", 3, 0, (const uint64_t[2]){ 0, fl->total }, (const uint64_t[2]){ 0, xo });
 }
@@ -566,15 +710,9 @@ int flame__write_svg(struct folded *fdp, const char *path, int offcpu, unsigned 
 	/* nothing to draw: no sample, or a differential graph's NEW side has none (its widths are NEW's) */
 	const int empty = !fd.event || !fd.total;
 
-	for (i = 0; i < fd.nr; i++) {
-		size_t parts = 1;
-		const char *p;
-
-		for (p = fd.v[i].s; (p = memchr(p, ';', fd.v[i].len - (size_t)(p - fd.v[i].s))); p++)
-			parts++;
-		if (parts > depth)
-			depth = parts;
-	}
+	for (i = 0; i < fd.nr; i++)
+		if (fd.v[i].nr > depth)
+			depth = fd.v[i].nr;
 	open = calloc(depth, sizeof(*open));
 	if (!open) {
 		folded__release(&fd);

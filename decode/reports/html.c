@@ -77,6 +77,7 @@ struct html_out {
 	struct html_stack **st;		/* stack id -> its counts */
 	size_t nr_stacks;
 	struct pool names;		/* the off-CPU frames' names, alive until the page is closed */
+	struct hashmap comm_refs;	/* a stack's comm (interned: its pointer) -> its index in "s" + 1 */
 	struct analysis *a;
 	int first;			/* the next row is the list's first */
 };
@@ -421,6 +422,27 @@ static int cell_cmp(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* comm's index in "s", found once: page__ref hashes the name, and a long one is in every stack of its thread */
+static long comm_ref(struct html_out *o, const char *comm)
+{
+	void **slot;
+	long ref;
+
+	if (!comm)
+		return page__ref(&o->p, comm);
+	if (hashmap__insert(&o->comm_refs, &comm, sizeof(comm), &slot) < 0) {
+		page__err(&o->p, -ENOMEM);
+		return -1;
+	}
+	if (!*slot) {
+		ref = page__ref(&o->p, comm);
+		if (ref < 0)
+			return ref;
+		*slot = (void *)(uintptr_t)(ref + 1);
+	}
+	return (long)((uintptr_t)*slot - 1);
+}
+
 /* one stack: [event, comm, callchain, [frame rows, innermost first], [cell, samples, period, ...]] */
 static void put_stack(struct html_out *o, size_t id, const struct html_cell *c, size_t nr)
 {
@@ -429,7 +451,7 @@ static void put_stack(struct html_out *o, size_t id, const struct html_cell *c, 
 	size_t i;
 	int first = 1;
 
-	csv__printf(&o->p.c, "%s[%" PRIu32 ",%ld,%d,[", id ? "," : "", k.event, page__ref(&o->p, k.comm),
+	csv__printf(&o->p.c, "%s[%" PRIu32 ",%ld,%d,[", id ? "," : "", k.event, comm_ref(o, k.comm),
 		    o->st[id]->callchain ? 1 : 0);
 	for (i = 0; i < k.nr; i++)
 		page__num(&o->p, i ? ',' : 0, (int64_t)o->func_index[frame__func(fr[i])->id] - 1);
@@ -517,6 +539,7 @@ static int thread_row(void *ctx, const struct thread_row *r)
 static int put_offcpu(struct html_out *o, struct analysis *a)
 {
 	struct folded fd;
+	long *refs;
 	size_t i;
 	int err = threads__folded_offcpu(a, &fd);
 
@@ -527,25 +550,17 @@ static int put_offcpu(struct html_out *o, struct analysis *a)
 	}
 	if (err)
 		return err;
+	refs = calloc(fd.names.v.len ? fd.names.v.len : 1, sizeof(*refs));
+	if (!refs)
+		err = -ENOMEM;
 	csv__puts(&o->p.c, "[");
 	for (i = 0; i < fd.nr && !err; i++) {
-		char *line = pool__alloc(&o->names, fd.v[i].len + 1), *p, *semi;
-
-		if (!line) {
-			err = -ENOMEM;
-			break;
-		}
-		memcpy(line, fd.v[i].s, fd.v[i].len);
 		csv__puts(&o->p.c, i ? ",[[" : "[[");
-		for (p = line; p; p = semi) {
-			semi = strchr(p, ';');
-			if (semi)
-				*semi++ = '\0';
-			csv__printf(&o->p.c, "%s%ld", p == line ? "" : ",", page__ref(&o->p, p));
-		}
+		err = page__fold_line(&o->p, &fd, i, refs, &o->names);
 		csv__printf(&o->p.c, "],%" PRIu64 "]", fd.v[i].samples);
 	}
 	csv__puts(&o->p.c, "]");
+	free(refs);
 	folded__release(&fd);
 	return err;
 }
@@ -587,6 +602,7 @@ static int html_write(void *state, struct analysis *a, const char *path)
 	free(o.st);
 	err = page__close(&o.p);
 	pool__release(&o.names);
+	hashmap__release(&o.comm_refs, NULL);
 	return err;
 }
 

@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include "decode/reports/flame.h"
 #include "decode/reports/page.h"
+#include "util/pool.h"
 #include "util/escape.h"
 #include "page-assets.h"
 
@@ -76,6 +78,28 @@ long page__ref(struct page *p, const char *s)
 		*slot = (void *)(uintptr_t)p->str_list.len;
 	}
 	return (long)(uintptr_t)*slot - 1;
+}
+
+int page__fold_line(struct page *p, const struct folded *fd, size_t i, long *refs, struct pool *keep)
+{
+	const struct fold *f = &fd->v[i];
+	size_t k;
+
+	for (k = 0; k < f->nr; k++) {
+		uint32_t id = f->names[k];
+
+		if (!refs[id]) {
+			const struct fold_name *n = fold_names__at(&fd->names, id);
+			char *copy = pool__alloc(keep, n->len + 1);
+
+			if (!copy)
+				return -ENOMEM;
+			memcpy(copy, n->s, n->len);
+			refs[id] = page__ref(p, copy) + 1;
+		}
+		page__num(p, k ? ',' : 0, refs[id] - 1);
+	}
+	return 0;
 }
 
 void page__num(struct page *p, char sep, int64_t v)

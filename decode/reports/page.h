@@ -40,6 +40,15 @@ void page__str(struct page *p, const char *s);
 long page__ref(struct page *p, const char *s);
 /* sep (when not 0), then v in decimal: for long rows of numbers, cheaper than csv__printf */
 void page__num(struct page *p, char sep, int64_t v);
+struct folded;
+struct pool;
+/*
+ * Line i of fd as its names' indexes in "s", comma-separated, outer first:
+ * refs holds one long per name of fd, zeroed before the first line (then
+ * each name's index + 1), so that a name is copied into keep (alive until
+ * page__close) and looked up once, however many lines hold it.  0 or -ENOMEM.
+ */
+int page__fold_line(struct page *p, const struct folded *fd, size_t i, long *refs, struct pool *keep);
 /* keep the first error */
 void page__err(struct page *p, int err);
 /* "s", the data's '}', the script; the file committed, p released; 0 or the first error */

@@ -552,8 +552,32 @@ static int label(struct pprof *p, Perftools__Profiles__Label *l, const char *key
 	return l->key < 0 || l->str < 0 ? -ENOMEM : 0;
 }
 
+/*
+ * The comm label: its string id found once per comm (interned: by pointer),
+ * as str_id hashes the name and a long one is in every sample of its thread
+ */
+static int comm_label(struct pprof *p, struct hashmap *ids, Perftools__Profiles__Label *l, const char *comm)
+{
+	void **slot;
+	int err;
+
+	if (hashmap__insert(ids, &comm, sizeof(comm), &slot) < 0)
+		return -ENOMEM;
+	if (*slot) {
+		perftools__profiles__label__init(l);
+		l->key = str_id(p, "comm");
+		l->str = (int64_t)((uintptr_t)*slot - 1);
+		return l->key < 0 ? -ENOMEM : 0;
+	}
+	err = label(p, l, "comm", comm, 0);
+	if (!err)
+		*slot = (void *)(uintptr_t)(l->str + 1);
+	return err;
+}
+
 static int put_samples(struct pprof *p, struct gz_out *g, const int *col, size_t nr_ev, size_t nr_cols)
 {
+	struct hashmap comm_ids;	/* comm -> its string id + 1 */
 	Perftools__Profiles__Profile msg = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__Sample smp = PERFTOOLS__PROFILES__SAMPLE__INIT, *sp = &smp;
 	Perftools__Profiles__Label lab[4], *labp[4] = { &lab[0], &lab[1], &lab[2], &lab[3] };
@@ -561,6 +585,7 @@ static int put_samples(struct pprof *p, struct gz_out *g, const int *col, size_t
 	size_t i, e;
 	int err = vals ? 0 : -ENOMEM;
 
+	hashmap__init(&comm_ids);
 	msg.n_sample = 1;
 	msg.sample = &sp;
 	smp.label = labp;
@@ -579,13 +604,14 @@ static int put_samples(struct pprof *p, struct gz_out *g, const int *col, size_t
 		smp.location_id = (uint64_t *)s->locs;
 		smp.n_location_id = s->key.nr;
 		err = label(p, &lab[0], "pid", NULL, s->key.pid) || label(p, &lab[1], "tid", NULL, s->key.tid) ||
-		      label(p, &lab[2], "comm", s->key.comm, 0) ||
+		      comm_label(p, &comm_ids, &lab[2], s->key.comm) ||
 		      (s->key.has_cpu && label(p, &lab[3], "cpu", NULL, s->key.cpu)) ? -ENOMEM : 0;
 		smp.n_label = s->key.has_cpu ? 4 : 3;
 		if (!err)
 			put(g, &msg);
 	}
 	free(vals);
+	hashmap__release(&comm_ids, NULL);
 	return err;
 }
 

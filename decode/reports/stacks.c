@@ -124,7 +124,7 @@ static int collapse(struct stack_count *st, struct analysis *a, struct folded *f
 	memset(fd, 0, sizeof(*fd));
 	fd->by_period = by_period;
 	if (!stacks_event(st, a, &event, &name)) {
-		strbuf__init(&fd->arena);
+		folded__init(fd);
 		return 0;
 	}
 	fd->event = name;

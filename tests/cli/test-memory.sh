@@ -8,6 +8,10 @@
 # And 40,000 forks of a process with 2000 maps (gen-perf --forks): each
 # child copied its parent's map list (3.2 GB, 7.7 s); shared until one side
 # changes, it takes tens of MB.
+# And a COMM of 60 KB over 20,000 distinct stacks (gen-perf --wide): the
+# folded stacks held every line's text, the COMM copied into each (1.22 GB,
+# 15 s for --flamegraph); lines of name ids take 14 MB.  --html and --pprof
+# hashed the COMM once per stack and sample (1 s of CPU each; 0.05 s now).
 . "$(dirname "$0")/testlib.sh"
 
 need_gen "memory bound"
@@ -54,3 +58,22 @@ esac
 check "a thread renamed 8000 times: its comms perf-exec|work and the 8000 names in order" \
 	test "$(awk -F, 'NR == 2 { n = split($4, v, "|"); print n, v[1], v[2], v[3], v[4], v[n] }' "$tmp/ch/threads.csv")" = \
 	"8002 perf-exec work task-b task-a task-a"
+"$GEN" --wide "$tmp/wide.data" 60000 20000
+read -r rc kib < <(peak timeout 60 "$PROG" -q -o "$tmp/wd" --reports none --flamegraph "$tmp/wide.svg" \
+	--html "$tmp/wide.html" --pprof "$tmp/wide.pb.gz" "$tmp/wide.data")
+check "60 KB COMM, 20,000 stacks: flame graph, page and pprof, exit 0 (exit $rc; 124 = over 60 s)" test "$rc" -eq 0
+read -r frc fkib < <(peak timeout 60 "$PROG" -q -o "$tmp/wd" --reports none --folded - "$tmp/wide.data")
+check "60 KB COMM, 20,000 stacks: 1.2 GB of folded stacks to stdout, exit 0 (exit $frc)" test "$frc" -eq 0
+case $PROG in
+*build-san*) echo "skip - wide stacks peak RSS: a sanitizer build ($kib, $fkib KiB) has its own overhead" ;;
+*) check "60 KB COMM, 20,000 stacks: flame graph, page and pprof peak RSS $kib KiB under 128 MiB" test "$kib" -lt 131072
+   check "60 KB COMM, 20,000 stacks: folded peak RSS $fkib KiB under 128 MiB" test "$fkib" -lt 131072 ;;
+esac
+check "60 KB COMM: the flame graph's comm frame holds every sample (period 20000000, 100%)" \
+	test "$(awk 'length($0) > 60000 && /^<title>C+ \(period 20000000, 100.00%\)<\/title>$/' "$tmp/wide.svg" | wc -l)" -eq 1
+# the same stacks under a short COMM: every stack a line, sorted, none merged
+"$GEN" --wide "$tmp/wide100.data" 100 20000
+"$PROG" -q -o "$tmp/wd" --reports none --folded "$tmp/wide100.folded" "$tmp/wide100.data"
+check "20,000 stacks: 20,000 folded lines of weight 1" \
+	test "$(grep -c '^C\{100\};\[lib[0-9]*\.so\];\[lib[0-9]*\.so\] 1$' "$tmp/wide100.folded")" -eq 20000
+check "20,000 stacks: sorted bytewise, each once" env LC_ALL=C sort -uc "$tmp/wide100.folded"

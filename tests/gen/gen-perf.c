@@ -1181,6 +1181,8 @@ static void make_corrupt(const struct gen_out *go, const char *name, enum corrup
  *                              comms, mmap file names, event name, hostname, cmdline
  *                              and, written to MAP as /tmp/perf-PID.map, JIT symbols
  *   --deep OUT                 2,000 samples with a 2-frame stack and one with 128 frames
+ *   --wide OUT COMM_BYTES N    a COMM of COMM_BYTES (at most 65,000) and N distinct 2-frame
+ *                              stacks (gen_wide)
  * OUT "-" is stdout.
  */
 
@@ -1596,6 +1598,48 @@ static void gen_deep(const char *out)
 	perfemit__release(&d);
 }
 
+/*
+ * A COMM of comm_bytes (at most 65,000: a record's size is 16 bits) and nr
+ * distinct 2-frame stacks over the square root of nr mapped (absent) files,
+ * every pair of which is a stack: the folded stacks' text repeats the COMM
+ * nr times (readperf built it all in memory, 1.2 GB for 60 KB x 20,000)
+ */
+static void gen_wide(const char *out, size_t comm_bytes, long nr)
+{
+	struct perfemit d;
+	char *comm, file[64];
+	uint64_t t = 1000;
+	long ndso = 1, i;
+
+	if (comm_bytes > 65000)
+		comm_bytes = 65000;
+	comm = malloc(comm_bytes + 1);
+	if (!comm) {
+		perror("gen-perf");
+		exit(1);
+	}
+	memset(comm, 'C', comm_bytes);
+	comm[comm_bytes] = '\0';
+	while (ndso * ndso < nr)
+		ndso++;
+	perfemit__init(&d, 0);
+	big_comm(&d, 7, comm, t++);
+	for (i = 0; i < ndso; i++) {
+		snprintf(file, sizeof(file), "/opt/wide/lib%04ld.so", i);
+		nm_mmap(&d, 7, 0x10000000 + (uint64_t)i * 0x100000, 0x100000, file, t++);
+	}
+	for (i = 0; i < nr; i++) {
+		const uint64_t chain[2] = { 0x10000100 + (uint64_t)(i % ndso) * 0x100000,
+					    0x10000200 + (uint64_t)(i / ndso) * 0x100000 };
+
+		nm_sample(&d, 7, 7, t++, chain, 2);
+	}
+	big_round(&d);
+	nm_write(out, &d, "cpu-clock", NULL);
+	perfemit__release(&d);
+	free(comm);
+}
+
 /* the --NAME commands above; returns -1 when argv is none of them */
 static int big_command(int argc, char **argv)
 {
@@ -1619,6 +1663,8 @@ static int big_command(int argc, char **argv)
 		gen_names(argv[2], argv[3], (uint32_t)strtoul(argv[4], NULL, 0));
 	else if (argc == 3 && !strcmp(cmd, "--deep"))
 		gen_deep(argv[2]);
+	else if (argc == 5 && !strcmp(cmd, "--wide"))
+		gen_wide(argv[2], strtoul(argv[3], NULL, 0), strtol(argv[4], NULL, 0));
 	else
 		return -1;
 	return 0;
@@ -1752,7 +1798,7 @@ int main(int argc, char **argv)
 		return 0;
 	if (argc != 2 || argv[1][0] == '-') {	/* "--help" is no OUTDIR */
 		fprintf(stderr, "usage: gen-perf OUTDIR\n       gen-perf --mutate SEED N IN OUTDIR\n"
-			"       gen-perf --procs|--forks|--noround|--compressed-empty|--pipe-attrs|--pipe-aux|--names|--deep OUT ...\n");
+			"       gen-perf --procs|--forks|--noround|--compressed-empty|--pipe-attrs|--pipe-aux|--names|--deep|--wide OUT ...\n");
 		return 1;
 	}
 	go.dir = argv[1];

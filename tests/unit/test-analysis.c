@@ -443,7 +443,7 @@ static void test_consumer(void **state)
 	struct replay r;
 	struct folded fd;
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
+	size_t i, k;
 
 	assert_int_equal(stack_count__new(&sc), 0);
 	o.consumer = &stack_count_ops;
@@ -451,9 +451,15 @@ static void test_consumer(void **state)
 	replay_open(&r, p, &o);
 	assert_int_equal(analysis__write_output(r.a, (size_t)report_outputs__find("folded", 1), "-"), -EINVAL);
 	assert_int_equal(stack_count__folded(sc, r.a, &fd), 0);
-	folded__sort(&fd);
-	for (i = 0; i < fd.nr; i++)
-		assert_int_equal(strbuf__addf(&sb, "%.*s %" PRIu64 "\n", (int)fd.v[i].len, fd.v[i].s, fd.v[i].samples), 0);
+	assert_int_equal(folded__sort(&fd), 0);
+	for (i = 0; i < fd.nr; i++) {
+		for (k = 0; k < fd.v[i].nr; k++) {
+			const struct fold_name *n = fold_names__at(&fd.names, fd.v[i].names[k]);
+
+			assert_int_equal(strbuf__addf(&sb, "%s%.*s", k ? ";" : "", (int)n->len, n->s), 0);
+		}
+		assert_int_equal(strbuf__addf(&sb, " %" PRIu64 "\n", fd.v[i].samples), 0);
+	}
 	assert_string_equal(sb.buf, "prog;[unknown] 50\nprog;beta 200\nprog;beta;alpha 300\n");
 	assert_string_equal(fd.event, "cpu-clock");
 	folded__release(&fd);
