@@ -25,6 +25,8 @@
 #include "util/strbuf.h"
 
 static const char *const profile_exts[] = { ".gz", ".zst", ".data", NULL };
+/* the batch's own files beside the profiles' directories: a profile of that name is numbered */
+static const char *const top_files[] = { "index.csv", "manifest.csv", NULL };
 
 /* a profile's name from its path: the base name without .gz, .zst and .data; malloc'd */
 char *profile_base(const char *path)
@@ -292,7 +294,7 @@ static int batch_names(struct batch_item *items, size_t n, const char *outdir, c
 	for (i = 0; !err && i < n; i++)
 		paths[i] = strcmp(items[i].path, "-") ? items[i].path : "stdin";
 	if (!err)
-		err = pathname__unique(paths, n, profile_exts, names, numbered, stop_signal);
+		err = pathname__unique(paths, n, profile_exts, top_files, names, numbered, stop_signal);
 	for (i = 0; !err && i < n; i++) {
 		items[i].name = names[i];
 		if (numbered[i])

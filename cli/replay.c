@@ -2,7 +2,7 @@
 /*
  * A file through an analysis, as readperf and readperf diff read it: opened
  * (a path, or stdin as a pipe-mode stream), its records replayed in time
- * order through the ordered queue, stopped by SIGINT/SIGTERM.
+ * order through the ordered queue, stopped by SIGINT, SIGTERM, SIGHUP or SIGPIPE.
  */
 #include <errno.h>
 #include <signal.h>
@@ -17,7 +17,7 @@
 #include "util/progress.h"
 
 /*
- * SIGINT/SIGTERM during an analysis: the one mutable global, as a signal
+ * SIGINT, SIGTERM, SIGHUP, SIGPIPE during an analysis: the one mutable global, as a signal
  * handler can reach nothing else.  The replay stops at the next record and
  * the reports' temporary files are removed (the previous reports stay whole);
  * once the writing has begun it finishes (all new reports), then readperf
@@ -39,6 +39,8 @@ void catch_stop_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);	/* the terminal closed */
+	sigaction(SIGPIPE, &sa, NULL);	/* a report to a closed pipe: EPIPE, said, and the same end */
 }
 
 int stop_signal(void)

@@ -423,9 +423,12 @@ static int decode_tracing_data(struct cursor *c)
 	err = c->left > SIZE_MAX ? -EINVAL : tp_formats__parse(&c->ft->tp_formats, c->p, (size_t)c->left, &bad);
 	if (err == -ENOMEM)
 		return err;
-	if (err)
+	if (err) {
+		c->ft->tp_malformed = 1;
+		c->ft->tp_bad_at = bad;
 		return fact(c, "formats", "%zu (the rest malformed at byte %zu of the section)",
 			    c->ft->tp_formats.nr, bad);
+	}
 	return 0;
 }
 

@@ -115,6 +115,8 @@ struct perf_features {
 	struct array facts;		/* struct perf_fact, in the order decoded */
 	uint64_t tracing_data_size;	/* TRACING_DATA: bytes of the section */
 	struct tp_formats tp_formats;	/* TRACING_DATA: the tracepoint formats in it */
+	int tp_malformed;		/* TRACING_DATA: the formats end at a fault, at byte tp_bad_at */
+	uint64_t tp_bad_at;
 	struct array pmu_mappings;	/* struct perf_pmu_mapping, file order */
 	struct array groups;		/* struct perf_group_desc, file order */
 	struct array auxtrace_index;	/* struct perf_auxtrace_index_entry */

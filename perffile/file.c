@@ -51,6 +51,7 @@
 #define MAX_IDS			(1u << 24)	/* attr ids in all (one per event and CPU or thread) */
 #define AHEAD_MAX		(256u << 20)	/* bytes of the header's sections read ahead */
 #define ZSTD_WINDOW		(1u << 20)
+#define ZREC_MAX_UNSAID		(64u << 20)	/* a COMPRESSED record's expansion, no HEADER_COMPRESSED */
 
 enum input_kind { INPUT_MEM, INPUT_FD, INPUT_GZ, INPUT_ZST };
 
@@ -98,6 +99,7 @@ struct perf_file {
 	uint8_t *zout;
 	size_t zout_start, zout_len, zout_cap;
 	uint64_t zoffset;	/* offset of the COMPRESSED record being expanded */
+	uint64_t zrec_out;	/* the bytes it expanded to so far (zrec_max) */
 
 	uint64_t nr_unknown_id;
 	uint64_t nr_ids;	/* attr ids in all (MAX_IDS) */
@@ -991,6 +993,11 @@ static int decode_feature(struct perf_file *f, unsigned feat, const void *data, 
 
 	if (err == -EINVAL)
 		return fault(f, "feature section", off, "%s", why ? why : "malformed");
+	/* the formats before the fault are kept (perf refuses the file): said, not silent */
+	if (!err && feat == PERF_FEAT_TRACING_DATA && f->ft.tp_malformed)
+		log_msg(flog(f), LOG_WARN, "%s: TRACING_DATA at offset %#" PRIx64 " is malformed at byte %" PRIu64
+			" of it: %zu tracepoint formats read, the fields of the other tracepoints are unknown",
+			f->name, off, f->ft.tp_bad_at, f->ft.tp_formats.nr);
 	return err;
 }
 
@@ -1578,7 +1585,19 @@ static int zstd_feed(struct perf_file *f, const struct perf_record *rec)
 	f->zin_len = size;
 	f->zin_pos = 0;
 	f->zoffset = rec->offset;
+	f->zrec_out = 0;
 	return 0;
+}
+
+/*
+ * What one COMPRESSED record may expand to: perf decompresses it into a
+ * buffer of the ring buffer's size (HEADER_COMPRESSED's mmap_len) and refuses
+ * more; here with room for a record left over from the one before.  A
+ * hostile file's 1.4 KB record of 16 MB of FINISHED_ROUNDs took seconds each.
+ */
+static uint64_t zrec_max(const struct perf_file *f)
+{
+	return (f->ft.comp_mmap_len ? f->ft.comp_mmap_len : ZREC_MAX_UNSAID) + 65536;
 }
 
 /* make n decompressed bytes contiguous at zout + zout_start; returns how many are there */
@@ -1600,6 +1619,11 @@ static int64_t zneed(struct perf_file *f, size_t n, const uint8_t **p)
 			return fault(f, "compressed record", f->zoffset, "zstd: %s", ZSTD_getErrorName(r));
 		if (out.pos == f->zout_len && in.pos == f->zin_pos)
 			break;
+		f->zrec_out += out.pos - f->zout_len;
+		if (f->zrec_out > zrec_max(f))
+			return fault(f, "compressed record", f->zoffset, "expands to more than %" PRIu64
+				     " bytes (the recording's mmap_len %" PRIu32 "; perf refuses it too)",
+				     zrec_max(f), f->ft.comp_mmap_len);
 		f->zout_len = out.pos;
 		f->zin_pos = in.pos;
 	}

@@ -219,13 +219,20 @@ int escape__json_script(struct strbuf *sb, const char *s, size_t n)
 	return json_quoted(sb, s, n, json_script_subst);
 }
 
-/* a C0 or C1 control, DEL or an invalid byte: its bytes as \xNN each */
+/* the bidirectional formatting characters: they reorder what follows on the line (Trojan Source) */
+static int is_bidi_control(uint32_t c)
+{
+	return c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+	       (c >= 0x2066 && c <= 0x2069);
+}
+
+/* a C0 or C1 control, DEL, a bidi control or an invalid byte: its bytes as \xNN each */
 static const char *term_subst(uint32_t c, char tmp[16], const char *at, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i;
 
-	if (c >= 0x20 && c != 0x7f && (c < 0x80 || c > 0x9f) && c != UTF8_INVALID)
+	if (c >= 0x20 && c != 0x7f && (c < 0x80 || c > 0x9f) && c != UTF8_INVALID && !is_bidi_control(c))
 		return NULL;
 	for (i = 0; i < len; i++) {
 		unsigned char b = (unsigned char)at[i];

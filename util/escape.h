@@ -17,9 +17,11 @@
  *    backslash-escaped, the C0 controls written as \u00xx;
  *    escape__json_script also writes '<' as \u003c (JSON in an HTML page).
  *  - Terminal text (stdout, stderr): escape__term.  Invalid bytes, the C0
- *    controls (ESC, CR, LF, ...), DEL and the C1 controls U+0080-U+009F are
- *    shown as \xNN, one per byte, so nothing a name holds moves the cursor,
- *    sets a title or starts a line.
+ *    controls (ESC, CR, LF, ...), DEL, the C1 controls U+0080-U+009F and the
+ *    bidirectional formatting characters (U+061C, U+200E, U+200F,
+ *    U+202A-U+202E, U+2066-U+2069) are shown as \xNN, one per byte, so
+ *    nothing a name holds moves the cursor, sets a title, starts a line or
+ *    reorders the text after it.
  *  - CSV cells: util/csv.h (quoting, and the leading ' of a text cell that
  *    a spreadsheet would run as a formula).
  *  - Protocol buffer strings (pprof's string table): escape__utf8.  Invalid

@@ -150,7 +150,8 @@ static char *suffix_name(const char *rkey, size_t depth)
 }
 
 /* names that another path took first get a number: NAME-2, NAME-3... unused by every other name */
-static int number_names(char **names, size_t n, unsigned char *numbered, int (*stop)(void))
+static int number_names(char **names, size_t n, const char *const *reserved, unsigned char *numbered,
+			int (*stop)(void))
 {
 	struct hashmap taken, next;
 	size_t i;
@@ -158,6 +159,12 @@ static int number_names(char **names, size_t n, unsigned char *numbered, int (*s
 
 	hashmap__init(&taken);
 	hashmap__init(&next);
+	for (i = 0; reserved && reserved[i] && !err; i++) {
+		void **slot;
+
+		err = hashmap__insert(&taken, reserved[i], strlen(reserved[i]), &slot);
+		err = err < 0 ? err : 0;
+	}
 	for (i = 0; i < n && !err; i++) {
 		void **slot;
 		int r = hashmap__insert(&taken, names[i], strlen(names[i]), &slot);
@@ -203,8 +210,8 @@ static int number_names(char **names, size_t n, unsigned char *numbered, int (*s
 	return err;
 }
 
-int pathname__unique(const char *const *paths, size_t n, const char *const *exts, char **names,
-		     unsigned char *numbered, int (*stop)(void))
+int pathname__unique(const char *const *paths, size_t n, const char *const *exts, const char *const *reserved,
+		     char **names, unsigned char *numbered, int (*stop)(void))
 {
 	struct pn_item *items = calloc(n ? n : 1, sizeof(*items));
 	size_t i, j;
@@ -244,7 +251,7 @@ int pathname__unique(const char *const *paths, size_t n, const char *const *exts
 		free(items[i].rkey);
 	free(items);
 	if (!err)
-		err = number_names(names, n, numbered, stop);
+		err = number_names(names, n, reserved, numbered, stop);
 	for (i = 0; err && i < n; i++) {
 		free(names[i]);
 		names[i] = NULL;

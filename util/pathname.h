@@ -30,11 +30,13 @@ char *pathname__base(const char *path, const char *const *exts);
 
 /*
  * names[i] (malloc'd, the caller frees each) for paths[i], i < n; numbered[i]
- * is set when the name had to be numbered.  stop (may be NULL) is polled
+ * is set when the name had to be numbered (also a name in reserved, a
+ * NULL-terminated list or NULL: the caller's own files beside them).  stop (may be NULL) is polled
  * while it works: when it returns non-zero, -EINTR.  0, -ENOMEM or -EINTR (no
  * name is left allocated then).
  */
-int pathname__unique(const char *const *paths, size_t n, const char *const *exts, char **names,
+int pathname__unique(const char *const *paths, size_t n, const char *const *exts, const char *const *reserved,
+		     char **names,
 		     unsigned char *numbered, int (*stop)(void));
 
 #endif

@@ -180,4 +180,10 @@ check "a batch with a missing input: exit 3 (exit $rc), no directory for it, the
 "$PROG" -q -o "$tmp/gone1" "$tmp/no-such.data" 2> /dev/null
 rc=$?
 check "a missing input alone: exit 3 (exit $rc), no output directory made" eval '[ $rc -eq 3 ] && [ ! -e "$tmp/gone1" ]'
+# profiles named as the batch's own files: numbered (before: a directory index.csv/, exit 3, no index)
+mkdir -p "$tmp/nm" && cp "$td/work.data" "$tmp/nm/index.csv.data" && cp "$td/work.data" "$tmp/nm/manifest.csv.data"
+"$PROG" -q -o "$tmp/nmo" "$tmp/nm/index.csv.data" "$tmp/nm/manifest.csv.data" 2> /dev/null
+rc=$?
+check "profiles named index.csv and manifest.csv: exit 0 (exit $rc), index.csv a file, their reports in index.csv-2/, manifest.csv-2/" \
+	eval '[ $rc -eq 0 ] && [ -f "$tmp/nmo/index.csv" ] && [ -s "$tmp/nmo/index.csv-2/results.csv" ] && [ -s "$tmp/nmo/manifest.csv-2/results.csv" ]'
 exit 0

@@ -42,6 +42,13 @@ for f in "$root"/tests/fuzz/regress/*.data.gz "$root"/tests/fuzz/regress/*.data.
 	check "fuzz regression $n: read again from its start at most twice ($k times)" test "$k" -le 2
 done
 
+# a COMPRESSED record that expands past the recording's mmap_len (16 MB from 1.4 KB): refused as perf
+# refuses it, with its offset (before: 16 MB of FINISHED_ROUNDs replayed, seconds per record)
+"$PROG" -q -o "$tmp/cbomb" "$root/tests/fuzz/regress/compressed-bomb.data" > /dev/null 2> "$tmp/cbomb.err"
+rc=$?
+check "compressed-bomb.data: exit 2, the record's offset and perf's bound said (exit $rc)" test $rc -eq 2 -a \
+	"$(grep -c 'compressed record at offset 0x2f8 (760): expands to more than 86016 bytes (the recording.s mmap_len 20480' "$tmp/cbomb.err")" -eq 1
+
 # a queued sample that a later HEADER_ATTR keeps from decoding at its turn: bad input with
 # its offset, the reports of what came before written (before: "no report written" alone)
 f=$root/tests/fuzz/regress/inner-header-attr.data

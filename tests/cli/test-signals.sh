@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# SIGINT/SIGTERM during an analysis: exit 130/143, no temporary file left in the
+# SIGINT/SIGTERM/SIGHUP/SIGPIPE during an analysis: exit 128 + the signal, no temporary file left in the
 # output directory and the previous reports as they were; temporary files that
 # a killed run (SIGKILL) left are removed by the next run. The input is 400,000
 # processes (gen-perf --procs, a few seconds to analyse) so the signal lands while
@@ -9,8 +9,9 @@
 
 need_gen signals
 "$GEN" --procs "$tmp/big.data" 400000
-for sig in INT TERM; do
-	want=$([ $sig = INT ] && echo 130 || echo 143)
+# (SIGHUP, a closed terminal, and SIGPIPE left the temporary directory before: not caught)
+for sig in INT TERM HUP PIPE; do
+	want=$((128 + $(kill -l $sig)))
 	out=$tmp/out-$sig
 	"$PROG" -q -o "$out" "${sym[@]}" "$td/work.data"
 	cp -r "$out" "$tmp/before-$sig"

@@ -199,6 +199,10 @@ static void test_every_byte(void **state)
 	assert_string_equal(ESC(xml_all, "a\0b"), "a" FFFD "b");
 	assert_string_equal(ESC(escape__json, "a\0b"), "\"a\\u0000b\"");
 	assert_string_equal(ESC(escape__term, "a\0b"), "a\\x00b");
+	/* terminal: the bidi controls (U+202E RIGHT-TO-LEFT OVERRIDE, U+2066, U+200F) as their bytes, other marks pass */
+	assert_string_equal(ESC(escape__term, "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x80\x8f"),
+			    "a\\xe2\\x80\\xaeb\\xe2\\x81\\xa6c\\xe2\\x80\\x8f");
+	assert_string_equal(ESC(escape__term, "\xe2\x80\x94\xe2\x80\x8b"), "\xe2\x80\x94\xe2\x80\x8b");
 	assert_memory_equal(ESC(escape__utf8, "a\0b"), "a\0b", 4);
 	/* protobuf strings: valid UTF-8 unchanged (U+FFFE/U+FFFF and controls too), an invalid byte one U+FFFD */
 	assert_string_equal(ESC(escape__utf8, "\x1b]0;t\x07\xef\xbf\xbe\xc3\xa9"), "\x1b]0;t\x07\xef\xbf\xbe\xc3\xa9");

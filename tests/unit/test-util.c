@@ -673,7 +673,7 @@ static void expect_names(const char *const *paths, size_t n, const char *const *
 	unsigned char numbered[16];
 	size_t i;
 
-	assert_int_equal(pathname__unique(paths, n, data_exts, names, numbered, NULL), 0);
+	assert_int_equal(pathname__unique(paths, n, data_exts, NULL, names, numbered, NULL), 0);
 	for (i = 0; i < n; i++) {
 		assert_string_equal(names[i], want[i]);
 		assert_int_equal(numbered[i], numbered_want[i] == '1');
@@ -713,7 +713,7 @@ static void test_pathname_long_names(void **state)
 	base[254] = '\0';
 	snprintf(a, sizeof(a), "d1/%s", base);
 	snprintf(b, sizeof(b), "d2/%s", base);
-	assert_int_equal(pathname__unique(paths, 3, data_exts, names, numbered, NULL), 0);
+	assert_int_equal(pathname__unique(paths, 3, data_exts, NULL, names, numbered, NULL), 0);
 	for (i = 0; i < 3; i++) {
 		assert_true(strlen(names[i]) <= PATHNAME_MAX);
 		assert_true(strlen(names[i]) == PATHNAME_MAX);
@@ -748,7 +748,7 @@ static void test_pathname_100k(void **state)
 	}
 	/* CPU time: the machine may be loaded */
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-	assert_int_equal(pathname__unique((const char *const *)paths, N, data_exts, names, numbered, NULL), 0);
+	assert_int_equal(pathname__unique((const char *const *)paths, N, data_exts, NULL, names, numbered, NULL), 0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 	ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 	printf("# 100,000 paths named in %.0f ms of CPU time\n", ms);
@@ -769,6 +769,25 @@ static void test_pathname_100k(void **state)
 	free(numbered);
 }
 
+/* names the caller's own files have (batch mode's index.csv, manifest.csv) are numbered */
+static void test_pathname_reserved(void **state)
+{
+	static const char *const reserved[] = { "index.csv", "manifest.csv", NULL };
+	const char *paths[3] = { "x/index.csv.data", "y/manifest.csv.data", "z/index.csv-2.data" };
+	char *names[3];
+	unsigned char numbered[3];
+	int i;
+
+	(void)state;
+	assert_int_equal(pathname__unique(paths, 3, data_exts, reserved, names, numbered, NULL), 0);
+	assert_string_equal(names[0], "index.csv-3");
+	assert_string_equal(names[1], "manifest.csv-2");
+	assert_string_equal(names[2], "index.csv-2");
+	assert_true(numbered[0] && numbered[1] && !numbered[2]);
+	for (i = 0; i < 3; i++)
+		free(names[i]);
+}
+
 static int stop_now(void)
 {
 	return 1;
@@ -781,7 +800,7 @@ static void test_pathname_stop(void **state)
 	unsigned char numbered[2];
 
 	(void)state;
-	assert_int_equal(pathname__unique(paths, 2, data_exts, names, numbered, stop_now), -EINTR);
+	assert_int_equal(pathname__unique(paths, 2, data_exts, NULL, names, numbered, stop_now), -EINTR);
 	assert_null(names[0]);
 	assert_null(names[1]);
 }
@@ -929,6 +948,7 @@ int main(void)
 		cmocka_unit_test(test_pathname_shortest_suffix),
 		cmocka_unit_test(test_pathname_long_names),
 		cmocka_unit_test(test_pathname_100k),
+		cmocka_unit_test(test_pathname_reserved),
 		cmocka_unit_test(test_pathname_stop),
 		cmocka_unit_test(test_spool),
 	};
