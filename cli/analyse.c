@@ -7,6 +7,7 @@
  * (cli/common.c), its own, and diff's, which it refuses.
  */
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -455,6 +456,10 @@ static int write_paths(const struct analyse_opts *o, struct analysis *an, const 
 		e = analysis__write_output(an, id, path);
 		if (e == -ENODATA)	/* nothing to show: the report said why */
 			continue;
+		if (e == -EPIPE && !strcmp(path, "-")) {	/* its reader went away (| head): not an error to say */
+			err = err ? err : e;
+			continue;
+		}
 		if (e)
 			log_msg(log, LOG_ERR, "%s: cannot write: %s", path, strerror(-e));
 		err = err ? err : e;
@@ -693,9 +698,11 @@ static int analyse_exit(const struct analyse_opts *o, int err, const struct log 
 	if (err == -ENOMEM)
 		log_msg(log, LOG_ERR, "out of memory");
 	if (stop_signal()) {
-		log_msg(log, LOG_ERR, "%s: %s", o->input, err == -EINTR ?
-			"interrupted: no report written, the previous ones are as they were" :
-			"interrupted after the reports were written");
+		/* SIGPIPE from a write to standard output's closed reader: as quiet as the default death */
+		if (stop_signal() != SIGPIPE || err == -EINTR)
+			log_msg(log, LOG_ERR, "%s: %s", o->input, err == -EINTR ?
+				"interrupted: no report written, the previous ones are as they were" :
+				"interrupted after the reports were written");
 		return 128 + stop_signal();
 	}
 	return exit_for(err);
@@ -817,9 +824,12 @@ int cmd_analyse(int argc, char **argv, struct cli *cli)
 	code = cli_command__parse(&cmd, argc, argv, analyse_opt, &ctx, &next);
 	if (code < 0)
 		code = analyse_opts__finish(&o);
-	if (code == EXIT_USAGE)	/* a command's option: the command given after the analysis' options? */
-		for (i = 1; i < argc && !misplaced_command(argv[i], 0); i++)
-			;
+	/* a command's option: the command given after the analysis' options?  (not an option's value) */
+	for (i = 1; code == EXIT_USAGE && i < argc && !misplaced_command(argv[i], 0); i++)
+		if (!strcmp(argv[i], "--"))
+			break;
+		else if (cli_command__value_next(&cmd, argv[i]))
+			i++;
 	if (code >= 0)
 		goto out;
 	for (i = next, code = 0; i < argc && !code; i++)

@@ -149,6 +149,23 @@ int cli_command__parse(const struct cli_command *cmd, int argc, char **argv,
 	return code;
 }
 
+int cli_command__value_next(const struct cli_command *cmd, const char *arg)
+{
+	const struct cli_option_group *g;
+	const struct cli_option *o;
+
+	for (g = cmd->groups; g->rows; g++) {
+		for (o = g->rows; o->short_name || o->long_name; o++) {
+			if (!o->arg || o->arg[0] == '[')
+				continue;	/* no value, or one attached only */
+			if ((o->long_name && arg[0] == '-' && arg[1] == '-' && !strcmp(arg + 2, o->long_name)) ||
+			    (o->short_name && arg[0] == '-' && arg[1] == o->short_name && !arg[2]))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* "  -o, --output DIR" then the help from column col (two spaces past it when longer), its lines indented */
 static int row_usage(struct strbuf *sb, const struct cli_option *o, int col)
 {

@@ -81,5 +81,7 @@ int cli_command__parse(const struct cli_command *cmd, int argc, char **argv,
 
 /* the usage text of cmd into fp; 0, or -ENOMEM / -EIO */
 int cli_command__usage(const struct cli_command *cmd, FILE *fp);
+/* whether arg is one of cmd's options whose value is the next argument ("-o", "--output"; not "--output=D") */
+int cli_command__value_next(const struct cli_command *cmd, const char *arg);
 
 #endif

@@ -44,31 +44,37 @@ static FILE *open_map(const char *path)
 }
 
 /*
- * The next line of f into line (NUL-terminated, without its newline); its
- * length, -1 at the end.  A line longer than MAP_LINE_MAX is skipped (no
- * name is that long; perf would hold it whole).
+ * The next line of f into line (MAP_LINE_MAX + 1 bytes: NUL-terminated,
+ * without its newline); its length, -1 at the end.  A line longer than
+ * MAP_LINE_MAX is skipped (no name is that long; perf would hold it whole).
+ * A NUL byte in a line ends the name there, as it did for perf's getline.
  */
-static ssize_t next_line(FILE *f, char line[MAP_LINE_MAX])
+static ssize_t next_line(FILE *f, char *line)
 {
 	for (;;) {
-		size_t len;
-		int whole;
+		size_t len = 0;
+		int c;
 
-		if (!fgets(line, MAP_LINE_MAX, f))
+		while ((c = getc_unlocked(f)) != EOF && c != '\n' && len <= MAP_LINE_MAX)
+			line[len++] = (char)c;
+		if (len > MAP_LINE_MAX) {	/* too long: the rest of it goes */
+			while ((c = getc_unlocked(f)) != EOF && c != '\n')
+				;
+			if (c == EOF)
+				return -1;
+			continue;
+		}
+		if (c == EOF && !len)
 			return -1;
-		len = strlen(line);
-		whole = len && line[len - 1] == '\n';
-		if (whole || feof(f))
-			return (ssize_t)len;
-		while (fgets(line, MAP_LINE_MAX, f) && !strchr(line, '\n'))
-			;	/* the rest of the long line */
+		line[len] = '\0';
+		return (ssize_t)len;
 	}
 }
 
 int dso__load_perfmap(struct symbols *s, struct dso *d)
 {
 	FILE *f = open_map(d->path);
-	char *line = malloc(MAP_LINE_MAX);
+	char *line = malloc(MAP_LINE_MAX + 1);
 	size_t n = 0, alloc = 0;
 	ssize_t len;
 	struct sym *v = NULL;

@@ -416,6 +416,7 @@ static int decode_tracing_data(struct cursor *c)
 	int err;
 
 	c->ft->tracing_data_size = c->left;
+	c->ft->tp_malformed = 0;	/* a pipe may send it again */
 	err = fact(c, "size", "%" PRIu64, c->left);
 	if (err)
 		return err;

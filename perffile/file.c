@@ -1622,8 +1622,9 @@ static int64_t zneed(struct perf_file *f, size_t n, const uint8_t **p)
 		f->zrec_out += out.pos - f->zout_len;
 		if (f->zrec_out > zrec_max(f))
 			return fault(f, "compressed record", f->zoffset, "expands to more than %" PRIu64
-				     " bytes (the recording's mmap_len %" PRIu32 "; perf refuses it too)",
-				     zrec_max(f), f->ft.comp_mmap_len);
+				     " bytes (%s%" PRIu32 "; perf refuses it too)", zrec_max(f),
+				     f->ft.comp_mmap_len ? "the recording's mmap_len " : "no mmap_len recorded: 64 MiB, not ",
+				     f->ft.comp_mmap_len);
 		f->zout_len = out.pos;
 		f->zin_pos = in.pos;
 	}

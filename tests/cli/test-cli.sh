@@ -76,6 +76,10 @@ t "readperf -q diff --fail-above 1 OLD NEW: diff's option refused, the command's
 	"'diff' is a command: it comes first" -- -q diff --fail-above 1 "$td/work.data" "$td/work.data"
 t "readperf report FILE (perf's habit): exit 1, no such file or command" 1 "no file 'report', and no command of that name" \
 	-- -q -o "$tmp/mcr" report "$td/work.data"
+"$PROG" -o tree --bogus "$td/work.data" > /dev/null 2> "$tmp/mc.err"; rc=$?
+check "readperf -o tree --bogus FILE: exit 1, tree (-o's value) not said to be misplaced (exit $rc)" \
+	test $rc -eq 1 -a "$(grep -c "unknown or ambiguous option '--bogus'" "$tmp/mc.err")" -eq 1 \
+	-a "$(grep -c "is a command" "$tmp/mc.err")" -eq 0
 cp "$td/work.data" "$tmp/cwd/tree"
 (cd "$tmp/cwd" && "$PROG" -q -o out tree > /dev/null 2> "$tmp/mc.err"); rc=$?
 check "a file named tree after the options: analysed (exit $rc)" test $rc -eq 0 -a -s "$tmp/cwd/out/results.csv"

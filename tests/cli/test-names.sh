@@ -35,6 +35,18 @@ for what in fifo zero; do
 	rc=$?
 	check "a perf map that is a $what: no symbols, exit 0 (exit $rc; 124: over 30 s)" test $rc -eq 0
 done
+# the map's lines are read up to 64 KiB: a NUL ends a name there (perf's getline) and keeps the next
+# line; a name of 65,535 bytes with its address fields (a line of 65,535) is read whole
+rm -f "$map2"
+"$py" - "$map2" << 'PY'
+import sys
+with open(sys.argv[1], 'wb') as f:
+    f.write(b'10000000 100 foo\0bar\n10000100 100 SECOND_LINE\n')
+    f.write(b'10000200 100 ' + b'LONGNAME'.ljust(65535 - 13, b'x') + b'\n')
+PY
+"$PROG" -q -o "$tmp/map3" --reports results "$tmp/names2.data" 2> /dev/null
+check "a perf map with a NUL in a line and a 65,535-byte line: foo, SECOND_LINE, LONGNAME... each a row" \
+	test "$(grep -ac -e ',foo,' -e ',SECOND_LINE,' -e ',LONGNAMExxx' "$tmp/map3/results.csv")" -eq 3
 "$GEN" --deep "$tmp/deep.data"
 "$PROG" -o "$tmp/out" --flamegraph "$tmp/fg.svg" --timeline "$tmp/tl.svg" \
 	--speedscope "$tmp/ss.json" --pprof "$tmp/pp.pb.gz" "$tmp/names.data" > "$tmp/summary.out" 2> "$tmp/summary.err"
