@@ -147,7 +147,14 @@ static void check_json(const char *s, size_t n, const char *name, size_t name_le
 	strbuf__release(&back);
 }
 
-/* no C0, DEL nor C1 control; UTF-8; a name without them shown as it is */
+/* what the terminal shows as it is: no C0, DEL nor C1 control, no bidi formatting character */
+static int term_plain(uint32_t c)
+{
+	return c >= 0x20 && (c < 0x7f || c > 0x9f) && c != 0x061c && c != 0x200e && c != 0x200f &&
+	       (c < 0x202a || c > 0x202e) && (c < 0x2066 || c > 0x2069);
+}
+
+/* only term_plain characters; UTF-8; a name of them alone shown as it is */
 static void check_term(const char *s, size_t n, const char *name, size_t name_len)
 {
 	uint32_t *cp = NULL;
@@ -156,12 +163,12 @@ static void check_term(const char *s, size_t n, const char *name, size_t name_le
 
 	CHECK(k >= 0);
 	for (i = 0; i < k; i++)
-		CHECK(cp[i] >= 0x20 && (cp[i] < 0x7f || cp[i] > 0x9f));
+		CHECK(term_plain(cp[i]));
 	free(cp);
 	cp = NULL;
 	k = code_points(name, name_len, &cp);
 	for (i = 0; k >= 0 && i < k; i++)
-		plain &= cp[i] >= 0x20 && (cp[i] < 0x7f || cp[i] > 0x9f);
+		plain &= term_plain(cp[i]);
 	if (k >= 0 && plain)
 		CHECK(n == name_len && !memcmp(s, name, n));
 	free(cp);
