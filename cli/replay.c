@@ -40,7 +40,7 @@ void catch_stop_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);	/* the terminal closed */
-	sigaction(SIGPIPE, &sa, NULL);	/* a report to a closed pipe: EPIPE, said, and the same end */
+	sigaction(SIGPIPE, &sa, NULL);	/* a report to a closed pipe: the write's EPIPE, and the same end */
 }
 
 int stop_signal(void)

@@ -709,16 +709,22 @@ static int default_names(struct perf_file *f)
 
 /* ---------------------------------------------------------------- header */
 
+/* whether [off, off + size) is in the file (its size unknown: only that it does not wrap) */
+static int section_fits(const struct perf_file *f, uint64_t off, uint64_t size)
+{
+	return off <= UINT64_MAX - size && (!f->info.file_size || off + size <= f->info.file_size);
+}
+
 static int check_section(struct perf_file *f, const char *what, uint64_t hdr_off,
 			 uint64_t off, uint64_t size)
 {
+	if (section_fits(f, off, size))
+		return 0;
 	if (off > UINT64_MAX - size)
 		return fault(f, "header", hdr_off, "%s section offset %#" PRIx64 " size %" PRIu64 " overflows",
 			     what, off, size);
-	if (f->info.file_size && off + size > f->info.file_size)
-		return fault(f, "header", hdr_off, "%s section [%#" PRIx64 ", +%" PRIu64 ") lies past the end of the file (%" PRIu64 " bytes)",
-			     what, off, size, f->info.file_size);
-	return 0;
+	return fault(f, "header", hdr_off, "%s section [%#" PRIx64 ", +%" PRIu64 ") lies past the end of the file (%" PRIu64 " bytes)",
+		     what, off, size, f->info.file_size);
 }
 
 /*
@@ -870,8 +876,7 @@ static int ids_ahead(struct perf_file *f, const uint8_t *all, uint64_t have, uin
 			break;
 		off = get64(p, in->swapped);
 		size = get64(p + 8, in->swapped);
-		if (size % 8 || size > IDS_SECTION_MAX || off > UINT64_MAX - size ||
-		    (in->file_size && off + size > in->file_size))
+		if (size % 8 || size > IDS_SECTION_MAX || !section_fits(f, off, size))
 			continue;
 		a->sec[i] = (struct ahead_sec){ off, size, NULL };
 	}
@@ -1021,9 +1026,8 @@ static int features_ahead(struct perf_file *f, const uint8_t *tab, uint64_t have
 		off = get64(tab + k * FILE_SECTION_SIZE, f->info.swapped);
 		size = get64(tab + k * FILE_SECTION_SIZE + 8, f->info.swapped);
 		k++;
-		if (feat < PERF_FEAT_LAST && feat != PERF_FEAT_RESERVED &&
-		    size <= FEATURE_MAX && off <= UINT64_MAX - size &&
-		    (!f->info.file_size || off + size <= f->info.file_size))
+		if (feat < PERF_FEAT_LAST && feat != PERF_FEAT_RESERVED && size <= FEATURE_MAX &&
+		    section_fits(f, off, size))
 			a->sec[k - 1] = (struct ahead_sec){ off, size, NULL };
 	}
 	return read_ahead(f, a);
