@@ -226,12 +226,17 @@ static int is_bidi_control(uint32_t c)
 	       (c >= 0x2066 && c <= 0x2069);
 }
 
-/* a C0 or C1 control, DEL, a bidi control or an invalid byte: its bytes as \xNN each */
+/*
+ * a C0 or C1 control, DEL, a bidi control or an invalid byte: its bytes as
+ * \xNN each; a backslash doubled, so that the text reads back to the name
+ */
 static const char *term_subst(uint32_t c, char tmp[16], const char *at, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i;
 
+	if (c == '\\')
+		return "\\\\";
 	if (c >= 0x20 && c != 0x7f && (c < 0x80 || c > 0x9f) && c != UTF8_INVALID && !is_bidi_control(c))
 		return NULL;
 	for (i = 0; i < len; i++) {

@@ -21,7 +21,8 @@
  *    bidirectional formatting characters (U+061C, U+200E, U+200F,
  *    U+202A-U+202E, U+2066-U+2069) are shown as \xNN, one per byte, so
  *    nothing a name holds moves the cursor, sets a title, starts a line or
- *    reorders the text after it.
+ *    reorders the text after it; a backslash is shown as \\, so a name
+ *    holding the text "\x1b" does not read as one holding ESC.
  *  - CSV cells: util/csv.h (quoting, and the leading ' of a text cell that
  *    a spreadsheet would run as a formula).
  *  - Protocol buffer strings (pprof's string table): escape__utf8.  Invalid

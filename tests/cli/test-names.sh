@@ -159,6 +159,9 @@ for name in sys.argv[2:]:
            ' '.join(bad[:10]) + ' '.join(forged[:1])[:100]))
 PY
 check "summary: the names shown escaped (\\x1b for ESC)" grep -q '\\x1b]0;pwned title\\x07' "$tmp/summary.out"
+# the event name's text \u0000\ before its byte 0x01: each backslash doubled, so that \x01 reads as the byte
+check "summary: a backslash in a name shown as \\\\ (the text \\x01 is not the byte 0x01)" \
+	grep -qF '<!--\\u0000\\\x01\xff: ' "$tmp/summary.out"
 check "readperf diff: regression lines name the functions escaped" \
 	grep -q 'regression: .* \[JIT\] tid [0-9]* \\x0dCR first (new' "$tmp/diff.err"
 check "readperf annotate: the functions' and dsos' names shown escaped (\\x1b for ESC)" \

@@ -154,24 +154,37 @@ static int term_plain(uint32_t c)
 	       (c < 0x202a || c > 0x202e) && (c < 0x2066 || c > 0x2069);
 }
 
-/* only term_plain characters; UTF-8; a name of them alone shown as it is */
+/*
+ * only term_plain characters; UTF-8; read back (\\ a backslash, \xNN a
+ * byte, every other character itself), the name
+ */
 static void check_term(const char *s, size_t n, const char *name, size_t name_len)
 {
+	struct strbuf back = STRBUF_INIT;
 	uint32_t *cp = NULL;
 	long k = code_points(s, n, &cp), i;
-	int plain = 1;
+	size_t j;
 
 	CHECK(k >= 0);
 	for (i = 0; i < k; i++)
 		CHECK(term_plain(cp[i]));
 	free(cp);
-	cp = NULL;
-	k = code_points(name, name_len, &cp);
-	for (i = 0; k >= 0 && i < k; i++)
-		plain &= term_plain(cp[i]);
-	if (k >= 0 && plain)
-		CHECK(n == name_len && !memcmp(s, name, n));
-	free(cp);
+	for (j = 0; j < n; j++) {
+		char c = s[j];
+
+		if (c == '\\') {
+			CHECK(j + 1 < n && (s[j + 1] == '\\' || s[j + 1] == 'x'));
+			if (s[j + 1] == 'x') {
+				CHECK(j + 3 < n && hexval(s[j + 2]) >= 0 && hexval(s[j + 3]) >= 0);
+				c = (char)(hexval(s[j + 2]) << 4 | hexval(s[j + 3]));
+				j += 2;
+			}
+			j++;
+		}
+		CHECK(!strbuf__addch(&back, c));
+	}
+	CHECK(back.len == name_len && !memcmp(back.buf, name, name_len));
+	strbuf__release(&back);
 }
 
 /* RFC 4180: read back, the field is the name, with a ' before a formula's first byte */

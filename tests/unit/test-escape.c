@@ -180,9 +180,11 @@ static void test_every_byte(void **state)
 		else
 			snprintf(want, sizeof(want), "\"%c\"", b);
 		assert_string_equal(esc(escape__json, s, 1), want);
-		/* terminal: controls, DEL and lone non-ASCII bytes as \xNN */
+		/* terminal: controls, DEL and lone non-ASCII bytes as \xNN, a backslash doubled */
 		if (b < 0x20 || b >= 0x7f)
 			snprintf(want, sizeof(want), "\\x%02x", b);
+		else if (b == '\\')
+			snprintf(want, sizeof(want), "\\\\");
 		else
 			snprintf(want, sizeof(want), "%c", b);
 		assert_string_equal(esc(escape__term, s, 1), want);
@@ -199,6 +201,8 @@ static void test_every_byte(void **state)
 	assert_string_equal(ESC(xml_all, "a\0b"), "a" FFFD "b");
 	assert_string_equal(ESC(escape__json, "a\0b"), "\"a\\u0000b\"");
 	assert_string_equal(ESC(escape__term, "a\0b"), "a\\x00b");
+	/* the text \x1b in a name is not ESC on the terminal: its backslash doubled */
+	assert_string_equal(ESC(escape__term, "a\\x1b\x1b"), "a\\\\x1b\\x1b");
 	/* terminal: the bidi controls (U+202E RIGHT-TO-LEFT OVERRIDE, U+2066, U+200F) as their bytes, other marks pass */
 	assert_string_equal(ESC(escape__term, "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x80\x8f"),
 			    "a\\xe2\\x80\\xaeb\\xe2\\x81\\xa6c\\xe2\\x80\\x8f");
