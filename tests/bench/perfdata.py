@@ -35,6 +35,19 @@ def records(buf, pos, end, who):
         pos += size
 
 
+def up_to_first_sample(buf, pos, end, who, want_comm):
+    """The records before the first SAMPLE (bytes), the first COMM among them that
+    want_comm(misc) accepts (a bytearray, or None) and that sample (bytes, or None)."""
+    head, comm = bytearray(), None
+    for off, rtype, size in records(buf, pos, end, who):
+        if rtype == 9:
+            return head, comm, buf[off:off + size]
+        if rtype == 3 and comm is None and want_comm(struct.unpack_from('<H', buf, off + 4)[0]):
+            comm = bytearray(buf[off:off + size])
+        head += buf[off:off + size]
+    return head, comm, None
+
+
 def tail(buf, end, nfeat, shift):
     """What follows the data section, the feature table's offsets moved by shift bytes."""
     table = bytearray(buf[end:end + 16 * nfeat])

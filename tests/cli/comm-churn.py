@@ -12,15 +12,8 @@ import perfdata  # noqa: E402
 
 src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 buf, pos, end, nfeat = perfdata.load(src, 'comm-churn.py')
-comm = sample = None
-head = bytearray()
-for off, rtype, size in perfdata.records(buf, pos, end, 'comm-churn.py'):
-    if rtype == 3 and struct.unpack_from('<H', buf, off + 4)[0] & 0x2000:	# COMM with COMM_EXEC
-        comm = bytearray(buf[off:off + size])
-    if rtype == 9:
-        sample = buf[off:off + size]
-        break
-    head += buf[off:off + size]
+head, comm, sample = perfdata.up_to_first_sample(buf, pos, end, 'comm-churn.py',
+                                                 lambda misc: misc & 0x2000)	# COMM_EXEC
 assert comm and sample, 'an exec COMM and a sample'
 struct.pack_into('<H', comm, 4, struct.unpack_from('<H', comm, 4)[0] & ~0x2000)	# a rename, no exec
 data = bytearray(head)
