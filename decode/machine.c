@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,194 +112,368 @@ void machine__delete(struct machine *m)
 
 /* ------------------------------------------------------------------ maps */
 
-const struct map_entry *maps__find(const struct maps *maps, uint64_t ip)
-{
-	size_t lo = 0, hi = maps->n;
+/* at most this many maps to a chunk: a change copies one chunk's maps, not the set's */
+#define MAPS_CHUNK 64
 
-	/* last map with start <= ip */
+struct maps_chunk {
+	size_t refs;			/* directories listing it */
+	uint32_t n, cap;		/* n >= 1 */
+	struct map_entry v[];
+};
+
+struct maps_slot {
+	uint64_t start;			/* c->v[0].start (the search reads no chunk but the one it finds) */
+	struct maps_chunk *c;
+};
+
+struct maps_dir {
+	size_t refs;			/* maps sharing it (a fork's child and its parent) */
+	size_t nc, cap;
+	struct maps_slot s[];		/* chunks in address order */
+};
+
+/* the last of v[0, n) whose start is at or before ip, plus one (0: none) */
+static size_t upper(const struct map_entry *v, size_t n, uint64_t ip)
+{
+	size_t lo = 0, hi = n;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (maps->v[mid].start <= ip)
+		if (v[mid].start <= ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo)
+	return lo;
+}
+
+/* the last chunk whose first map starts at or before ip, plus one (0: none) */
+static size_t slot_upper(const struct maps_dir *d, uint64_t ip)
+{
+	size_t lo = 0, hi = d->nc;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->s[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct map_entry *maps__find(const struct maps *maps, uint64_t ip)
+{
+	const struct maps_chunk *c;
+	size_t i;
+
+	if (!maps->dir || !(i = slot_upper(maps->dir, ip)))
 		return NULL;
-	if (ip < maps->v[lo - 1].end)
-		return &maps->v[lo - 1];
+	c = maps->dir->s[i - 1].c;
+	i = upper(c->v, c->n, ip);
+	if (i && ip < c->v[i - 1].end)
+		return &c->v[i - 1];
 	return NULL;
 }
 
-static int maps_reserve(struct maps *maps, size_t extra)
+const struct map_entry *maps__next(const struct maps *maps, struct maps_iter *it)
 {
-	size_t cap;
-	struct map_entry *nv;
+	const struct maps_dir *d = maps->dir;
 
-	if (maps->n + extra <= maps->cap)
-		return 0;
-	cap = maps->cap ? maps->cap : 16;
-	while (cap < maps->n + extra)
-		cap *= 2;
-	nv = realloc(maps->v ? maps->v - maps->front : NULL, (maps->front + cap) * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	maps->v = nv + maps->front;
-	maps->cap = cap;
-	return 0;
+	while (d && it->chunk < d->nc) {
+		const struct maps_chunk *c = d->s[it->chunk].c;
+
+		if (it->i < c->n)
+			return &c->v[it->i++];
+		it->chunk++;
+		it->i = 0;
+	}
+	return NULL;
 }
 
-/*
- * At least extra free slots before v: a new allocation with as many free
- * slots in front as there are maps (doubling, so maps arriving at
- * descending addresses cost O(1) each, not a memmove of all the others).
- */
-static int maps_reserve_front(struct maps *maps, size_t extra)
+static void chunk_put(struct maps_chunk *c)
 {
-	size_t front = maps->n > 16 ? maps->n : 16;
-	struct map_entry *nb;
-
-	if (maps->front >= extra)
-		return 0;
-	if (front < extra)
-		front = extra;
-	nb = malloc((front + maps->cap) * sizeof(*nb));
-	if (!nb)
-		return -ENOMEM;
-	if (maps->n)
-		memcpy(nb + front, maps->v, maps->n * sizeof(*nb));
-	free(maps->v ? maps->v - maps->front : NULL);
-	maps->v = nb + front;
-	maps->front = front;
-	return 0;
+	if (!--c->refs)
+		free(c);
 }
 
 void maps__release(struct maps *maps)
 {
-	if (!maps->refs || !--*maps->refs) {
-		free(maps->v ? maps->v - maps->front : NULL);
-		free(maps->refs);
+	struct maps_dir *d = maps->dir;
+	size_t i;
+
+	if (d && !--d->refs) {
+		for (i = 0; i < d->nc; i++)
+			chunk_put(d->s[i].c);
+		free(d);
 	}
-	maps->v = NULL;
-	maps->refs = NULL;
-	maps->n = maps->cap = maps->front = 0;
+	maps->dir = NULL;
+	maps->n = 0;
 }
 
-/* make v this process's own before it changes (copy on write); 0 or -ENOMEM */
-static int maps_unshare(struct maps *maps)
+/*
+ * The directory this set's alone (copied when shared: the copy lists the
+ * same chunks, shared until changed) with room for extra more chunks;
+ * 0 or -ENOMEM (maps then as they were)
+ */
+static int dir_own(struct maps *maps, size_t extra)
 {
-	struct map_entry *own;
+	struct maps_dir *d = maps->dir, *nd;
+	size_t nc = d ? d->nc : 0, cap, i;
 
-	if (!maps->refs)
+	if (d && d->refs == 1 && d->cap - nc >= extra)
 		return 0;
-	if (*maps->refs == 1) {
-		free(maps->refs);
-		maps->refs = NULL;
-		return 0;
-	}
-	own = malloc((maps->n ? maps->n : 1) * sizeof(*own));
-	if (!own)
+	if (extra > SIZE_MAX / 2 / sizeof(struct maps_slot) - nc)
 		return -ENOMEM;
-	if (maps->n)
-		memcpy(own, maps->v, maps->n * sizeof(*own));
-	(*maps->refs)--;
-	maps->refs = NULL;
-	maps->v = own;
-	maps->cap = maps->n ? maps->n : 1;
-	maps->front = 0;
+	cap = nc + extra;
+	if (d && d->refs == 1) {
+		if (cap < 2 * d->cap)
+			cap = 2 * d->cap;
+		nd = realloc(d, sizeof(*nd) + cap * sizeof(nd->s[0]));
+		if (!nd)
+			return -ENOMEM;
+	} else {
+		/* a fork's copy: as many slots as it needs, it may never change again */
+		nd = malloc(sizeof(*nd) + cap * sizeof(nd->s[0]));
+		if (!nd)
+			return -ENOMEM;
+		nd->refs = 1;
+		nd->nc = nc;
+		if (nc)
+			memcpy(nd->s, d->s, nc * sizeof(nd->s[0]));
+		for (i = 0; i < nc; i++)
+			nd->s[i].c->refs++;
+		if (d)
+			d->refs--;
+	}
+	nd->cap = cap;
+	maps->dir = nd;
+	return 0;
+}
+
+static struct maps_chunk *chunk_new(size_t cap)
+{
+	struct maps_chunk *c = malloc(sizeof(*c) + cap * sizeof(c->v[0]));
+
+	if (c) {
+		c->refs = 1;
+		c->n = 0;
+		c->cap = (uint32_t)cap;
+	}
+	return c;
+}
+
+/*
+ * Chunks [ca, cb] become the maps of tmp[0, k) in new chunks, evenly but
+ * for the ends (maps added in ascending or descending order fill whole
+ * chunks: at_end, at_front); the directory is maps' own with room for two
+ * more.  0 or -ENOMEM (maps then as they were).
+ */
+static int chunks_replace(struct maps *maps, size_t ca, size_t cb, const struct map_entry *tmp, size_t k,
+			  int at_front, int at_end)
+{
+	struct maps_dir *d = maps->dir;
+	struct maps_chunk *nw[3];
+	size_t m = (k + MAPS_CHUNK - 1) / MAPS_CHUNK, r = cb - ca + 1, i, off = 0, sz;
+
+	for (i = 0; i < m; i++) {
+		if (m == 1)
+			sz = k;
+		else if (at_end)
+			sz = i + 1 < m ? MAPS_CHUNK : k - (m - 1) * MAPS_CHUNK;
+		else if (at_front)
+			sz = i ? MAPS_CHUNK : k - (m - 1) * MAPS_CHUNK;
+		else
+			sz = k / m + (i < k % m);
+		nw[i] = chunk_new(sz);
+		if (!nw[i]) {
+			while (i--)
+				free(nw[i]);
+			return -ENOMEM;
+		}
+		memcpy(nw[i]->v, tmp + off, sz * sizeof(*tmp));
+		nw[i]->n = (uint32_t)sz;
+		off += sz;
+	}
+	for (i = ca; i <= cb; i++)
+		chunk_put(d->s[i].c);
+	memmove(&d->s[ca + m], &d->s[cb + 1], (d->nc - cb - 1) * sizeof(d->s[0]));
+	d->nc = d->nc - r + m;
+	for (i = 0; i < m; i++) {
+		d->s[ca + i].c = nw[i];
+		d->s[ca + i].start = nw[i]->v[0].start;
+	}
 	return 0;
 }
 
 int maps__insert(struct maps *maps, const struct map_entry *e)
 {
-	maps->gen++;
-	size_t lo = 0, hi = maps->n, first, last, nr_new = 0;
-	struct map_entry repl[3];
+	struct map_entry repl[3], tmp[2 * MAPS_CHUNK + 3];
+	struct maps_dir *d;
+	struct maps_chunk *c;
+	size_t nr_new = 0, removed = 0, cf, fi, cl, li, k, lo, hi, ca, cb, old, i;
 	int err;
 
+	maps->gen++;
 	if (e->end <= e->start)
 		return 0;
-	err = maps_unshare(maps);
-	if (err)
-		return err;
-	/* first map whose end is past e->start (ends are sorted too: no overlaps) */
+	if (!maps->n) {
+		err = dir_own(maps, 1);
+		if (err)
+			return err;
+		c = chunk_new(1);
+		if (!c)
+			return -ENOMEM;
+		c->v[0] = *e;
+		c->n = 1;
+		maps->dir->s[0].c = c;
+		maps->dir->s[0].start = e->start;
+		maps->dir->nc = 1;
+		maps->n = 1;
+		return 0;
+	}
+	d = maps->dir;
+	/*
+	 * the first map whose end is past e->start (ends are sorted too: no
+	 * overlaps) is in the chunk of the last map starting at or before it,
+	 * or first in the next
+	 */
+	cf = slot_upper(d, e->start);
+	cf = cf ? cf - 1 : 0;
+	c = d->s[cf].c;
+	lo = 0;
+	hi = c->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (maps->v[mid].end <= e->start)
+		if (c->v[mid].end <= e->start)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	first = lo;
-	last = first;
-	while (last < maps->n && maps->v[last].start < e->end)
-		last++;
-	/* maps [first, last) overlap e; keep what sticks out on either side */
-	if (first < last && maps->v[first].start < e->start) {
-		repl[nr_new] = maps->v[first];
+	fi = lo;
+	if (fi == c->n && cf + 1 < d->nc) {
+		cf++;
+		fi = 0;
+	}
+	/* the maps e overlaps: from (cf, fi) to before (cl, li) */
+	cl = cf;
+	li = fi;
+	for (;;) {
+		c = d->s[cl].c;
+		while (li < c->n && c->v[li].start < e->end) {
+			li++;
+			removed++;
+		}
+		if (li < c->n || cl + 1 == d->nc || d->s[cl + 1].start >= e->end)
+			break;
+		cl++;
+		li = 0;
+	}
+	/* keep what sticks out on either side */
+	if (removed && d->s[cf].c->v[fi].start < e->start) {
+		repl[nr_new] = d->s[cf].c->v[fi];
 		repl[nr_new].end = e->start;
 		nr_new++;
 	}
 	repl[nr_new++] = *e;
-	if (first < last && maps->v[last - 1].end > e->end) {
-		const struct map_entry *old = &maps->v[last - 1];
+	if (removed && d->s[cl].c->v[li - 1].end > e->end) {
+		const struct map_entry *o = &d->s[cl].c->v[li - 1];
 
-		repl[nr_new] = *old;
+		repl[nr_new] = *o;
 		repl[nr_new].start = e->end;
-		repl[nr_new].pgoff = old->pgoff + (e->end - old->start);
+		repl[nr_new].pgoff = o->pgoff + (e->end - o->start);
 		nr_new++;
 	}
-	if (nr_new > last - first && first < maps->n - last) {
-		/* growing nearer the front: the maps before it move one slot left */
-		size_t g = nr_new - (last - first);
+	/* between two chunks: at the end of the first when it has room */
+	if (!removed && !fi && cf && d->s[cf - 1].c->n < MAPS_CHUNK) {
+		cf = cl = cf - 1;
+		fi = li = d->s[cf].c->n;
+	}
+	k = fi + nr_new + (d->s[cl].c->n - li);
+	c = d->s[cf].c;
+	if (cf == cl && d->refs == 1 && c->refs == 1 && k <= MAPS_CHUNK &&
+	    (k >= c->n || k >= MAPS_CHUNK / 4 || d->nc == 1)) {
+		/* in place: the chunk is this set's alone, it fits and is not left nearly empty */
+		if (k > c->cap) {
+			size_t cap = 2 * (size_t)c->cap < k ? k : 2 * (size_t)c->cap;
 
-		err = maps_reserve_front(maps, g);
-		if (err)
-			return err;
-		memmove(maps->v - g, maps->v, first * sizeof(*maps->v));
-		maps->v -= g;
-		maps->front -= g;
-		maps->cap += g;
-		memcpy(&maps->v[first], repl, nr_new * sizeof(*repl));
-		maps->n += g;
+			if (cap > MAPS_CHUNK)
+				cap = MAPS_CHUNK;
+			c = realloc(c, sizeof(*c) + cap * sizeof(c->v[0]));
+			if (!c)
+				return -ENOMEM;
+			c->cap = (uint32_t)cap;
+			d->s[cf].c = c;
+		}
+		memmove(&c->v[fi + nr_new], &c->v[li], (c->n - li) * sizeof(c->v[0]));
+		memcpy(&c->v[fi], repl, nr_new * sizeof(repl[0]));
+		c->n = (uint32_t)k;
+		d->s[cf].start = c->v[0].start;
+		maps->n = maps->n - removed + nr_new;
 		return 0;
 	}
-	if (nr_new > last - first) {
-		err = maps_reserve(maps, nr_new - (last - first));
-		if (err)
-			return err;
+	/*
+	 * New chunks for [cf, cl]: a shared one is copied (copy on write), one
+	 * over MAPS_CHUNK split, one left nearly empty merged with a neighbour
+	 * (k < MAPS_CHUNK / 4 then: tmp holds the neighbour too)
+	 */
+	for (old = 0, i = cf; i <= cl; i++)
+		old += d->s[i].c->n;
+	ca = cf;
+	cb = cl;
+	if (k < MAPS_CHUNK / 4 && k < old && d->nc > cl - cf + 1) {
+		if (cf)
+			ca--;
+		else
+			cb++;
 	}
-	memmove(&maps->v[first + nr_new], &maps->v[last], (maps->n - last) * sizeof(*maps->v));
-	memcpy(&maps->v[first], repl, nr_new * sizeof(*repl));
-	maps->n = maps->n - (last - first) + nr_new;
+	err = dir_own(maps, 2);
+	if (err)
+		return err;
+	d = maps->dir;
+	i = 0;
+	if (ca < cf) {
+		c = d->s[ca].c;
+		memcpy(tmp, c->v, c->n * sizeof(tmp[0]));
+		i = c->n;
+	}
+	memcpy(tmp + i, d->s[cf].c->v, fi * sizeof(tmp[0]));
+	i += fi;
+	memcpy(tmp + i, repl, nr_new * sizeof(tmp[0]));
+	i += nr_new;
+	c = d->s[cl].c;
+	memcpy(tmp + i, c->v + li, (c->n - li) * sizeof(tmp[0]));
+	i += c->n - li;
+	if (cb > cl) {
+		c = d->s[cb].c;
+		memcpy(tmp + i, c->v, c->n * sizeof(tmp[0]));
+		i += c->n;
+	}
+	err = chunks_replace(maps, ca, cb, tmp, i, !ca && ca == cf && !fi,
+			     cb + 1 == d->nc && cb == cl && li == d->s[cl].c->n);
+	if (err)
+		return err;
+	maps->n = maps->n - removed + nr_new;
 	return 0;
 }
 
 /*
- * A forked child starts with its parent's maps: shared, not copied (40k forks
- * of a process with 2000 maps copied 3.3 GB); whichever changes first copies.
+ * A forked child starts with its parent's maps: the directory shared, not
+ * copied (40k forks of a process with 2000 maps copied 3.3 GB); whichever
+ * changes first copies it and the chunks it changes (maps__insert).
  */
-static int maps_copy(struct maps *dst, struct maps *src)
+static void maps_copy(struct maps *dst, struct maps *src)
 {
 	maps__release(dst);
 	if (!src->n)
-		return 0;
-	if (!src->refs) {
-		src->refs = malloc(sizeof(*src->refs));
-		if (!src->refs)
-			return -ENOMEM;
-		*src->refs = 1;
-	}
-	(*src->refs)++;
-	dst->refs = src->refs;
-	dst->v = src->v;
+		return;
+	src->dir->refs++;
+	dst->dir = src->dir;
 	dst->n = src->n;
-	dst->cap = src->cap;
-	dst->front = src->front;
 	dst->gen++;
-	return 0;
 }
 
 /* ------------------------------------------------------- processes/threads */
@@ -460,9 +635,11 @@ static int process_fork(struct machine *m, const struct perf_rec_fork *f, uint64
 		p->ppid = f->ppid;
 		/* synthesized FORKs of processes that ran before have time 0: unknown */
 		p->start_time = f->time ? f->time : time;
-		if (parent->proc->pm && parent->proc->pm->maps.n &&
-		    (!process_maps(m, p) || maps_copy(&p->pm->maps, &parent->proc->pm->maps)))
-			return -ENOMEM;
+		if (parent->proc->pm && parent->proc->pm->maps.n) {
+			if (!process_maps(m, p))
+				return -ENOMEM;
+			maps_copy(&p->pm->maps, &parent->proc->pm->maps);
+		}
 		p->comm = parent->comm;
 	} else {
 		p = parent->proc;
@@ -736,18 +913,17 @@ const struct map_entry *machine__find_map(const struct mthread *t, uint64_t ip)
  */
 const struct map_entry *machine__find_kernel_map(const struct machine *m, uint64_t ip)
 {
-	const struct map_entry *e = maps__find(&m->kmaps, ip);
-	size_t i;
+	const struct map_entry *e = maps__find(&m->kmaps, ip), *next;
+	struct maps_iter it = { 0, 0 };
 
 	if (e)
 		return e;
-	for (i = 0; i < m->kmaps.n; i++) {
-		const struct map_entry *k = &m->kmaps.v[i];
-
-		if (strncmp(k->filename, "[kernel.kallsyms]", 17))
+	while ((e = maps__next(&m->kmaps, &it))) {
+		if (strncmp(e->filename, "[kernel.kallsyms]", 17))
 			continue;
-		if (ip >= k->end && (i + 1 == m->kmaps.n || ip < m->kmaps.v[i + 1].start))
-			return k;
+		next = maps__next(&m->kmaps, &it);
+		if (ip >= e->end && (!next || ip < next->start))
+			return e;
 		break;
 	}
 	return NULL;

@@ -8,6 +8,11 @@
 # And 40,000 forks of a process with 2000 maps (gen-perf --forks): each
 # child copied its parent's map list (3.2 GB, 7.7 s); shared until one side
 # changes, it takes tens of MB.
+# And 10,000 children of a process with 3000 maps, each mapping a file of
+# its own (gen-perf --forks ... mmap): a child's first MMAP copied the whole
+# list it shared with its parent (1.28 GB, 10 s); the maps in chunks of 64,
+# shared too, a child copies the chunk directory and the chunks it changes
+# (74 MB, 0.5 s).  And such a child keeps its parent's maps as of the fork.
 # And a COMM of 60 KB over 20,000 distinct stacks (gen-perf --wide): the
 # folded stacks held every line's text, the COMM copied into each (1.22 GB,
 # 15 s for --flamegraph); lines of name ids take 14 MB.  --html and --pprof
@@ -44,6 +49,39 @@ esac
 check "40,000 forks: every child's sample in the parent's last map" \
 	grep -q '^cpu-clock[^,]*,m001999.so,\[unknown\],,0,40000,' "$tmp/fk/results.csv"
 check "40,000 forks: a processes.csv row each, and the parent's" test "$(($(wc -l < "$tmp/fk/processes.csv") - 1))" -eq 40001
+
+"$GEN" --forks "$tmp/fm.data" 3000 10000 mmap
+read -r rc kib < <(peak timeout 60 "$PROG" -q -o "$tmp/fm" "$tmp/fm.data")
+check "10,000 forks of 3000 maps, each child mapping a file: exit 0 (exit $rc; 124 = over 60 s)" test "$rc" -eq 0
+case $PROG in
+*build-san*) echo "skip - forks with child maps peak RSS: a sanitizer build ($kib KiB) has its own overhead" ;;
+*) check "10,000 forks of 3000 maps, each child mapping a file: peak RSS $kib KiB under 160 MiB" \
+	test "$kib" -lt 163840 ;;
+esac
+check "10,000 children: a sample each in its own map" \
+	test "$(grep -c '^cpu-clock[^,]*,c[0-9]\{6\}\.so,\[unknown\],,0,1,' "$tmp/fm/results.csv")" -eq 10000
+# every child's sample in the first map, taken after all the forks, finds the parent's map
+# as of its fork: the parent maps r001000.so over it before forking child 1000, r002000.so
+# before child 2000, ...: 1000 children each, and the parent's own two last samples in r009000.so
+check "10,000 children: the parent's first map as of each fork (m000000.so, r001000.so, ... by 1000)" \
+	test "$(awk -F, '$2 ~ /^[mr]0/ { print $2, $6 }' "$tmp/fm/results.csv" | LC_ALL=C sort | tr '\n' ' ')" = \
+	"m000000.so 1000 r001000.so 1000 r002000.so 1000 r003000.so 1000 r004000.so 1000 r005000.so 1000 \
+r006000.so 1000 r007000.so 1000 r008000.so 1000 r009000.so 1002 "
+# by process, 10 maps and 3000 children (perf report -F sample,pid,dso gives the same 6001 rows):
+# child i (pid 1000 + i) maps c00000i.so over the tail of map i % 10 and the head of the next,
+# its first map stays the parent's of the fork: m000000.so for i < 1000 (pids 1000-1999),
+# r001000.so for i 1000-1999 (pids 2000-2999), r002000.so for i 2000-2999 (pids 3000-3999),
+# though sampled after the parent's last remap; the parent (pid 1) has its two samples
+# in r002000.so, 0x10008010 too (the children's maps at 0x10008000 are theirs only)
+"$GEN" --forks "$tmp/fm10.data" 10 3000 mmap
+"$PROG" -q -o "$tmp/fm10" --sort pid,dso --reports results "$tmp/fm10.data"
+check "3000 forks: each child with its own map and its parent's first map as of the fork" \
+	test "$(awk -F, '$2 == 1 || $2 == 1000 || $2 == 1999 || $2 == 2000 || $2 == 3999 { print $2, $4, $5 }' \
+		"$tmp/fm10/results.csv" | LC_ALL=C sort | tr '\n' ' ')" = \
+	"1 r002000.so 2 1000 c000000.so 1 1000 m000000.so 1 1999 c000999.so 1 1999 m000000.so 1 \
+2000 c001000.so 1 2000 r001000.so 1 3999 c002999.so 1 3999 r002000.so 1 "
+check "3000 forks: 6001 rows (two a child, the parent's one)" \
+	test "$(($(wc -l < "$tmp/fm10/results.csv") - 1))" -eq 6001
 
 # A thread renamed 8000 times (comm-churn.py: work.data's thread, a COMM and a sample in turn):
 # threads.csv's comms kept every name list so far as a string of its own, quadratic (492 MB,

@@ -1164,9 +1164,10 @@ static void make_corrupt(const struct gen_out *go, const char *name, enum corrup
  * test-signals), little-endian, with one cpu-clock attr (period 1000,
  * sample_id_all, no ids) and no feature sections:
  *   --procs OUT N              N COMMs of processes in descending pid order, a sample each
- *   --forks OUT MAPS FORKS [desc]  process 1 maps MAPS files, then forks FORKS children,
- *                              each with a sample in its last map; desc: maps at
- *                              descending addresses, every 1000th with a sample
+ *   --forks OUT MAPS FORKS [desc|mmap]  process 1 maps MAPS files, then forks FORKS
+ *                              children, each with a sample in its last map; desc: maps at
+ *                              descending addresses, every 1000th with a sample; mmap
+ *                              (gen_forks_mmap): each child maps a file of its own
  *   --noround OUT N            a COMM and N samples in time order, no FINISHED_ROUND
  *   --samples OUT N            a COMM and N samples of 8 processes in time order over
  *                              4096 addresses, a FINISHED_ROUND every 65536 (40 bytes
@@ -1247,6 +1248,31 @@ static void big_write(const char *out, const struct perfemit *data)
 	perfemit__release(&f);
 }
 
+/* a user MMAP of pid (its main thread), pgoff 0 */
+static void big_mmap(struct perfemit *o, uint32_t pid, uint64_t start, uint64_t len, const char *name,
+		     uint64_t time)
+{
+	size_t s = perfemit__rec_begin(o, PERF_RECORD_MMAP, BIG_MISC_USER);
+
+	perfemit__u32x2(o, pid, pid);
+	perfemit__u64(o, start);
+	perfemit__u64(o, len);
+	perfemit__u64(o, 0);
+	perfemit__str(o, name, 8);
+	big_end(o, s, pid, pid, time);
+}
+
+/* a FORK of process pid (its main thread) from process 1 */
+static void big_fork(struct perfemit *o, uint32_t pid, uint64_t time)
+{
+	size_t s = perfemit__rec_begin(o, PERF_RECORD_FORK, 0);
+
+	perfemit__u32x2(o, pid, 1);
+	perfemit__u32x2(o, pid, 1);
+	perfemit__u64(o, time);
+	big_end(o, s, pid, pid, time);
+}
+
 static void gen_procs(const char *out, long n)
 {
 	struct perfemit d;
@@ -1279,32 +1305,69 @@ static void gen_forks(const char *out, long nmaps, long nforks, int desc)
 		uint64_t start = desc ? 0x7f0000000000ULL - (uint64_t)(i + 1) * 0x10000 :
 					0x10000000 + (uint64_t)i * 0x10000;
 		char name[32];
-		size_t s;
 
 		t++;
 		snprintf(name, sizeof(name), "/lib/m%06ld.so", i);
-		s = perfemit__rec_begin(&d, PERF_RECORD_MMAP, BIG_MISC_USER);
-		perfemit__u32x2(&d, 1, 1);
-		perfemit__u64(&d, start);
-		perfemit__u64(&d, 0x10000);
-		perfemit__u64(&d, 0);
-		perfemit__str(&d, name, 8);
-		big_end(&d, s, 1, 1, t);
+		big_mmap(&d, 1, start, 0x10000, name, t);
 		if (desc && i % 1000 == 0)
 			big_sample(&d, start + 0x10, 1, t);
 	}
 	for (i = 0; i < nforks; i++) {
 		uint32_t pid = 1000 + (uint32_t)i;
-		size_t s;
 
 		t += 2;
-		s = perfemit__rec_begin(&d, PERF_RECORD_FORK, 0);
-		perfemit__u32x2(&d, pid, 1);
-		perfemit__u32x2(&d, pid, 1);
-		perfemit__u64(&d, t);
-		big_end(&d, s, pid, pid, t);
+		big_fork(&d, pid, t);
 		big_sample(&d, 0x10000000 + (uint64_t)(nmaps - 1) * 0x10000 + 0x10, pid, t + 1);
 	}
+	big_round(&d);
+	big_write(out, &d);
+	perfemit__release(&d);
+}
+
+/*
+ * Process 1 maps /lib/m%06ld.so at 0x10000000 + 0x10000 * i (i < nmaps, 64 KiB each)
+ * and forks nforks children (pids 1000 + i).  Before every 1000th fork but the first
+ * the parent maps /lib/r%06ld.so (i) over its first map.  Child i maps /lib/c%06ld.so
+ * (i), 64 KiB at 0x8000 into the parent's map i % nmaps (cutting that map's tail and the
+ * next one's head), and has a sample 0x10 into it.  After all the forks, a sample of
+ * each child 0x10 into the first map, which is the parent's as of the fork (m000000.so
+ * for children 0-999, r001000.so for 1000-1999, ...), then two of the parent: in its
+ * first map (its latest r%06ld.so) and at 0x10008010 (the first map still: the
+ * children's maps are not its own).
+ */
+static void gen_forks_mmap(const char *out, long nmaps, long nforks)
+{
+	struct perfemit d;
+	uint64_t t = 1000;
+	char name[32];
+	long i;
+
+	if (nmaps < 1)
+		die("--forks OUT MAPS FORKS mmap: MAPS must be at least 1");
+	perfemit__init(&d, 0);
+	big_comm(&d, 1, "parent", t);
+	for (i = 0; i < nmaps; i++) {
+		snprintf(name, sizeof(name), "/lib/m%06ld.so", i);
+		big_mmap(&d, 1, 0x10000000 + (uint64_t)i * 0x10000, 0x10000, name, ++t);
+	}
+	for (i = 0; i < nforks; i++) {
+		uint32_t pid = 1000 + (uint32_t)i;
+		uint64_t own = 0x10000000 + (uint64_t)(i % nmaps) * 0x10000 + 0x8000;
+
+		if (i && i % 1000 == 0) {
+			snprintf(name, sizeof(name), "/lib/r%06ld.so", i);
+			big_mmap(&d, 1, 0x10000000, 0x10000, name, ++t);
+		}
+		t += 4;
+		big_fork(&d, pid, t);
+		snprintf(name, sizeof(name), "/lib/c%06ld.so", i);
+		big_mmap(&d, pid, own, 0x10000, name, t + 1);
+		big_sample(&d, own + 0x10, pid, t + 2);
+	}
+	for (i = 0; i < nforks; i++)
+		big_sample(&d, 0x10000010, 1000 + (uint32_t)i, ++t);
+	big_sample(&d, 0x10000010, 1, ++t);
+	big_sample(&d, 0x10008010, 1, ++t);
 	big_round(&d);
 	big_write(out, &d);
 	perfemit__release(&d);
@@ -1472,19 +1535,6 @@ static void nm_sample(struct perfemit *o, uint32_t pid, uint32_t tid, uint64_t t
 	perfemit__rec_end(o, s, 1);
 }
 
-static void nm_mmap(struct perfemit *o, uint32_t pid, uint64_t start, uint64_t len, const char *file,
-		    uint64_t time)
-{
-	size_t s = perfemit__rec_begin(o, PERF_RECORD_MMAP, BIG_MISC_USER);
-
-	perfemit__u32x2(o, pid, pid);
-	perfemit__u64(o, start);
-	perfemit__u64(o, len);
-	perfemit__u64(o, 0);
-	perfemit__str(o, file, 8);
-	big_end(o, s, pid, pid, time);
-}
-
 /* one attr of NM_ST named event, with hostname and cmdline sections when host is set */
 static void nm_write(const char *out, const struct perfemit *data, const char *event, const char *host)
 {
@@ -1538,7 +1588,7 @@ static void gen_names(const char *out, const char *map, uint32_t pid)
 	hostile_names(names);
 	perfemit__init(&d, 0);
 	big_comm(&d, pid, names[16 + 3], t++);
-	nm_mmap(&d, pid, 0x10000000, 0x10000, "//anon", t++);
+	big_mmap(&d, pid, 0x10000000, 0x10000, "//anon", t++);
 	for (i = 0; i < NR_NAMES; i++) {
 		char file[80], fn[64];
 		size_t n = 0;
@@ -1550,7 +1600,7 @@ static void gen_names(const char *out, const char *map, uint32_t pid)
 		fn[n] = '\0';
 		fprintf(fp, "%x 100 %s\n", 0x10000000 + i * 256, fn);
 		snprintf(file, sizeof(file), "/%.63s", names[i]);
-		nm_mmap(&d, pid, 0x20000000 + (uint64_t)i * 0x10000, 0x10000, file, t++);
+		big_mmap(&d, pid, 0x20000000 + (uint64_t)i * 0x10000, 0x10000, file, t++);
 	}
 	close_out(fp, map);
 	for (i = 0; i < NR_NAMES; i++) {
@@ -1626,7 +1676,7 @@ static void gen_wide(const char *out, size_t comm_bytes, long nr)
 	big_comm(&d, 7, comm, t++);
 	for (i = 0; i < ndso; i++) {
 		snprintf(file, sizeof(file), "/opt/wide/lib%04ld.so", i);
-		nm_mmap(&d, 7, 0x10000000 + (uint64_t)i * 0x100000, 0x100000, file, t++);
+		big_mmap(&d, 7, 0x10000000 + (uint64_t)i * 0x100000, 0x100000, file, t++);
 	}
 	for (i = 0; i < nr; i++) {
 		const uint64_t chain[2] = { 0x10000100 + (uint64_t)(i % ndso) * 0x100000,
@@ -1647,6 +1697,8 @@ static int big_command(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(cmd, "--procs"))
 		gen_procs(argv[2], strtol(argv[3], NULL, 0));
+	else if (argc == 6 && !strcmp(argv[5], "mmap") && !strcmp(cmd, "--forks"))
+		gen_forks_mmap(argv[2], strtol(argv[3], NULL, 0), strtol(argv[4], NULL, 0));
 	else if ((argc == 5 || (argc == 6 && !strcmp(argv[5], "desc"))) && !strcmp(cmd, "--forks"))
 		gen_forks(argv[2], strtol(argv[3], NULL, 0), strtol(argv[4], NULL, 0), argc == 6);
 	else if (argc == 4 && !strcmp(cmd, "--noround"))

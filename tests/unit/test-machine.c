@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Unit tests of decode/machine.c: maps overlapping and splitting, threads
- * sharing their process's maps, fork copying them, exec renaming, pid
- * reuse starting a new lifetime, kernel maps.  Records are built as decoded
+ * sharing their process's maps, fork sharing them (checked against a flat
+ * model of each process's maps), exec renaming, pid reuse starting a new
+ * lifetime, kernel maps.  Records are built as decoded
  * struct perf_record values (no file needed); no symbols (dso is NULL).
  * Expected values are worked out by hand in the comments.
  */
@@ -106,13 +107,30 @@ static void test_overlap(void **state)
 	e = (struct map_entry){ 0, 0x100000, 0, NULL, "d" };
 	assert_int_equal(maps__insert(&maps, &e), 0);
 	assert_int_equal(maps.n, 1);
-	free(maps.v);
+	maps__release(&maps);
+}
+
+/* the walk gives maps.n maps in address order, none overlapping */
+static void assert_sorted(const struct maps *maps)
+{
+	struct maps_iter it = { 0, 0 };
+	const struct map_entry *e, *prev = NULL;
+	size_t n = 0;
+
+	while ((e = maps__next(maps, &it))) {
+		assert_true(e->start < e->end);
+		if (prev)
+			assert_true(prev->end <= e->start);
+		prev = e;
+		n++;
+	}
+	assert_int_equal(n, maps->n);
 }
 
 /*
- * Maps arriving at descending addresses go in front (into free slots before
- * the array, not by moving all the others), ascending ones at the back, the
- * rest in the middle: every one found again, in order, after each kind.
+ * Maps arriving at descending addresses go in front (whole chunks, not a
+ * move of all the others), ascending ones at the back, the rest in the
+ * middle: every one found again, in order, after each kind.
  */
 static void test_insert_orders(void **state)
 {
@@ -136,8 +154,7 @@ static void test_insert_orders(void **state)
 		assert_int_equal(maps__insert(&maps, &e), 0);
 	}
 	assert_int_equal(maps.n, 2 * n);
-	for (i = 1; i < maps.n; i++)
-		assert_true(maps.v[i - 1].end <= maps.v[i].start);
+	assert_sorted(&maps);
 	f = maps__find(&maps, 0x10000000 - 0x1000 * n + 5);
 	assert_non_null(f);
 	assert_int_equal(f->start, 0x10000000 - 0x1000 * n);
@@ -152,8 +169,7 @@ static void test_insert_orders(void **state)
 	assert_string_equal(maps__find(&maps, 0x10000000)->filename, "mid");
 	assert_int_equal(maps__find(&maps, 0x10000000 - 0x801)->end, 0x10000000 - 0x800);
 	assert_int_equal(maps__find(&maps, 0x10000800)->start, 0x10000800);
-	for (i = 1; i < maps.n; i++)
-		assert_true(maps.v[i - 1].end <= maps.v[i].start);
+	assert_sorted(&maps);
 	maps__release(&maps);
 }
 
@@ -283,6 +299,194 @@ static void test_kernel_maps(void **state)
 	machine__delete(m);
 }
 
+/* ------------------------------------------------ the maps against a flat model */
+
+#define NPROC 48
+
+/* a map as the model keeps it */
+struct ref_map {
+	uint64_t start, end, pgoff;
+	char name[16];
+};
+
+struct ref_maps {
+	struct ref_map v[4096];
+	size_t n;
+};
+
+/* perf's maps__fixup_overlappings over a flat list: each old map loses what e covers */
+static void ref_insert(struct ref_maps *r, const struct ref_map *e)
+{
+	static struct ref_map out[4096 + 3];
+	size_t i, n = 0;
+	int done = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct ref_map *o = &r->v[i];
+
+		if (o->end <= e->start || o->start >= e->end) {
+			if (!done && o->start >= e->end) {
+				out[n++] = *e;
+				done = 1;
+			}
+			out[n++] = *o;
+			continue;
+		}
+		if (o->start < e->start) {
+			out[n] = *o;
+			out[n++].end = e->start;
+		}
+		if (!done) {
+			out[n++] = *e;
+			done = 1;
+		}
+		if (o->end > e->end) {
+			out[n] = *o;
+			out[n].start = e->end;
+			out[n++].pgoff = o->pgoff + (e->end - o->start);
+		}
+	}
+	if (!done)
+		out[n++] = *e;
+	assert_true(n <= 4096);
+	memcpy(r->v, out, n * sizeof(out[0]));
+	r->n = n;
+}
+
+static void ref_check(const struct ref_maps *r, const struct process *p)
+{
+	struct maps_iter it = { 0, 0 };
+	const struct map_entry *e;
+	size_t i = 0;
+
+	assert_int_equal(p->pm ? p->pm->maps.n : 0, r->n);
+	if (!p->pm)
+		return;
+	while ((e = maps__next(&p->pm->maps, &it))) {
+		assert_true(i < r->n);
+		assert_int_equal(e->start, r->v[i].start);
+		assert_int_equal(e->end, r->v[i].end);
+		assert_int_equal(e->pgoff, r->v[i].pgoff);
+		assert_string_equal(e->filename, r->v[i].name);
+		/* and the search finds it at both ends */
+		assert_ptr_equal(maps__find(&p->pm->maps, e->start), e);
+		assert_ptr_equal(maps__find(&p->pm->maps, e->end - 1), e);
+		i++;
+	}
+	assert_int_equal(i, r->n);
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Forked children share their parent's maps (copy on write, by chunk): a
+ * random run of maps and forks (small maps and large ones that remove many
+ * across chunks, in 48 processes forked from one another) gives every
+ * process, after every record, the maps a flat list of its own would: a
+ * change of one never shows in another, and the pieces keep their pgoff.
+ */
+static void test_shared_maps_model(void **state)
+{
+	static struct ref_maps ref[NPROC];
+	struct machine *m;
+	struct process *procs[NPROC];
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	size_t np = 1, i, op;
+
+	(void)state;
+	assert_int_equal(machine__new(&m, NULL), 0);
+	feed(m, comm_rec(1, 1, "p1", 0));
+	procs[0] = machine__findnew_thread(m, 1, 1)->proc;
+	ref[0].n = 0;
+	for (op = 0; op < 6000; op++) {
+		uint64_t r = rnd(&seed);
+
+		if (op >= 300 && r % 16 == 0 && np < NPROC) {
+			size_t parent = (r >> 8) % np;
+			uint32_t pid = (uint32_t)np + 1;
+
+			feed(m, fork_rec(PERF_RECORD_FORK, pid, procs[parent]->pid, pid, procs[parent]->pid, op));
+			procs[np] = machine__findnew_thread(m, pid, pid)->proc;
+			ref[np] = ref[parent];
+			ref_check(&ref[np], procs[np]);
+			np++;
+		} else {
+			size_t who = op < 300 ? 0 : (r >> 8) % np;
+			struct ref_map e;
+			uint64_t pages = (r >> 20) % 64 == 0 ? 1 + (r >> 32) % 300 : 1 + (r >> 32) % 4;
+
+			e.start = 0x1000 * ((r >> 40) % 3000);
+			e.end = e.start + 0x1000 * pages;
+			e.pgoff = 0x1000 * ((r >> 50) % 16);
+			snprintf(e.name, sizeof(e.name), "f%zu", op);
+			feed(m, mmap_rec(procs[who]->pid, procs[who]->pid, e.start, e.end - e.start, e.pgoff, e.name));
+			ref_insert(&ref[who], &e);
+			ref_check(&ref[who], procs[who]);
+		}
+		if (op % 500 == 499)
+			for (i = 0; i < np; i++)
+				ref_check(&ref[i], procs[i]);
+	}
+	for (i = 0; i < np; i++)
+		ref_check(&ref[i], procs[i]);
+	assert_int_equal(np, NPROC);
+	machine__delete(m);
+}
+
+/*
+ * The chunks' edges: 130 maps in ascending order, a fork, then in the child
+ * a map over the first 60 (the first chunk left with 5 merges with the next),
+ * in the parent one over 40 maps across the first two chunks, and one over
+ * everything but the last map's tail; each keeps the other's maps as they were.
+ */
+static void test_shared_maps_edges(void **state)
+{
+	static struct ref_maps ref[2];
+	static const struct { size_t who; uint64_t start, pages; } ops[] = {
+		{ 1, 0x1800, 60 }, { 0, 0x30000, 40 }, { 1, 0x30000, 40 }, { 0, 0x800, 130 },
+	};
+	struct machine *m;
+	struct process *procs[2];
+	struct ref_map e;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(machine__new(&m, NULL), 0);
+	feed(m, comm_rec(1, 1, "p1", 0));
+	procs[0] = machine__findnew_thread(m, 1, 1)->proc;
+	for (i = 0; i < 130; i++) {
+		e.start = 0x1000 * (i + 1);
+		e.end = e.start + 0x1000;
+		e.pgoff = 0x1000 * i;
+		snprintf(e.name, sizeof(e.name), "a%zu", i);
+		feed(m, mmap_rec(1, 1, e.start, 0x1000, e.pgoff, e.name));
+		ref_insert(&ref[0], &e);
+	}
+	ref_check(&ref[0], procs[0]);
+	feed(m, fork_rec(PERF_RECORD_FORK, 2, 1, 2, 1, 1));
+	procs[1] = machine__findnew_thread(m, 2, 2)->proc;
+	ref[1] = ref[0];
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		e.start = ops[i].start;
+		e.end = e.start + 0x1000 * ops[i].pages;
+		e.pgoff = 0x100000;
+		snprintf(e.name, sizeof(e.name), "b%zu", i);
+		feed(m, mmap_rec(procs[ops[i].who]->pid, procs[ops[i].who]->pid, e.start, e.end - e.start,
+				 e.pgoff, e.name));
+		ref_insert(&ref[ops[i].who], &e);
+		ref_check(&ref[0], procs[0]);
+		ref_check(&ref[1], procs[1]);
+	}
+	assert_int_equal(procs[0]->pm->maps.n, 2);
+	machine__delete(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +495,8 @@ int main(void)
 		cmocka_unit_test(test_threads_and_fork),
 		cmocka_unit_test(test_exec_and_pid_reuse),
 		cmocka_unit_test(test_kernel_maps),
+		cmocka_unit_test(test_shared_maps_model),
+		cmocka_unit_test(test_shared_maps_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
