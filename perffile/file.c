@@ -68,7 +68,7 @@ struct perf_file {
 	enum input_kind kind;
 	int fd, own_fd;
 	int seekable;
-	gzFile gz;
+	struct gz_input *gz;	/* INPUT_GZ: a gzip file, or a pipe (gzip or plain) */
 	struct zst_input *zst;	/* INPUT_ZST: a whole-file zstd stream */
 	const uint8_t *mem;
 	uint64_t mem_len;
@@ -171,56 +171,174 @@ static uint32_t get32(const void *p, int swapped)
 
 /* ---------------------------------------------------------------- input */
 
-/* zlib's message without the "<fd:N>: " it puts in front */
-static const char *gz_message(gzFile gz, int *zerr)
-{
-	const char *msg = gzerror(gz, zerr), *p;
-
-	if (!msg || !*msg)
-		return "corrupt";
-	p = msg[0] == '<' ? strstr(msg, ">: ") : NULL;
-	return p ? p + 3 : msg;
-}
-
 /*
- * Start a gzip file over.  zlib can seek back itself, but not out of an error
- * state (a cut file's feature table is read first, past the cut), and the
- * data before the cut is still wanted.
+ * A gzip input, inflated here rather than through gzread(): gzread drops
+ * what it inflated in the call that meets a fault (a wrong CRC or length in
+ * the trailer, a corrupt or cut tail), so a file smaller than its buffer lost
+ * every record.  Every byte inflate() made before the fault is handed out.
+ * Read as gzread reads: members one after another, what follows a member
+ * that is not one ignored; a pipe that is not gzip passes through as it is.
  */
-/* a zlib stream on a copy of f->fd from its current offset (gzclose closes the copy) */
-/* the error of zlib's last read (Z_ERRNO; gzerror leaves errno) as -errno: EINTR kept (a signal stops the read), else EIO */
-static int gz_errno(void)
-{
-	return errno == EINTR ? -EINTR : -EIO;
-}
+enum gz_how { GZ_LOOK, GZ_INFLATE, GZ_COPY, GZ_END };
 
-static int gz_open(struct perf_file *f)
-{
-	int dfd = dup(f->fd);
+struct gz_input {
+	z_stream zs;
+	uint8_t in[1 << 18];
+	uint64_t file_pos;	/* compressed bytes read from the fd */
+	int eof;		/* the fd has no more */
+	enum gz_how how;	/* GZ_LOOK: at the start of the input or after a member */
+	int member;		/* a member began: what follows one that is not one is ignored */
+	const char *msg;	/* the fault met at f->in_pos: nothing after it is handed out */
+	/* the file's, kept over restarts */
+	int said;		/* its fault was said (each pass meets it again) */
+	int checked;		/* gz_check_end() has run */
+};
 
-	if (dfd < 0)
-		return -errno;
-	f->gz = gzdopen(dfd, "rb");
-	if (!f->gz) {
-		close(dfd);
-		return -ENOMEM;
+/* back to the start of the input (a pipe only at its opening) */
+static int gz_restart(struct perf_file *f)
+{
+	struct gz_input *g = f->gz;
+
+	if (!g) {
+		g = f->gz = calloc(1, sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		if (inflateInit2(&g->zs, 16 + MAX_WBITS) != Z_OK) {
+			free(g);
+			f->gz = NULL;
+			return -ENOMEM;
+		}
 	}
-	gzbuffer(f->gz, 1 << 18);
+	g->zs.next_in = g->in;
+	g->zs.avail_in = 0;
+	g->file_pos = 0;
+	g->eof = 0;
+	g->how = GZ_LOOK;
+	g->member = 0;
+	g->msg = NULL;
 	f->in_pos = 0;
 	return 0;
 }
 
-static void note_restart(struct perf_file *f, uint64_t off);
-
-/* back to the start, to reach off behind the position */
-static int gz_reopen(struct perf_file *f, uint64_t off)
+/* at least need bytes of input at zs.next_in, fewer only at its end: 0, -EINTR (a signal stops the read) or -EIO */
+static int gz_load(struct perf_file *f, unsigned need)
 {
-	note_restart(f, off);
-	gzclose(f->gz);
-	f->gz = NULL;
-	if (lseek(f->fd, 0, SEEK_SET) < 0)
-		return -errno;
-	return gz_open(f);
+	struct gz_input *g = f->gz;
+
+	while (g->zs.avail_in < need && !g->eof) {
+		unsigned have = g->zs.avail_in;
+		ssize_t n;
+
+		memmove(g->in, g->zs.next_in, have);
+		g->zs.next_in = g->in;
+		n = f->seekable ? pread(f->fd, g->in + have, sizeof(g->in) - have, (off_t)g->file_pos) :
+				  read(f->fd, g->in + have, sizeof(g->in) - have);
+		if (n < 0)
+			return errno == EINTR ? -EINTR : -EIO;
+		g->eof = n == 0;
+		g->file_pos += (uint64_t)n;
+		g->zs.avail_in += (unsigned)n;
+	}
+	return 0;
+}
+
+/* the stream's fault, at f->in_pos: said once a file, -EINVAL */
+static int gz_fault(struct perf_file *f)
+{
+	struct gz_input *g = f->gz;
+
+	if (g->said)
+		return -EINVAL;
+	g->said = !f->hush;
+	return fault(f, "gzip stream", f->in_pos, "%s (offset in the uncompressed data)", g->msg);
+}
+
+/* up to len bytes into buf (NULL: dropped); bytes, fewer only at the end or a fault, or negative errno */
+static int64_t gz_read(struct perf_file *f, void *buf, size_t len)
+{
+	struct gz_input *g = f->gz;
+	uint8_t sink[1 << 14];
+	size_t done = 0;
+	int err;
+
+	while (done < len && !g->msg && g->how != GZ_END) {
+		size_t want = len - done > (1u << 30) ? 1u << 30 : len - done;
+		uint8_t *out = buf ? (uint8_t *)buf + done : sink;
+		unsigned n;
+		int ret;
+
+		if (!buf && want > sizeof(sink))
+			want = sizeof(sink);
+		err = gz_load(f, g->how == GZ_LOOK ? 2 : 1);
+		if (err)
+			return err;
+		if (g->how == GZ_LOOK) {
+			if (g->zs.avail_in >= 2 && g->zs.next_in[0] == 0x1f && g->zs.next_in[1] == 0x8b) {
+				inflateReset(&g->zs);
+				g->how = GZ_INFLATE;
+				g->member = 1;
+			} else {
+				/* after a member: trailing garbage, ignored as gzread ignores it */
+				g->how = g->member || !g->zs.avail_in ? GZ_END : GZ_COPY;
+			}
+			continue;
+		}
+		if (g->how == GZ_COPY && !g->zs.avail_in) {
+			g->how = GZ_END;
+			continue;
+		}
+		if (g->how == GZ_COPY) {
+			n = g->zs.avail_in < want ? g->zs.avail_in : (unsigned)want;
+			if (buf)
+				memcpy(out, g->zs.next_in, n);
+			g->zs.next_in += n;
+			g->zs.avail_in -= n;
+		} else {
+			g->zs.next_out = out;
+			g->zs.avail_out = (unsigned)want;
+			ret = inflate(&g->zs, Z_NO_FLUSH);
+			n = (unsigned)want - g->zs.avail_out;
+			/* at the end of the input too: what inflate holds back is handed out */
+			if (ret == Z_STREAM_END)
+				g->how = GZ_LOOK;
+			else if (ret == Z_BUF_ERROR && !g->zs.avail_in)
+				g->msg = "unexpected end of file";
+			else if (ret == Z_DATA_ERROR)
+				g->msg = g->zs.msg ? g->zs.msg : "compressed data error";
+			else if (ret == Z_MEM_ERROR)
+				return -ENOMEM;
+			else if (ret != Z_OK)	/* Z_BUF_ERROR with input and room: no progress */
+				g->msg = "internal error: inflate stream corrupt";
+		}
+		done += n;
+		f->in_pos += n;
+	}
+	if (!done && g->msg)
+		return gz_fault(f);
+	return (int64_t)done;
+}
+
+/*
+ * A gzip input inflated to its end, on from where the reads stopped: a
+ * fault in the bytes no reader asked for (a wrong CRC or length in the
+ * trailer, a cut or corrupt tail) is bad input too.  Said once, the records
+ * before it read, -EINVAL at the end.  Once a file; 0 or a negative errno.
+ */
+static int gz_check_end(struct perf_file *f)
+{
+	struct gz_input *g = f->gz;
+	int64_t n = 0;
+
+	if (f->kind != INPUT_GZ || g->checked)
+		return 0;
+	g->checked = 1;
+	while (!g->msg && (n = gz_read(f, NULL, 1u << 30)) > 0)
+		;
+	if (!g->msg)
+		return (int)n;
+	gz_fault(f);
+	f->deferred = -EINVAL;
+	return 0;
 }
 
 /*
@@ -310,25 +428,32 @@ static void note_restart(struct perf_file *f, uint64_t off)
 		": the input is decompressed again from its start", f->name, off, f->in_pos);
 }
 
-static int64_t zst_read_at(struct perf_file *f, uint64_t off, void *buf, size_t len)
+/*
+ * A decompressed input at off: a read behind the position starts it over (a
+ * pipe cannot: -ESPIPE), one ahead drops the bytes between
+ */
+static int64_t stream_read_at(struct perf_file *f, uint64_t off, void *buf, size_t len,
+			      int (*restart)(struct perf_file *f),
+			      int64_t (*rd)(struct perf_file *f, void *buf, size_t len))
 {
 	if (off < f->in_pos) {
 		int err;
 
+		if (!f->seekable)
+			return -ESPIPE;
 		note_restart(f, off);
-		err = zst_restart(f);
-
+		err = restart(f);
 		if (err)
 			return err;
 	}
 	while (f->in_pos < off) {
 		uint64_t skip = off - f->in_pos;
-		int64_t n = zst_read(f, NULL, skip > (1u << 30) ? 1u << 30 : (size_t)skip);
+		int64_t n = rd(f, NULL, skip > (1u << 30) ? 1u << 30 : (size_t)skip);
 
 		if (n <= 0)
 			return n;
 	}
-	return zst_read(f, buf, len);
+	return rd(f, buf, len);
 }
 
 /*
@@ -361,7 +486,6 @@ static int64_t fd_read(int fd, void *buf, size_t len, int64_t off)
  */
 static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t len)
 {
-	size_t done = 0;
 	int64_t got;
 
 	if (f->kind == INPUT_MEM) {
@@ -373,71 +497,12 @@ static int64_t input_read(struct perf_file *f, uint64_t off, void *buf, size_t l
 		return (int64_t)len;
 	}
 	if (f->kind == INPUT_ZST)
-		return zst_read_at(f, off, buf, len);
+		return stream_read_at(f, off, buf, len, zst_restart, zst_read);
 	if (f->kind == INPUT_GZ) {
-		/* past what gzseek's signed offset can say: beyond any real input, so its end */
+		/* past 2^63: beyond any real input, so its end (without inflating the input to it) */
 		if (off > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - off)
 			return 0;
-		if (off < f->in_pos && f->seekable) {
-			int err = gz_reopen(f, off);
-
-			if (err)
-				return err;
-		}
-		/*
-		 * forward on a stream that cannot seek (a pipe, also an uncompressed
-		 * one: zlib's transparent mode would lseek it): read and drop
-		 */
-		while (off > f->in_pos && !f->seekable) {
-			char skip[65536];
-			uint64_t want = off - f->in_pos;
-			int n = gzread(f->gz, skip, want < sizeof(skip) ? (unsigned)want : (unsigned)sizeof(skip));
-
-			if (n <= 0) {
-				int zerr = Z_OK;
-				const char *msg = gz_message(f->gz, &zerr);
-
-				if (n == 0 && zerr == Z_OK)
-					return 0;	/* the end, before off */
-				if (zerr == Z_ERRNO)
-					return gz_errno();
-				return fault(f, "gzip stream", f->in_pos, "%s (offset in the uncompressed data)", msg);
-			}
-			f->in_pos += (uint64_t)n;
-		}
-		if (off != f->in_pos) {
-			if (gzseek(f->gz, (z_off_t)off, SEEK_SET) < 0) {
-				int zerr;
-				const char *msg = gz_message(f->gz, &zerr);
-
-				if (zerr == Z_ERRNO || zerr == Z_OK)
-					return -ESPIPE;
-				return fault(f, "gzip stream", f->in_pos, "%s (offset in the uncompressed data)", msg);
-			}
-			f->in_pos = off;
-		}
-		while (done < len) {
-			unsigned chunk = len - done > (1u << 30) ? 1u << 30 : (unsigned)(len - done);
-			int n = gzread(f->gz, (char *)buf + done, chunk);
-			int zerr = Z_OK;
-			const char *msg = n <= 0 ? gz_message(f->gz, &zerr) : NULL;
-
-			if (n < 0 || zerr != Z_OK) {
-				if (zerr == Z_ERRNO)
-					return gz_errno();
-				if (done) {
-					/* hand out what came before the fault; the next read reports it */
-					f->in_pos += done;
-					return (int64_t)done;
-				}
-				return fault(f, "gzip stream", f->in_pos, "%s (offset in the uncompressed data)", msg);
-			}
-			if (n == 0)
-				break;
-			done += (size_t)n;
-		}
-		f->in_pos += done;
-		return (int64_t)done;
+		return stream_read_at(f, off, buf, len, gz_restart, gz_read);
 	}
 	if (f->seekable)
 		return fd_read(f->fd, buf, len, (int64_t)off);
@@ -1332,6 +1397,13 @@ static int file_start(struct perf_file *f)
 		err = default_names(f);
 	if (!err)
 		err = file_facts(f);
+	/*
+	 * a gzip file's sections read up to its data's end: the little left is
+	 * checked now (also for readperf header), else after the records
+	 */
+	if (!err && f->kind == INPUT_GZ && f->seekable && f->info.format != PERF_FORMAT_PIPE &&
+	    f->in_pos >= f->info.data_offset && f->in_pos - f->info.data_offset >= f->info.data_size)
+		err = gz_check_end(f);
 	return err;
 }
 
@@ -1349,7 +1421,7 @@ static int open_input_fd(struct perf_file *f, int fd)
 		f->seekable = 1;
 		f->info.file_size = (uint64_t)st.st_size;
 		if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-			int err = gz_open(f);
+			int err = gz_restart(f);
 
 			if (err)
 				return err;
@@ -1370,9 +1442,9 @@ static int open_input_fd(struct perf_file *f, int fd)
 		}
 		return 0;
 	}
-	/* a pipe: zlib reads gzip or passes plain bytes through, forward only */
+	/* a pipe: gzip inflated or plain bytes passed through, forward only */
 	f->kind = INPUT_GZ;
-	return gz_open(f);
+	return gz_restart(f);
 }
 
 int perf_file__open_fd(struct perf_file **out, int fd, const struct perf_file_opts *opts)
@@ -1455,7 +1527,8 @@ void perf_file__delete(struct perf_file *f)
 	hashmap__release(&f->evlist.id_map, NULL);
 	perf_features__release(&f->ft);
 	if (f->gz)
-		gzclose(f->gz);
+		inflateEnd(&f->gz->zs);
+	free(f->gz);
 	if (f->zst)
 		ZSTD_freeDStream(f->zst->ds);
 	free(f->zst);
@@ -1821,6 +1894,8 @@ int perf_file__next(struct perf_file *f, struct perf_record *rec)
 	if (r == 0 && f->zout_len > f->zout_start)
 		log_msg(flog(f), LOG_WARN, "%s: %zu bytes of compressed data at the end do not form a record",
 			f->name, f->zout_len - f->zout_start);
+	if (r == 0)
+		r = gz_check_end(f);
 	if (r == 0 && f->deferred)
 		r = f->deferred;
 	if (r <= 0)

@@ -107,6 +107,50 @@ if awk -F, '$1 == "SAMPLE" && $2 > 0 { ok = 1 } END { exit !ok }' "$tmp/cut/stat
 else
 	echo "not ok - cut gzip file: no samples in stat.csv"
 fi
+# a small gzip file whose data inflate whole but whose trailer is wrong (CRC-32 and length), a
+# bad member after the good one, or the file cut 100 bytes short: every record inflated before
+# the fault analysed, the fault said at its offset in the uncompressed data (the bytes zcat
+# gives), exit 2; a tail that is no gzip member ignored, as gzread ignores it.  gzread dropped
+# what it inflated in the call that met the fault: a file smaller than its buffer had no report
+# ("gzip stream at offset 0x0")
+"$PROG" -q -o "$tmp/dn" "$td/dwarf-nofp.data"
+n=$(stat -c %s "$td/dwarf-nofp.data")
+gzip -c "$td/dwarf-nofp.data" > "$tmp/dn.gz"
+{ head -c -8 "$tmp/dn.gz"; printf '\336\255\276\357\336\255\276\357'; } > "$tmp/crc.data.gz"
+{ cat "$tmp/dn.gz"; printf '\037\213garbage'; } > "$tmp/member.data.gz"
+{ cat "$tmp/dn.gz"; echo 'not gzip: ignored'; } > "$tmp/tail.data.gz"
+head -c -100 "$tmp/dn.gz" > "$tmp/cut100.data.gz"
+cut=$(gzip -dc < "$tmp/cut100.data.gz" 2> /dev/null | wc -c)
+# the reports of $tmp/NAME as dwarf-nofp.data's: header.csv but its compression line (and for
+# the cut file, whose feature sections are lost, but its features)
+same_as_plain() {	# NAME [diff -x ARG]
+	[ -f "$tmp/$1/header.csv" ] && grep -v '^header,compression,gzip$' "$tmp/$1/header.csv" > "$tmp/$1.header" &&
+		mv "$tmp/$1.header" "$tmp/$1/header.csv" && diff_reports ${2:+-x "$2"} "$tmp/$1" "$tmp/dn" > /dev/null
+}
+t "gzip file, wrong CRC and length: exit 2 with the offset after the data" 2 \
+	"crc.data.gz: gzip stream at offset $(printf '%#x' "$n") \\($n\\): incorrect data check" -- -q -o "$tmp/crc" "$tmp/crc.data.gz"
+check "gzip file, wrong CRC and length: every report as the uncompressed file's" same_as_plain crc
+t "gzip file, a bad member after the data: exit 2 with the offset after the data" 2 \
+	"member.data.gz: gzip stream at offset $(printf '%#x' "$n") \\($n\\): unknown compression method" \
+	-- -q -o "$tmp/member" "$tmp/member.data.gz"
+check "gzip file, a bad member after the data: every report as the uncompressed file's" same_as_plain member
+t "gzip file, not gzip after the member: exit 0" 0 '' -- -q -o "$tmp/tail" "$tmp/tail.data.gz"
+check "gzip file, not gzip after the member: every report as the uncompressed file's" same_as_plain tail
+t "gzip file cut 100 bytes short: exit 2 at zcat's $cut bytes" 2 \
+	"cut100.data.gz: gzip stream at offset $(printf '%#x' "$cut") \\($cut\\): unexpected end of file" \
+	-- -q -o "$tmp/cut100" "$tmp/cut100.data.gz"
+check "gzip file cut 100 bytes short: its records analysed (every report but header.csv as the uncompressed file's)" \
+	same_as_plain cut100 header.csv
+# the same through a pipe: a pipe-mode stream (125,708 bytes) with a wrong trailer
+"$PROG" -q -o "$tmp/wp" "$td/work.pipe.data"
+gzip -c "$td/work.pipe.data" | head -c -8 > "$tmp/wp.gz"
+printf '\336\255\276\357\336\255\276\357' >> "$tmp/wp.gz"
+cat "$tmp/wp.gz" | "$PROG" -q -o "$tmp/wpz" - > /dev/null 2> "$tmp/err"
+rc=$?
+check "gzip pipe-mode stream on a pipe, wrong CRC and length: exit 2 with the offset after the data (exit $rc: $(head -c 200 "$tmp/err"))" \
+	test $rc -eq 2 -a "$(grep -c "stdin: gzip stream at offset 0x1eb0c (125708): incorrect data check" "$tmp/err")" -eq 1
+check "gzip pipe-mode stream on a pipe, wrong CRC and length: every report as the uncompressed stream's" \
+	diff_reports "$tmp/wpz" "$tmp/wp"
 # a plain file cut short
 head -c 50000 "$td/work.data" > "$tmp/cut.data"
 t "cut file: exit 2 naming the end of the file" 2 'data section at offset 0xc350 \(50000\)' -- -q -o "$tmp/cut2" "$tmp/cut.data"
