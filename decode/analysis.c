@@ -41,9 +41,16 @@ struct ipent {
 	struct hub_func *f;
 	struct line_stat *l;		/* NULL until used as a sample address */
 	int unresolved;
-	int inl_done;			/* --inline: inl looked up */
-	uint32_t nr_inl;
-	struct hub_func **inl;		/* the functions inlined there, innermost first */
+	/*
+	 * --inline: the functions inlined at the address, innermost first:
+	 * [0] where a sample is, [1] where a caller is, the call before its
+	 * return address (what addr2line -i says for address - 1)
+	 */
+	struct inl_list {
+		int done;		/* looked up */
+		uint32_t n;
+		struct hub_func **f;
+	} inl[2];
 };
 
 /* the address cache key: one map of one event, one address */
@@ -133,6 +140,7 @@ struct analysis {
 	struct hashmap unres_dsos;	/* struct dso * -> samples there without a symbol */
 	struct unwinder *unwinder;	/* samples with user stacks (--call-graph dwarf), or NULL */
 	uint64_t *uw_chain;		/* the kernel chain and the unwound user frames, MAX_CHAIN + 2 */
+	int chain_ret;			/* the walk's current caller address is a return address (walk_chain) */
 	int uw_off;			/* not an x86_64 file: no unwinding */
 	struct array frames;		/* uintptr_t: the current sample's stack, innermost first */
 	int want_frames;		/* a->frames filled for every sample */
@@ -588,27 +596,41 @@ static inline int push_frame(struct analysis *a, const struct hub_func *f, unsig
 /*
  * --inline: the functions inlined at ip (e's address), innermost first, as
  * functions named "NAME (inlined)" as perf marks them, once per address.
- * They get no samples or children of their own, so results.csv is unchanged.
+ * A caller's ip is a return address, the instruction after its call: its
+ * inlined functions are those of the call, at ip - 1 (pprof's and gdb's
+ * rule), unless ip - 1 is in another function (a call that ends a
+ * function, to a function that does not return).  They get no samples or
+ * children of their own, so results.csv is unchanged.
  */
 static int lookup_inlines(struct analysis *a, uint32_t event, const struct target *t,
-			  uint64_t ip, struct ipent *e)
+			  uint64_t ip, struct ipent *e, int caller)
 {
+	struct inl_list *l = &e->inl[caller];
 	const char *names[MAX_INLINE];
+	struct sym_result res;
 	struct strbuf name;
 	size_t n, i;
 	int err = 0, ret;
 
-	if (e->inl_done)
+	if (l->done)
 		return 0;
-	e->inl_done = 1;
+	l->done = 1;
 	if (e->unresolved || !t->dso)
 		return 0;
+	if (caller && ip) {
+		memset(&res, 0, sizeof(res));
+		ret = symbols__resolve_sym(a->syms, t->dso, t->start, t->pgoff, ip - 1, &res);
+		if (ret && ret != -ENOENT)
+			return analysis_fail(a, ret);
+		if (!ret && res.function && !strcmp(res.function, e->f->pub.function))
+			ip--;
+	}
 	ret = symbols__inlines(a->syms, t->dso, t->start, t->pgoff, ip, names, MAX_INLINE);
 	if (ret <= 0)
 		return analysis_fail(a, ret);
 	n = (size_t)ret;
-	e->inl = pool__alloc(&a->pool, n * sizeof(*e->inl));
-	if (!e->inl)
+	l->f = pool__alloc(&a->pool, n * sizeof(*l->f));
+	if (!l->f)
 		return -ENOMEM;
 	strbuf__init(&name);
 	for (i = 0; i < n && !err; i++) {
@@ -617,29 +639,33 @@ static int lookup_inlines(struct analysis *a, uint32_t event, const struct targe
 			err = -ENOMEM;
 			break;
 		}
-		e->inl[i] = get_func(a, event, e->f->pub.dso, name.buf, NULL, 0);
-		if (!e->inl[i])
+		l->f[i] = get_func(a, event, e->f->pub.dso, name.buf, NULL, 0);
+		if (!l->f[i])
 			err = -ENOMEM;
 	}
 	strbuf__release(&name);
 	if (!err)
-		e->nr_inl = (uint32_t)n;
+		l->n = (uint32_t)n;
 	return err;
 }
 
-/* the frames of one address: with --inline its inlined functions (innermost first) before its own */
+/*
+ * the frames of one address (caller: a return address in a callchain): with
+ * --inline its inlined functions (innermost first) before its own
+ */
 static int push_frames(struct analysis *a, uint32_t event, const struct target *t, uint64_t ip,
-		       struct ipent *e, unsigned cpumode)
+		       struct ipent *e, unsigned cpumode, int caller)
 {
+	const struct inl_list *l = &e->inl[caller];
 	uint32_t i;
 	int err;
 
 	if (a->opts.inline_frames && cpumode == PERF_RECORD_MISC_USER) {
-		err = lookup_inlines(a, event, t, ip, e);
+		err = lookup_inlines(a, event, t, ip, e, caller);
 		if (err)
 			return err;
-		for (i = 0; i < e->nr_inl; i++)
-			if (push_frame(a, e->inl[i], cpumode, ip))
+		for (i = 0; i < l->n; i++)
+			if (push_frame(a, l->f[i], cpumode, ip))
 				return -ENOMEM;
 	}
 	return push_frame(a, e->f, cpumode, ip);
@@ -716,8 +742,8 @@ static int walk_chain(struct analysis *a, uint32_t event, const struct mthread *
 		      const struct perf_record *rec, chain_fn fn, void *arg)
 {
 	const struct perf_sample *s = &rec->sample;
-	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	int skipped_self = 0, err;
+	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, sample_mode = cpumode;
+	int skipped_self = 0, entered = 0, unwound = s->callchain == a->uw_chain, err;
 	uint64_t i, depth = 0;
 
 	if (chain_corrupt(s))
@@ -728,9 +754,20 @@ static int walk_chain(struct analysis *a, uint32_t event, const struct mthread *
 		struct ipent *e;
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			cpumode = context_cpumode(ip, cpumode);
+			unsigned mode = context_cpumode(ip, cpumode);
+
+			entered = mode == PERF_RECORD_MISC_USER && sample_mode != PERF_RECORD_MISC_USER;
+			cpumode = mode;
 			continue;
 		}
+		/*
+		 * a return address, the instruction after a call, but for the
+		 * user address where a kernel sample's kernel was entered (an
+		 * interrupted or faulting instruction, as the sample's own ip) and
+		 * the unwinder's, which are the calls' already (pc - 1)
+		 */
+		a->chain_ret = !entered && !unwound;
+		entered = 0;
 		if (!skipped_self) {
 			skipped_self = 1;
 			if (ip == s->ip)
@@ -761,7 +798,7 @@ static int chain_frame(struct analysis *a, uint32_t event, const struct target *
 	}
 	if (stack_child(a, e->f, *(const uint64_t *)arg))
 		return -ENOMEM;
-	return push_frames(a, event, t, ip, e, cpumode);
+	return push_frames(a, event, t, ip, e, cpumode, a->chain_ret);
 }
 
 /* the key of a sample's callchain in the memo: its hash, and whether its first address is the sample's */
@@ -1216,7 +1253,7 @@ static int process_sample(struct analysis *a, struct perf_record *rec)
 		goto filtered;
 	}
 	new_stack(a);
-	err = push_frames(a, es->idx, &t, s->ip, e, cpumode);
+	err = push_frames(a, es->idx, &t, s->ip, e, cpumode, 0);
 	if (!err && (s->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		struct perf_record unwound;
 

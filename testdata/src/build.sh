@@ -34,3 +34,4 @@ gcc $NF -o $bin/execloop execloop.c
 # time and off-CPU (with frame pointers, for -g)
 gcc $CFLAGS -pthread -o $bin/phases phases.c
 gcc $CFLAGS -o $bin/inl inl.c
+gcc $CFLAGS -o $bin/callinl callinl.c

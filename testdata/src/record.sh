@@ -51,4 +51,5 @@ $R -a -g -e cpu-clock:k -F 500 -o "$out/systemwide-g.data" -- sleep 0.5
 $R -g --switch-events -e cpu-clock/freq=1000/ -e context-switches/period=1/ -o "$out/phases-switch.data" -- $bin/phases > "$out/phases-switch.measured"
 $R -a -g -c 1 -e sched:sched_switch -e cpu-clock/freq=1000/ -o "$out/phases-sched.data" -- $bin/phases > "$out/phases-sched.measured"
 $R -g -e cpu-clock -F 1000 -o "$out/inl.data" -- $bin/inl 150000000
+$R -g -e cpu-clock:u -F 1000 -o "$out/callinl.data" -- $bin/callinl 300000000
 awk '$2 ~ /^[tTwW]$/' /proc/kallsyms > "$out/kallsyms.boot3"

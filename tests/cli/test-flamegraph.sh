@@ -96,6 +96,42 @@ check "--inline: outer;middle_[i];inner_math_[i] is the hot stack" \
 	grep -q ';outer;middle_\[i\];inner_math_\[i\] [0-9]*$' "$tmp/in1.folded"
 check "--inline: callers.csv has outer -> middle (inlined) -> inner_math (inlined)" \
 	test "$(grep -c -E '^cpu-clock,inl,outer,inl,middle \(inlined\),|^cpu-clock,inl,middle \(inlined\),inl,inner_math \(inlined\),' "$tmp/in1/callers.csv")" -eq 2
+# a caller's inlined functions are those of its call: a callchain holds return addresses, the
+# instructions after the calls, so they are looked up at the address before (addr2line -i on
+# address - 1, as pprof and gdb do).  callinl.data (testdata/src/callinl.c): main calls work()
+# at 0x1083 from around(), inlined into main; the return address, 0x1088 (objdump -d), is main's
+# own code: addr2line -i says around -> main at 0x1087 and main alone at 0x1088.
+"$PROG" -q -o "$tmp/ci" --symfs "$td/symfs" --inline --folded "$tmp/ci.folded" --reports callers "$td/callinl.data"
+check "--inline: a caller's inlined functions are its call's: main;around_[i];work is the hot stack" \
+	grep -q '^callinl;__libc_start_call_main;main;around_\[i\];work [0-9]*$' "$tmp/ci.folded"
+check "--inline: callers.csv has main -> around (inlined) -> work" \
+	test "$(grep -c -E '^cpu-clock:u,callinl,main,callinl,around \(inlined\),|^cpu-clock:u,callinl,around \(inlined\),callinl,work,' "$tmp/ci/callers.csv")" -eq 2
+if command -v perf > /dev/null && command -v addr2line > /dev/null; then
+	# main's return address in work's samples (perf script), and addr2line -i's chain (outermost first) before it and at it
+	ret=$(perf script -i "$td/callinl.data" --symfs "$td/symfs" -F ip,sym 2> /dev/null | awk '$2 == "work" { getline; print $1; exit }')
+	a2l_chain() {
+		addr2line -f -i -e "$td/symfs/readperf-testdata/bin/callinl" "$1" | awk 'NR % 2 == 1' | tac |
+			awk 'NR == 1 { s = $0; next } { s = s ";" $0 "_[i]" } END { print s }'
+	}
+	call=$(a2l_chain "$(printf '0x%x' $((0x${ret:-0} - 1)))")
+	at=$(a2l_chain "0x${ret:-0}")
+	check "--inline: the caller's chain is addr2line -i's at the return address 0x$ret - 1 ($call), not at it ($at)" \
+		test -n "$ret" -a "$call" != "$at" -a "$(grep -cF ";$call;work " "$tmp/ci.folded")" -eq 1
+else
+	echo "skip - --inline of a caller against addr2line: perf or addr2line missing"
+fi
+# the user address where a kernel sample entered the kernel is the interrupted (here the
+# faulting) instruction, not a return address: looked up at itself.  regress-before.data has
+# a page fault in ld.so's relocation at 0xe3a4 (perf script), where addr2line -i on ld.so's
+# debug file says resolve_map, elf_machine_rela, elf_dynamic_do_Rela (at 0xe3a3: no resolve_map)
+"$PROG" -q -o "$tmp/rb" --symfs "$td/symfs" --kallsyms "$td/regress-before.kallsyms" --inline \
+	--folded "$tmp/rb.folded" --reports none "$td/regress-before.data"
+if grep -q ';elf_dynamic_do_Rela_\[i\];elf_machine_rela_\[i\];' "$tmp/rb.folded"; then
+	check "--inline: the faulting user instruction of a kernel sample keeps its own inlined functions (resolve_map_[i])" \
+		grep -q ';elf_dynamic_do_Rela_\[i\];elf_machine_rela_\[i\];resolve_map_\[i\];asm_exc_page_fault_\[k\]' "$tmp/rb.folded"
+else
+	echo "skip - --inline at a kernel entry: no inlined frames of ld.so here (its debug file, libc6-dbg, is not installed)"
+fi
 colours "$tmp/in1.svg" > "$tmp/in1.colours"
 bad=$(awk '$1 ~ /_\[i\]$/ && !($2 == $3 && $2 >= 175 && $4 <= 70) { print; exit }' "$tmp/in1.colours")
 check "--inline: inlined frames in the yellow family${bad:+: $bad}" \
