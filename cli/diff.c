@@ -220,6 +220,7 @@ static const char *const dso_how[] = {
 	[DIFF_DSO_MAIN] = "both the main executable",
 	[DIFF_DSO_FILE_NAME] = "the same file name",
 	[DIFF_DSO_SONAME] = "the same soname stem",
+	[DIFF_DSO_JIT] = "both a process's JIT code",
 };
 
 /* " compute_b x2.0100 (+16.8200 points)" for the summary and the gate */

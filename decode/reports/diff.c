@@ -270,19 +270,52 @@ static int is_main(const struct diff *d, int s, const char *dso)
 	return report__is_main_dso(report__main_comm(d->an[s]), dso);
 }
 
-/* the role key of a dso: 0 main executable, 1 file name, 2 soname stem; len 0: none */
+/* does s begin with prefix, then digits up to the end or to suffix, which ends it? */
+static int pid_name(const char *s, const char *prefix, const char *suffix)
+{
+	size_t n = strlen(prefix), k = 0;
+
+	if (strncmp(s, prefix, n))
+		return 0;
+	for (s += n; s[k] >= '0' && s[k] <= '9'; k++)
+		;
+	return k && !strcmp(s + k, suffix);
+}
+
+/*
+ * A process's JIT code, named by its pid: a jitdump (jit-PID.dump) or perf
+ * map (perf report's "[JIT] tid PID"); the key without the pid, or NULL
+ */
+static const char *jit_key(const char *dso, const char *base)
+{
+	if (pid_name(base, "jit-", ".dump"))
+		return "jit-.dump";
+	if (pid_name(dso, "[JIT] tid ", ""))
+		return "[JIT] tid";
+	return NULL;
+}
+
+/* the role key of a dso: main executable, file name, soname stem, JIT code; len 0: none */
 static const char *role_key(const struct diff *d, int s, const char *dso, int role, size_t *len)
 {
-	const char *base = base_name(dso);
+	const char *base = base_name(dso), *jit;
 
 	*len = 0;
-	if (role == DIFF_DSO_MAIN)
+	switch (role) {
+	case DIFF_DSO_MAIN:
 		*len = is_main(d, s, dso) ? 1 : 0;
-	else if (role == DIFF_DSO_FILE_NAME)
+		return "";
+	case DIFF_DSO_FILE_NAME:
 		*len = strlen(base);
-	else
+		return base;
+	case DIFF_DSO_SONAME:
 		*len = soname_stem(base);
-	return role == DIFF_DSO_MAIN ? "" : base;
+		return base;
+	default:
+		jit = jit_key(dso, base);
+		*len = jit ? strlen(jit) : 0;
+		return jit ? jit : "";
+	}
 }
 
 /* the only open dso of side s with this role key, or NULL */
@@ -373,7 +406,7 @@ static int pair_dsos(struct diff *d, struct array open[2])
 	size_t i, j, len;
 	int role, s;
 
-	for (role = DIFF_DSO_MAIN; role <= DIFF_DSO_SONAME; role++) {
+	for (role = DIFF_DSO_MAIN; role <= DIFF_DSO_JIT; role++) {
 		for (i = 0; i < open[0].len; i++) {
 			const char *o = ARRAY_AT(&open[0], const char *, i), *key, *n;
 			struct diff_dso_pair *p;

@@ -100,6 +100,7 @@ enum diff_dso_how {
 	DIFF_DSO_MAIN,		/* both the main executable */
 	DIFF_DSO_FILE_NAME,	/* the same file name in another directory */
 	DIFF_DSO_SONAME,	/* the same soname stem (libfoo.so.1.2, libfoo.so.1.3) */
+	DIFF_DSO_JIT,		/* both a process's JIT code (jit-PID.dump, [JIT] tid PID): the pid aside */
 };
 
 struct diff_dso_pair {

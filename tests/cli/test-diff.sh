@@ -232,4 +232,23 @@ check "diff of two unrelated programs: their main executables are not paired ($(
 	test "$(grep -c 'paired with' "$tmp/unrel.err")" -eq 0 -a "$(grep -c '^cpu-clock,work,hot_big,' "$tmp/unrel/diff.csv")" -eq 1
 check "diff of two unrelated programs: --folded keeps OLD's stacks under work, as diff.csv (work;hot_big)" \
 	grep -q '^work;hot_big ' "$tmp/unrel.folded"
+
+# JIT code named by its process: two recordings of one program whose perf maps are
+# /tmp/perf-PID.map of two pids (gen-perf --names: perf report's dsos "[JIT] tid PID");
+# perf diff pairs by name and leaves each JIT function on one side only
+if [ -x "$GEN" ]; then
+	p1=$((4300000 + $$ % 100000 * 2))
+	p2=$((p1 + 1))
+	trap 'rm -rf "$tmp" /tmp/perf-$p1.map /tmp/perf-$p2.map' EXIT
+	"$GEN" --names "$tmp/jit1.data" /tmp/perf-$p1.map $p1
+	"$GEN" --names "$tmp/jit2.data" /tmp/perf-$p2.map $p2
+	"$PROG" diff -o "$tmp/jit" "$tmp/jit1.data" "$tmp/jit2.data" > /dev/null 2> "$tmp/jit.err"
+	check "diff of two runs' perf maps: [JIT] tid $p1 (OLD) paired with [JIT] tid $p2 (NEW)" \
+		grep -q "diff: dso \[JIT\] tid $p1 (OLD) paired with \[JIT\] tid $p2 (NEW): both a process's JIT code" "$tmp/jit.err"
+	check "diff of two runs' perf maps: no JIT function on one side only" \
+		test "$(awk -F, '$2 ~ /^\[JIT\] tid / && ($4 == 0 || $5 == 0)' "$tmp/jit/diff.csv" | wc -l)" -eq 0 -a \
+		"$(grep -c '^[^,]*,\[JIT\] tid ' "$tmp/jit/diff.csv")" -gt 0
+else
+	echo "skip - diff of two runs' perf maps: gen-perf not built"
+fi
 exit 0

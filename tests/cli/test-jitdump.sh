@@ -96,6 +96,13 @@ if record rp "$PROG" record -k 1 -g -F 999; then
 	check "jitdump: readperf record -k 1: use_clockid and clockid as perf record -k 1's ($(clock_fields rp | tr '\n' ' '))" \
 		test "$(clock_fields rp)" = "$(clock_fields perf)" -a -n "$(clock_fields perf)"
 	compare rp
+	# two runs of one program: their dumps are named after their pids, and readperf diff pairs
+	# them as the JIT code of both (perf diff pairs by name: every JS function "new" or gone)
+	"$PROG" diff -o "$tmp/jd" "$run/perf.data" "$run/rp.data" > /dev/null 2> "$tmp/jd.err"
+	check "jitdump: diff of two runs pairs their dumps ($(grep -m1 'dso jit-' "$tmp/jd.err"))" \
+		grep -q -E "diff: dso jit-[0-9]+\.dump \(OLD\) paired with jit-[0-9]+\.dump \(NEW\): both a process's JIT code" "$tmp/jd.err"
+	check "jitdump: diff of two runs: the hot JS functions have samples on both sides" \
+		test "$(awk -F, '$3 ~ /^JS:.(fib|sumsq) / && $4 > 0 && $5 > 0' "$tmp/jd/diff.csv" | wc -l)" -ge 2
 else
 	check "jitdump: readperf record -k 1 ran ($(head -1 "$run/rp.rec.err"))" false
 fi
