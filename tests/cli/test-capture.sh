@@ -8,7 +8,7 @@
 #   - the build id stored for the program equals its NT_GNU_BUILD_ID;
 #   - `record -o -` piped into `readperf -` and `perf report -i -`;
 #   - stat page-faults exactly equal to perf stat's (ASLR off: the count is
-#     then deterministic), task-clock within 10%, -x, CSV shape;
+#     then deterministic), task-clock within 10% (one run: perf stat of readperf stat), -x, CSV shape;
 #   - an unsupported event fails with a clear message and exit 3;
 #   - Ctrl-C (SIGINT) during `record -a` leaves a file both tools read, with
 #     several processes and kernel samples; -p PID.
@@ -224,24 +224,26 @@ if [ -n "$HAVE_PERF" ]; then
 	else
 		nok "stat -x, prints 3 rows of 7 fields: $ours"
 	fi
-	# task-clock: CPU time of a ~0.5 s program; other load on the machine moves it, so up to 3 tries
+	# task-clock: CPU time of a ~0.5 s program, counted by both tools in the same run: perf stat
+	# runs readperf stat, which runs the program.  perf's count is the program's plus readperf's
+	# own (about 10 ms here), so readperf's must be no more than perf's and within 10% of it.
+	# Two separate runs differed by more than 10% on a VM whose speed comes in phases
+	# (494 / 426 msec, 2026-11-28); one run has no such noise.  Up to 3 tries all the same.
 	tries=""
 	for attempt in 1 2 3; do
-		if [ $attempt -gt 1 ]; then
-			ours=$("$PROG" stat -x, -e task-clock -- "$T/hot" 100000000 2>&1 >/dev/null)
-			theirs=$(perf stat -x, -e task-clock -- "$T/hot" 100000000 2>&1 >/dev/null)
-		fi
+		ours=$(perf stat -x, -e task-clock -o "$T/outer.csv" -- \
+			"$PROG" stat -x, -e task-clock -- "$T/hot" 100000000 2>&1 >/dev/null)
 		tc1=$(echo "$ours" | awk -F, '$3 == "task-clock" { print $1 }')
-		tc2=$(echo "$theirs" | awk -F, '$3 == "task-clock" { print $1 }')
+		tc2=$(awk -F, '$3 == "task-clock" { print $1 }' "$T/outer.csv" 2>/dev/null)
 		tries="$tries $tc1/$tc2"
 		[ -n "$tc1" ] && [ -n "$tc2" ] &&
-			awk -v a="$tc1" -v b="$tc2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.10 * b) }' && break
+			awk -v a="$tc1" -v b="$tc2" 'BEGIN { exit !(a <= b && a >= 0.90 * b) }' && break
 		tc1=
 	done
 	if [ -n "$tc1" ]; then
-		ok "stat task-clock within 10% of perf stat ($tc1 / $tc2 msec; tries:$tries)"
+		ok "stat task-clock of the program within 10% under perf stat's of readperf stat running it ($tc1 / $tc2 msec; tries:$tries)"
 	else
-		nok "stat task-clock within 10% of perf stat (tries:$tries)"
+		nok "stat task-clock of the program within 10% under perf stat's of readperf stat running it (tries:$tries)"
 	fi
 fi
 out=$("$PROG" stat -e task-clock,page-faults -- "$T/hot" 1000 2>&1)
