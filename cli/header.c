@@ -69,7 +69,7 @@ int cmd_header(int argc, char **argv, struct cli *cli)
 	ft = perf_file__features(f);
 	el = perf_file__evlist(f);
 	if (perf_file__info(f)->format == PERF_FORMAT_PIPE) {
-		struct perf_record rec;
+		struct perf_record rec = { 0 };
 		int r;
 
 		/* a pipe carries its attrs and features as records */
@@ -115,7 +115,7 @@ int cmd_dump(int argc, char **argv, struct cli *cli)
 	const struct log *log = &cli->log;
 	struct strbuf sb = STRBUF_INIT;
 	struct perf_file *f;
-	struct perf_record rec;
+	struct perf_record rec = { 0 };
 	int err, r, file;
 
 	err = no_option(&dump_cmd, argc, argv, &file);

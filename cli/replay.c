@@ -66,7 +66,7 @@ int deliver(void *an, struct perf_record *rec)
 
 int replay(struct perf_file *f, struct filestat *fs, struct ordered_queue *q, int quiet, int *read_err)
 {
-	struct perf_record rec;
+	struct perf_record rec = { 0 };
 	struct progress prog;
 	uint64_t n = 0;
 	int err = 0, r;

@@ -572,6 +572,7 @@ struct oq_target {
 	struct oq_fault *fault;
 	ordered_deliver_fn deliver;
 	void *ctx;
+	struct perf_record *rec;	/* the delivering thread's, decoded into again for each copy */
 };
 
 /*
@@ -600,10 +601,9 @@ static int decode_copy(const struct perf_file *f, struct oq_fault *fault, const 
 /* decode a copy and hand it to the callback; 0, decode_copy()'s -EBADMSG or the callback's value */
 static int deliver_ent(const struct oq_target *t, const struct oq_ent *e)
 {
-	struct perf_record rec;
-	int err = decode_copy(t->f, t->fault, e, &rec);
+	int err = decode_copy(t->f, t->fault, e, t->rec);
 
-	return err ? err : t->deliver(t->ctx, &rec);
+	return err ? err : t->deliver(t->ctx, t->rec);
 }
 
 /* ------------------------------------------------------------ the worker */
@@ -617,7 +617,8 @@ static void *worker_main(void *arg)
 	 * the reader writes for every record (malloc's alignment is 16), and
 	 * reading it for every record tripled the time of both threads.
 	 */
-	const struct oq_target t = { q->f, &q->fault, q->deliver, q->ctx };
+	struct perf_record rec = { 0 };
+	const struct oq_target t = { q->f, &q->fault, q->deliver, q->ctx, &rec };
 	size_t i;
 	int err;
 
@@ -876,7 +877,8 @@ static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 
 static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 {
-	struct perf_record tmp;
+	struct perf_record tmp = { 0 }, one = { 0 };
+	const struct oq_target t = { q->f, &q->fault, q->deliver, q->ctx, &one };
 	size_t i, n;
 	int ret = 0, bad = 0;
 
@@ -899,7 +901,7 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 		if (q->w)
 			q->w->pending->bytes += rec_size(e->r);
 		else
-			ret = deliver_ent(&(const struct oq_target){ q->f, &q->fault, q->deliver, q->ctx }, e);
+			ret = deliver_ent(&t, e);
 		release_rec(q, e->r);
 		if (ret) {
 			i++;

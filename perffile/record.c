@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -471,7 +472,10 @@ static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, 
 	if ((type & PERF_SAMPLE_PERIOD) && take64(&p, end, &s->period))
 		return short_field(rec, why, "period");
 	/* most samples end here (ip, tid, time, period): a test instead of one per field below */
-	return type & SAMPLE_AFTER_PERIOD ? decode_sample_rest(rec, attr, p, end, why) : 0;
+	if (!(type & SAMPLE_AFTER_PERIOD))
+		return 0;
+	rec->zero_tail = NULL;
+	return decode_sample_rest(rec, attr, p, end, why);
 }
 
 /* the fields after the period, from p on */
@@ -630,7 +634,17 @@ int perf_record__decode(struct perf_record *rec, const struct perf_evlist *evlis
 	 */
 	void *(*volatile zero)(void *, int, size_t) = memset;
 
-	zero(&rec->sample, 0, sizeof(rec->sample));
+	/*
+	 * Only the fields up to the period when the rest is still zero: a
+	 * sample without SAMPLE_AFTER_PERIOD's fields, and every trailer,
+	 * writes none of the rest.  Clearing all 376 bytes was 3.7 ns of a
+	 * ~32 ns sample in each thread (the 1 GiB bench file).
+	 */
+	if (rec->zero_tail == &rec->sample)
+		memset(&rec->sample, 0, offsetof(struct perf_sample, read));
+	else
+		zero(&rec->sample, 0, sizeof(rec->sample));
+	rec->zero_tail = &rec->sample;
 	/* the typed views are the other records' (a sample's u is never read) */
 	if (rec->type != PERF_RECORD_SAMPLE)
 		zero(&rec->u, 0, sizeof(rec->u));

@@ -357,6 +357,13 @@ struct perf_record {
 		struct perf_rec_compressed compressed;
 	} u;
 	char why_buf[96];		/* storage for the *why message of perf_record__decode() */
+	/*
+	 * &sample while sample's fields after period are all zero (left so by
+	 * perf_record__decode(), which then clears only the fields before them);
+	 * anything else: not known.  A copy (*rec) points at another record's
+	 * sample, so it is not known either.
+	 */
+	const struct perf_sample *zero_tail;
 };
 
 /*
@@ -390,7 +397,8 @@ void perf_event_attr__swap(void *attr, size_t size);
  * cleared first, so fields outside sample_type read 0.  Validates every
  * count against the record size.  0, or -EINVAL with *why pointing into
  * rec->why_buf ("callchain nr 4096 exceeds the record", "unknown sample id
- * 0x2a").  A non-SAMPLE record whose attr is unknown still gets its typed
+ * 0x2a").  rec must start zeroed (= { 0 } or calloc) and be decoded into
+ * again as it is: it keeps what lets the next decode clear less (zero_tail).  A non-SAMPLE record whose attr is unknown still gets its typed
  * view (evattr NULL, no trailer).  Pointer fields point into rec->data at
  * the offsets the format gives: u64 arrays are 8-byte aligned when data is
  * (cpu map masks are not); the decoder itself only uses memcpy loads.

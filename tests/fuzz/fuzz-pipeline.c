@@ -46,7 +46,7 @@ static int analyse(struct analysis **an, const uint8_t *data, size_t size, const
 {
 	struct perf_file *f;
 	struct ordered_queue *q = NULL;
-	struct perf_record rec;
+	struct perf_record rec = { 0 };
 	size_t n = 0;
 	int err;
 

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct perf_file *f;
-	struct perf_record rec;
+	struct perf_record rec = { 0 };
 	size_t n = 0;
 
 	if (perf_file__open_mem(&f, data, size, NULL))

@@ -252,7 +252,7 @@ struct replay {
 static void replay_open(struct replay *r, const struct prog *p, const struct analysis_opts *opts)
 {
 	struct ordered_queue *q;
-	struct perf_record rec;
+	struct perf_record rec = { 0 };
 	size_t len;
 	int ret;
 

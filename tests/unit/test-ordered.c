@@ -83,7 +83,7 @@ static void replay(const uint8_t *buf, size_t len, struct seen *s, struct ordere
 {
 	struct perf_file *f;
 	struct ordered_queue *q;
-	struct perf_record rec;
+	struct perf_record rec = { 0 };
 	int ret;
 
 	assert_int_equal(perf_file__open_mem(&f, buf, len, NULL), 0);
@@ -294,7 +294,7 @@ static void test_runs(void **state)
 		struct perf_file *f;
 		struct ordered_queue *q;
 		struct ordered_queue_stats st;
-		struct perf_record rec;
+		struct perf_record rec = { 0 };
 		uint64_t n = 0;
 		uint8_t *buf;
 		size_t len;
@@ -509,7 +509,7 @@ static void test_worker_error(void **state)
 		struct seen s = { .fail_at = 5000 };
 		struct perf_file *f;
 		struct ordered_queue *q;
-		struct perf_record rec;
+		struct perf_record rec = { 0 };
 		uint8_t *buf;
 		size_t len;
 		int ret, err = 0;

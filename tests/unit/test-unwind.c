@@ -94,7 +94,7 @@ static void test_captured_stacks(void **state)
 	struct symbols *s;
 	struct machine *m;
 	struct unwinder *u;
-	struct perf_record rec;
+	struct perf_record rec = { 0 };
 	int ret, samples = 0;
 
 	(void)state;

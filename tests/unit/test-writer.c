@@ -225,7 +225,7 @@ static void check_evlist(const struct perf_evlist *el)
 /* the data records, in order; user records (pipe mode) are skipped but counted */
 static void check_records(struct perf_file *f, int *nr_user, int *nr_build_id)
 {
-	struct perf_record rec;
+	struct perf_record rec = { 0 };
 	int n = 0, users = 0, nr_bid = 0, r;
 
 	while ((r = perf_file__next(f, &rec)) == 1) {
@@ -357,7 +357,7 @@ static void test_pipe_roundtrip(void **state)
 static int count_type(const char *path, uint32_t type)
 {
 	struct perf_file *f = NULL;
-	struct perf_record rec;
+	struct perf_record rec = { 0 };
 	int n = 0;
 
 	if (perf_file__open(&f, path, NULL))
@@ -411,7 +411,7 @@ static void test_zstd(void **state)
 	struct perf_writer *w;
 	struct perf_event_attr a;
 	struct perf_file *f = NULL;
-	struct perf_record rec;
+	struct perf_record rec = { 0 };
 	struct perfemit o = { 0 };
 	struct tmpf t;
 	const struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, 8 };
