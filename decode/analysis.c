@@ -492,8 +492,8 @@ static void find_target(struct analysis *a, const struct mthread *th, unsigned c
 
 /* ---------------------------------------------------------------- filters */
 
-static int pass_pid_filters(const struct analysis *a, uint32_t pid, uint32_t tid,
-			    const struct mthread *th)
+static int pass_pid_lists(const struct analysis *a, uint32_t pid, uint32_t tid,
+			  const struct mthread *th)
 {
 	const struct analysis_opts *o = &a->opts;
 	size_t i;
@@ -524,6 +524,15 @@ static int pass_pid_filters(const struct analysis *a, uint32_t pid, uint32_t tid
 			return 0;
 	}
 	return 1;
+}
+
+/* inline: without --pid, --tid and --comm (most runs) a sample passes without a call */
+static inline int pass_pid_filters(const struct analysis *a, uint32_t pid, uint32_t tid,
+				   const struct mthread *th)
+{
+	const struct analysis_opts *o = &a->opts;
+
+	return (!o->nr_pids && !o->nr_tids && !o->nr_comms) || pass_pid_lists(a, pid, tid, th);
 }
 
 static int in_list(const char *const *list, size_t n, const char *s)
