@@ -88,6 +88,12 @@ check "timeline.csv default: a readable interval ($step ns: 1, 2 or 5 x 10^n), a
 "$PROG" -q -o "$tmp/tl2" --reports none "${S[@]}" --interval 100ms --timeline "$tmp/tl2.svg" "$td/phases-switch.data"
 check "--timeline: byte-identical across runs (also with --reports none)" cmp -s "$tmp/tl.svg" "$tmp/tl2.svg"
 node_check "timeline SVG" timeline-check.mjs "$tmp/tl.svg" "$tmp/tl/timeline.csv" "$tmp/tl.png"
+# --time with % on a pipe-mode recording: no first/last sample time in a pipe's header (perf 6.1
+# says "no first/last sample time found in perf data. Please use latest perf binary"): said why
+"$PROG" -q -o "$tmp/pp" --time 10%-20% "$td/dwarf-nofp.pipe" 2> "$tmp/pp.err"
+rc=$?
+check "--time 10%-20% on a pipe: exit 2, says it is the pipe's header (exit $rc)" \
+	test $rc -eq 2 -a "$(grep -c 'pipe-mode recording (perf record -o -) cannot have' "$tmp/pp.err")" -eq 1
 "$PROG" -q -o "$tmp/x" --interval soon "$td/phases-switch.data" 2> "$tmp/err"
 check "--interval soon: exit 1 with a message" test $? -eq 1 -a -s "$tmp/err"
 
