@@ -20,8 +20,9 @@
 #  - --folded: STACK OLD NEW lines whose hot stacks sum to diff.csv's
 #    periods; --flamegraph in headless chromium (tests/js/flamegraph-check.mjs):
 #    hot red, leaf pale, click-to-zoom and search, byte-identical twice;
-#  - two recordings of the unchanged prog_old: --fail-above-ratio 1.1 at the
-#    default confidence fires in at most 1 of 2 pairs.
+#  - two samplings of one run of the unchanged prog_old (perf record of perf
+#    record): --fail-above-ratio 1.1 at the default confidence fires in
+#    neither of 2 pairs.
 #  - OLD... -- NEW...: the runs of a side summed, the ratio of the means;
 #    3 runs against 3 of the unchanged binary fire no gate; "A --" is a usage error.
 # Skips when gcc or perf is missing or perf_event_open is refused.
@@ -126,15 +127,27 @@ node_check chromium flamegraph-check.mjs "$tmp/f.svg" "$hot_new" '^hot(\.constpr
 "$PROG" diff -q -o "$tmp/f2" --flamegraph "$tmp/f2.svg" "$tmp/old.data" "$tmp/new.data" 2> /dev/null
 check "diff builds --flamegraph: byte-identical twice" cmp -s "$tmp/f.svg" "$tmp/f2.svg"
 
-# repeated recordings of the unchanged binary: the gate at the default confidence
-fired=0
+# the unchanged binary: the gate at the default confidence does not fire. Each pair is two
+# samplings of one run (perf record running perf record running prog_old: the outer file
+# also holds the inner perf, left out with --comms), so the two differ by sampling alone.
+# Two separate runs differ by what the machine did meanwhile, which no noise model of the
+# samples can know: under load the gate fired in 3 of 30 such pairs, on a leaf slowed by
+# 1.40 in one run (a VM's speed phase) and on kernel interrupt entries
+# (asm_sysvec_apic_timer_interrupt, irqentry_exit_to_user_mode: children new in NEW) that
+# one run's preemptions put there, and the check failed when both of its 2 pairs fired.
+# (The interval's arithmetic is tests/unit/test-analysis.c's; a gate that looked at
+# ratio_high instead of ratio_low fires on every such pair.)
+rec2() {	# OUTER INNER CMD...: one run of CMD recorded by both
+	perf record -q -g -F 4000 -o "$1" -- perf record -q -g -F 4000 -o "$2" -- "${@:3}" > /dev/null 2> "$1.err"
+}
+fired=0 why=
 for i in 1 2; do
-	rec "$tmp/a$i.data" "$tmp/prog_old" 10000000
-	rec "$tmp/b$i.data" "$tmp/prog_old" 10000000
-	"$PROG" diff -q -o "$tmp/n$i" --fail-above-ratio 1.1 "$tmp/a$i.data" "$tmp/b$i.data" 2> "$tmp/n$i.err" ||
-		fired=$((fired + 1))
+	rec2 "$tmp/a$i.data" "$tmp/b$i.data" "$tmp/prog_old" 10000000
+	"$PROG" diff -q -o "$tmp/n$i" --comms prog_old --fail-above-ratio 1.1 "$tmp/a$i.data" "$tmp/b$i.data" \
+		2> "$tmp/n$i.err" || { fired=$((fired + 1)); why="$why $(grep -m1 -o 'regression: .*' "$tmp/n$i.err")"; }
 done
-check "diff builds: unchanged binary, gate fired in $fired of 2 pairs (at most 1)" test $fired -le 1
+check "diff builds: unchanged binary (two samplings of one run), gate fired in $fired of 2 pairs (none)${why:+:$why}" \
+	test $fired -eq 0
 
 # several recordings per side: OLD... -- NEW... sums them, the period of a side the mean per run
 "$PROG" diff -q -o "$tmp/m" "$tmp/a1.data" "$tmp/a2.data" -- "$tmp/b1.data" 2> "$tmp/m.err"
@@ -153,7 +166,7 @@ for f in leaf hot; do
 	check "diff A1 A2 -- B1: $f's OLD samples and period are the two runs' sums, ratio of the means ($got)${bad:+: $bad}" \
 		test -n "$got" -a -z "$bad"
 done
-"$PROG" diff -q -o "$tmp/m3" --fail-above-ratio 1.1 "$tmp/a1.data" "$tmp/a2.data" "$tmp/old.data" -- \
+"$PROG" diff -q -o "$tmp/m3" --comms prog_old --fail-above-ratio 1.1 "$tmp/a1.data" "$tmp/a2.data" "$tmp/old.data" -- \
 	"$tmp/b1.data" "$tmp/b2.data" "$tmp/a1.data" 2> "$tmp/m3.err"
 rc=$?
 check "diff 3 runs -- 3 runs of the unchanged binary: no gate fires (exit $rc)" test $rc -eq 0
