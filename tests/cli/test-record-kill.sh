@@ -16,7 +16,7 @@ busy=(sh -c 'while :; do :; done')
 killed_run() {	# OUT CMD...: run CMD until OUT holds 64 KiB (samples, not only the
 	# header: a loaded machine or a sanitizer build may take seconds to start;
 	# at most 60 s), then SIGKILL it
-	local out=$1 p i
+	local out=$1 p c i
 	shift
 	"$@" > /dev/null 2>&1 &
 	p=$!
@@ -25,9 +25,11 @@ killed_run() {	# OUT CMD...: run CMD until OUT holds 64 KiB (samples, not only t
 		sleep 0.1
 	done
 	sleep 0.5
-	kill -9 "$p"
+	# the loop, the recorder's child, outlives it: killed by its pid (pkill -f of its
+	# command line also killed other tests' and other users' loops on a shared machine)
+	c=$(pgrep -P "$p")
+	kill -9 "$p" $c 2> /dev/null
 	wait "$p" 2> /dev/null
-	pkill -f 'while :; do :; done' 2> /dev/null
 	true
 }
 
