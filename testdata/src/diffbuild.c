@@ -26,6 +26,22 @@
 #ifndef SMALL
 #define SMALL 100
 #endif
+/*
+ * -DROUNDS=N: N rounds, each doing all its work (u opaque to the compiler).  Without
+ * it GCC calls hot and leaf (whose results it can tell depend on their arguments
+ * only) once for main's 10 rounds, while mid and small (noipa) run in each: hot runs
+ * as one block and leaf as another, and a change of the machine's speed between the
+ * two moves their ratio.  With ROUNDS, mid and small do 10 times a round's work, so
+ * the shares stay those of the build without (test-diff-builds: -DROUNDS=1000).
+ */
+#ifdef ROUNDS
+#define OPAQUE(x) __asm__ volatile("" : "+r"(x))
+#define REPEATED 10
+#else
+#define ROUNDS 10
+#define OPAQUE(x) ((void)0)
+#define REPEATED 1
+#endif
 
 static unsigned long mix(unsigned long x)
 {
@@ -88,11 +104,12 @@ int main(int argc, char **argv)
 {
 	unsigned long u = argc > 1 ? strtoul(argv[1], NULL, 10) : 4000000, r = 0;
 
-	for (int round = 0; round < 10; round++) {
+	for (int round = 0; round < ROUNDS; round++) {
+		OPAQUE(u);
 		r += hot(u * HOT, 3) + hot(u * HOT + 1, 3);
 		r += leaf(u, 7) + leaf(u + 1, 7);
-		r += mid(u / 32);
-		r += small(u * SMALL / 1000);
+		r += mid(u / 32 * REPEATED);
+		r += small(u * SMALL / 1000 * REPEATED);
 #ifdef RENUMBER
 		if (argc > 2)
 			r += hot(u, 5) + hot(u + 1, 5);
