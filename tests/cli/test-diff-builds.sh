@@ -114,7 +114,7 @@ check "diff builds --folded --flamegraph: exit 0 (exit $rc$(head -c 200 "$tmp/f.
 bad=$(awk 'NF < 3 || $(NF - 1) !~ /^[0-9]+$/ || $NF !~ /^[0-9]+$/' "$tmp/f.folded" | head -2)
 check "diff builds --folded: every line STACK OLD NEW ($(wc -l < "$tmp/f.folded") lines)${bad:+: $bad}" \
 	test -z "$bad" -a -s "$tmp/f.folded"
-got=$(awk '$(NF - 2) ~ /;hot(\.constprop\.[0-9]+)?$/ { o += $(NF - 1); n += $NF } END { print o + 0, n + 0 }' "$tmp/f.folded")
+got=$(awk '$(NF - 2) ~ /;hot(\.constprop\.[0-9]+)?$/ { o += $(NF - 1); n += $NF } END { printf "%.0f %.0f\n", o, n }' "$tmp/f.folded")
 want=$(csv2tsv "$tmp/d/diff.csv" | awk -F'\t' -v f="$hot_new" '$2 == "prog_new" && $3 == f { print $6, $7 }')
 check "diff builds --folded: the stacks ending in hot sum to diff.csv's old/new period ($got, diff.csv $want)" \
 	test "$got" = "$want"
@@ -122,9 +122,9 @@ check "diff builds --folded: the stacks ending in hot sum to diff.csv's old/new 
 # OLD alone has too), and OLD's column sums to OLD's period as perf report counts it
 got=$(awk -F';' '$1 == "prog_old"' "$tmp/f.folded" | wc -l)
 check "diff builds --folded: no stack under OLD's name prog_old ($got)" test "$got" -eq 0
-got=$(awk '{ o += $(NF - 1) } END { print o + 0 }' "$tmp/f.folded")
+got=$(awk '{ o += $(NF - 1) } END { printf "%.0f\n", o }' "$tmp/f.folded")
 want=$(perf report -i "$tmp/old.data" --stdio --no-children --sort comm -F period -g none 2> /dev/null |
-	awk '$1 ~ /^[0-9]+$/ { p += $1 } END { print p + 0 }')
+	awk '$1 ~ /^[0-9]+$/ { p += $1 } END { printf "%.0f\n", p }')
 check "diff builds --folded: OLD's column sums to perf report's period of old.data ($got, perf $want)" \
 	test "$got" = "$want"
 # the differential flame graph in headless chromium: hot red, leaf pale, zoom and search
