@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SIGINT/SIGTERM/SIGHUP/SIGPIPE during an analysis: exit 128 + the signal, no temporary file left in the
 # output directory and the previous reports as they were; temporary files that
-# a killed run (SIGKILL) left are removed by the next run. The input is 400,000
-# processes (gen-perf --procs, a few seconds to analyse) so the signal lands while
-# records are read.
+# a killed run (SIGKILL) left are removed by the next run. The input is 1,000,000
+# processes (gen-perf --procs, 2.1 s to analyse on the 2-core AMD EPYC VM of
+# 2026-11-28) so the signal, 0.5 s in, lands while records are read on a machine
+# several times faster too (400,000 took 0.85-1.05 s there: a machine twice as fast
+# would have finished first).
 . "$(dirname "$0")/testlib.sh"
 
 need_gen signals
-"$GEN" --procs "$tmp/big.data" 400000
+"$GEN" --procs "$tmp/big.data" 1000000
 # (SIGHUP, a closed terminal, and SIGPIPE left the temporary directory before: not caught)
 for sig in INT TERM HUP PIPE; do
 	want=$((128 + $(kill -l $sig)))
