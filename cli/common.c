@@ -193,14 +193,12 @@ int resolve_time(const struct time_spec *ts, const struct perf_file *f, struct a
 		return 0;
 	an->has_time = 1;
 	if ((ts->pct || ts->rel[0] || ts->rel[1]) && (!last || last < first)) {
-		if (perf_file__info(f)->format == PERF_FORMAT_PIPE)
-			log_msg(log, LOG_ERR, "%s: --time with %% or +seconds needs the first and last sample time, "
-				"which a pipe-mode recording (perf record -o -) cannot have: its header goes out "
-				"before the first sample; give times in seconds (--time START,END)", perf_file__name(f));
-		else
-			log_msg(log, LOG_ERR, "%s: --time with %% or +seconds needs the first and last sample time, "
-				"which the file does not have (perf record writes them since perf 5.x)",
-				perf_file__name(f));
+		int pipe = perf_file__info(f)->format == PERF_FORMAT_PIPE;
+
+		log_msg(log, LOG_ERR, "%s: --time with %% or +seconds needs the first and last sample time, %s",
+			perf_file__name(f), pipe ? "which a pipe-mode recording (perf record -o -) cannot have: its "
+			"header goes out before the first sample; give times in seconds (--time START,END)" :
+			"which the file does not have (perf record writes them since perf 5.x)");
 		return -EINVAL;
 	}
 	dur = last - first;
