@@ -25,17 +25,24 @@
  */
 static inline void stream__copy(void *dst, const void *src, size_t n)
 {
-	long long *out = dst, w;
-	const unsigned char *in = src;
-	size_t i;
+	long long *out = dst, w, v;
+	const unsigned char *in = src, *end = in + (n & ~(size_t)15);
 
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, in + i, 8);
-		_mm_stream_si64(out++, w);
+	/* two words a turn: a sample of the 1 GiB bench file is 5 */
+	for (; in < end; in += 16, out += 2) {
+		memcpy(&w, in, 8);
+		memcpy(&v, in + 8, 8);
+		_mm_stream_si64(out, w);
+		_mm_stream_si64(out + 1, v);
 	}
-	if (i < n) {
+	if (n & 8) {
+		memcpy(&w, in, 8);
+		_mm_stream_si64(out++, w);
+		in += 8;
+	}
+	if (n & 7) {
 		w = 0;
-		memcpy(&w, in + i, n - i);
+		memcpy(&w, in, n & 7);
 		_mm_stream_si64(out, w);
 	}
 }
