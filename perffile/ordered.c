@@ -49,7 +49,7 @@
 #include "util/array.h"
 #include "util/stream.h"
 
-#define OQ_BLOCK_SIZE (1u << 20)
+#define OQ_BLOCK_SIZE (1u << 20)		/* header and copies, at an address that is a multiple of it */
 #define OQ_MAX_BLOCKS 64		/* 64 MiB of record copies */
 #define OQ_MAX_ENTS (1u << 20)		/* 16 MiB of index, twice (the merge's) */
 #define OQ_MAX_RUNS 1024		/* ascending runs merged in a flush, else qsort */
@@ -58,9 +58,18 @@ struct oq_block {
 	struct oq_block *next;
 	size_t used;
 	size_t live;		/* records in this block not yet delivered */
-	size_t idx;		/* in the queue's blocks (the copies after it stay 8-byte aligned) */
-	unsigned char data[];
+	size_t idx;		/* in the queue's blocks */
+	/* the reader writes the header: the worker's copies begin on the next line */
+	_Alignas(64) unsigned char data[];
 };
+
+#define OQ_BLOCK_DATA (OQ_BLOCK_SIZE - offsetof(struct oq_block, data))
+
+/* the block a queued copy is in */
+static struct oq_block *block_of(const void *copy)
+{
+	return (struct oq_block *)((uintptr_t)copy & ~(uintptr_t)(OQ_BLOCK_SIZE - 1));
+}
 
 /*
  * 24 bytes: the copies of a full queue are about a million.  Three words,
@@ -69,14 +78,9 @@ struct oq_block {
 struct oq_rec {
 	uint64_t offset;
 	uint64_t nr;		/* the record's number: the key's second half */
-	uint64_t meta;		/* the block's idx (a copy for the worker's batch: none), header.size << 32, compressed << 48 */
+	uint64_t meta;		/* header.size << 32, compressed << 48 */
 	/* size record bytes follow, 8-byte aligned */
 };
-
-static uint32_t rec_blk(const struct oq_rec *r)
-{
-	return (uint32_t)r->meta;
-}
 
 static uint16_t rec_size(const struct oq_rec *r)
 {
@@ -88,18 +92,60 @@ static int rec_compressed(const struct oq_rec *r)
 	return (int)(r->meta >> 48);
 }
 
-#define OQ_NO_BLOCK UINT32_MAX
-
 
 /* 16 bytes: the index of a full queue holds a million */
 struct oq_ent {
 	uint64_t time;
-	struct oq_rec *r;	/* the copy, which has the nr: read when two times are equal */
+	uintptr_t ref;		/* the copy, which has the nr (read when two times are equal): ent_rec() */
 };
+
+#if defined(__x86_64__) && UINTPTR_MAX == UINT64_MAX
+/*
+ * x86-64 Linux maps user space below 2^47 (above only for an mmap hint that
+ * asks, which malloc does not give), so an entry keeps its record's size in
+ * bits 47-62, and bit 63 says so: delivery then reads nothing of the copy,
+ * which went to memory past the reader's cache (util/stream.h).  An address
+ * above is kept as it is, its size read from the copy.
+ */
+static uintptr_t ent_ref(const struct oq_rec *r, uint16_t size)
+{
+	uintptr_t a = (uintptr_t)r;
+
+	return a >> 47 ? a : a | (uintptr_t)size << 47 | (uintptr_t)1 << 63;
+}
+
+static struct oq_rec *ent_rec(const struct oq_ent *e)
+{
+	return (struct oq_rec *)(e->ref & (UINTPTR_MAX >> (17 * (e->ref >> 63))));
+}
+
+static uint16_t ent_size(const struct oq_ent *e)
+{
+	return e->ref >> 63 ? (uint16_t)(e->ref >> 47) : rec_size(ent_rec(e));
+}
+#else
+static uintptr_t ent_ref(const struct oq_rec *r, uint16_t size)
+{
+	(void)size;
+	return (uintptr_t)r;
+}
+
+static struct oq_rec *ent_rec(const struct oq_ent *e)
+{
+	return (struct oq_rec *)e->ref;
+}
+
+static uint16_t ent_size(const struct oq_ent *e)
+{
+	return rec_size(ent_rec(e));
+}
+#endif
 
 /* the copies take what they took when the key was in the index: the bound is met at the same record */
 _Static_assert(sizeof(struct oq_rec) == 24 && sizeof(struct oq_ent) == 16, "copy header 24 bytes, index entry 16");
 _Static_assert(offsetof(struct oq_block, data) % 8 == 0, "copies 8-byte aligned in a block");
+_Static_assert((OQ_BLOCK_SIZE & (OQ_BLOCK_SIZE - 1)) == 0 && OQ_BLOCK_DATA >= sizeof(struct oq_rec) + 65535 + 7,
+	       "a block is found from a copy's address, and holds any record's copy");
 
 #define OQ_BATCH_MIN 8192		/* records in a batch before a round hands it over */
 #define OQ_BATCH_MIN_BYTES (2u << 20)	/* or bytes of them */
@@ -190,7 +236,7 @@ static int worker_wait(struct ordered_queue *q, uint64_t keep, size_t bytes);
 /* after a block or chunk was allocated: the most the copies took */
 static void note_bytes(struct ordered_queue *q)
 {
-	size_t b = q->nr_blocks * (sizeof(struct oq_block) + OQ_BLOCK_SIZE) +
+	size_t b = q->nr_blocks * (size_t)OQ_BLOCK_SIZE +
 		   q->nr_chunks * (sizeof(struct oq_chunk) + OQ_ARENA_CHUNK);
 
 	if (b > q->max_bytes)
@@ -247,7 +293,7 @@ static struct oq_block *new_block(struct ordered_queue *q)
 			q->blocks = nb;
 			q->cap_blocks = cap;
 		}
-		b = malloc(sizeof(*b) + OQ_BLOCK_SIZE);
+		b = aligned_alloc(OQ_BLOCK_SIZE, OQ_BLOCK_SIZE);
 		if (!b)
 			return NULL;
 		b->idx = q->nr_blocks;
@@ -284,7 +330,7 @@ static void retire_block(struct ordered_queue *q, struct oq_block *b)
 
 static void release_rec(struct ordered_queue *q, struct oq_rec *r)
 {
-	struct oq_block *b = q->blocks[rec_blk(r)];
+	struct oq_block *b = block_of(r);
 
 	if (--b->live == 0 && b != q->cur)
 		retire_block(q, b);
@@ -292,7 +338,7 @@ static void release_rec(struct ordered_queue *q, struct oq_rec *r)
 
 static int ent_before(const struct oq_ent *a, const struct oq_ent *b)
 {
-	return a->time < b->time || (a->time == b->time && a->r->nr < b->r->nr);
+	return a->time < b->time || (a->time == b->time && ent_rec(a)->nr < ent_rec(b)->nr);
 }
 
 static int ent_cmp(const void *pa, const void *pb)
@@ -301,8 +347,8 @@ static int ent_cmp(const void *pa, const void *pb)
 
 	if (a->time != b->time)
 		return a->time < b->time ? -1 : 1;
-	if (a->r->nr != b->r->nr)
-		return a->r->nr < b->r->nr ? -1 : 1;
+	if (ent_rec(a)->nr != ent_rec(b)->nr)
+		return ent_rec(a)->nr < ent_rec(b)->nr ? -1 : 1;
 	return 0;
 }
 
@@ -386,13 +432,10 @@ static size_t copy_size(const struct perf_record *rec)
  * 2026-11-27, the two vCPUs alike).  worker_hand_over() fences them before
  * the batch is handed over.
  */
-static struct oq_rec *put_copy(unsigned char *at, const struct oq_block *blk, const struct perf_record *rec,
-			       int streamed)
+static struct oq_rec *put_copy(unsigned char *at, const struct perf_record *rec, int streamed)
 {
 	struct oq_rec *r = (struct oq_rec *)(void *)at;
-	uint64_t head[3] = { rec->offset, rec->nr,
-			     (blk ? (uint32_t)blk->idx : OQ_NO_BLOCK) | (uint64_t)rec->size << 32 |
-			     (uint64_t)!!rec->compressed << 48 };
+	uint64_t head[3] = { rec->offset, rec->nr, (uint64_t)rec->size << 32 | (uint64_t)!!rec->compressed << 48 };
 
 	_Static_assert(sizeof(head) == sizeof(*r), "the copy's header is three words");
 	if (streamed) {
@@ -405,16 +448,18 @@ static struct oq_rec *put_copy(unsigned char *at, const struct oq_block *blk, co
 	return r;
 }
 
-static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uint64_t time)
+/*
+ * Room for a copy of need bytes and one more entry when the block or the
+ * index is full: a flush at a bound, a new block, a larger index.  0 or an
+ * error.  Out of line, so that queue_rec() saves no registers for it.
+ */
+static int __attribute__((noinline)) queue_room(struct ordered_queue *q, size_t need)
 {
-	size_t need = copy_size(rec);
 	struct oq_block *b = q->cur;
-	int new_blk = !b || b->used + need > OQ_BLOCK_SIZE;
-	struct oq_rec *r;
-	struct oq_ent *e;
+	int new_blk = !b || b->used + need > OQ_BLOCK_DATA;
 	int ret;
 
-	if (need > OQ_BLOCK_SIZE)
+	if (need > OQ_BLOCK_DATA)
 		return -EINVAL;
 	if (q->nr_ents >= OQ_MAX_ENTS) {
 		ret = flush_half(q, 0);
@@ -438,20 +483,33 @@ static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uin
 			return -ENOMEM;
 		if (b && b->live == 0)
 			retire_block(q, b);
-		q->cur = b = nb;
+		q->cur = nb;
 	}
-	if (q->first + q->nr_ents == q->cap_ents) {
-		ret = make_room(q);
+	return q->first + q->nr_ents == q->cap_ents ? make_room(q) : 0;
+}
+
+static int queue_rec(struct ordered_queue *q, const struct perf_record *rec, uint64_t time)
+{
+	size_t need = copy_size(rec);
+	struct oq_block *b = q->cur;
+	struct oq_rec *r;
+	struct oq_ent *e;
+
+	if (!b || b->used + need > OQ_BLOCK_DATA || q->nr_ents >= OQ_MAX_ENTS ||
+	    q->first + q->nr_ents == q->cap_ents) {
+		int ret = queue_room(q, need);
+
 		if (ret)
 			return ret;
+		b = q->cur;
 	}
-	r = put_copy(b->data + b->used, b, rec, q->w != NULL);
+	r = put_copy(b->data + b->used, rec, q->w != NULL);
 	b->used += need;
 	b->live++;
 
 	e = &q->ents[q->nr_ents++];
 	e->time = time;
-	e->r = r;
+	e->ref = ent_ref(r, rec->size);
 	if (q->nr_ents > q->max_queued)
 		q->max_queued = q->nr_ents;
 	if (time > q->max_time)
@@ -583,12 +641,13 @@ struct oq_target {
 static int decode_copy(const struct perf_file *f, struct oq_fault *fault, const struct oq_ent *e,
 		       struct perf_record *rec)
 {
+	const struct oq_rec *r = ent_rec(e);
 	const char *why = NULL;
 
-	rec->nr = e->r->nr;
-	rec->offset = e->r->offset;
-	rec->compressed = rec_compressed(e->r);
-	if (!perf_file__decode(f, e->r + 1, rec_size(e->r), rec, &why))
+	rec->nr = r->nr;
+	rec->offset = r->offset;
+	rec->compressed = rec_compressed(r);
+	if (!perf_file__decode(f, r + 1, rec_size(r), rec, &why))
 		return 0;
 	if (!fault->why[0]) {
 		fault->offset = rec->offset;
@@ -864,12 +923,12 @@ static int append_now(struct ordered_queue *q, const struct perf_record *rec)
 	e = array__push(&b->ents);
 	if (!e)
 		return -ENOMEM;
-	r = put_copy(c->data + c->used, NULL, rec, 1);
+	r = put_copy(c->data + c->used, rec, 1);
 	c->used += need;
 	b->copied += need;
 	b->bytes += rec->size;
 	e->time = 0;
-	e->r = r;
+	e->ref = ent_ref(r, rec->size);
 	return batch_check(q);
 }
 
@@ -899,10 +958,10 @@ static int deliver_upto(struct ordered_queue *q, uint64_t limit, int all)
 		q->last_flush = e->time;
 		/* with the worker, delivered means in its batch: appended below, all at once */
 		if (q->w)
-			q->w->pending->bytes += rec_size(e->r);
+			q->w->pending->bytes += ent_size(e);
 		else
 			ret = deliver_ent(&t, e);
-		release_rec(q, e->r);
+		release_rec(q, ent_rec(e));
 		if (ret) {
 			i++;
 			break;
@@ -939,14 +998,12 @@ static int record_time(const struct perf_record *rec, uint64_t *time)
 	return 1;
 }
 
-int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
+/* a record without a time: at once, after what a round's end delivers.  Out of line, as queue_room() */
+static int __attribute__((noinline)) push_untimed(struct ordered_queue *q, const struct perf_record *rec)
 {
 	struct perf_record copy;
-	uint64_t time = 0;
 	int ret;
 
-	if (record_time(rec, &time))
-		return queue_rec(q, rec, time);
 	/* an attr that comes while records are queued may change how they decode */
 	if (rec->type == PERF_RECORD_HEADER_ATTR && q->nr_ents)
 		q->revalidate = 1;
@@ -981,6 +1038,13 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
 	}
 	copy = *rec;	/* the callback takes a non-const record */
 	return q->deliver(q->ctx, &copy);
+}
+
+int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
+{
+	uint64_t time = 0;
+
+	return record_time(rec, &time) ? queue_rec(q, rec, time) : push_untimed(q, rec);
 }
 
 /* the queue emptied at the end: its blocks and index go back to malloc (a later push makes new ones) */
