@@ -146,22 +146,45 @@ static const struct perf_evattr *lost_samples_attr(const struct perf_file *f, co
 	return attr_by_id(f, id);
 }
 
+/* a sample into its event's counts */
+static void count_into(struct event_count *e, const struct perf_evattr *a, const struct perf_record *rec)
+{
+	e->samples++;
+	e->period += (rec->sample.sample_type & PERF_SAMPLE_PERIOD) ? rec->sample.period :
+		     a->attr.freq ? 1 : a->attr.sample_period;
+}
+
 /* one sample as perf delivers it (group.h) into its event's counts */
 static int count_sample(void *ctx, struct perf_record *rec)
 {
 	struct filestat *fs = ctx;
-	const struct perf_evattr *a = rec->evattr;
-	struct event_count *e = event_of(fs, a);
+	struct event_count *e = event_of(fs, rec->evattr);
 
 	if (!e)
 		return -ENOMEM;
-	e->samples++;
-	e->period += (rec->sample.sample_type & PERF_SAMPLE_PERIOD) ? rec->sample.period :
-		     a->attr.freq ? 1 : a->attr.sample_period;
+	count_into(e, rec->evattr, rec);
 	return 0;
 }
 
-int filestat__add(struct filestat *fs, const struct perf_record *rec)
+static void count_type(struct type_count *t, const struct perf_record *rec)
+{
+	t->count++;
+	t->bytes += rec->size + rec->payload_size;
+}
+
+static void note_time(struct filestat *fs, const struct perf_record *rec)
+{
+	if (rec->sample.sample_type & PERF_SAMPLE_TIME) {
+		if (!fs->have_time || rec->sample.time < fs->first_time)
+			fs->first_time = rec->sample.time;
+		if (!fs->have_time || rec->sample.time > fs->last_time)
+			fs->last_time = rec->sample.time;
+		fs->have_time = 1;
+	}
+}
+
+/* every record but filestat__add()'s common sample.  Out of line, so that that one saves no registers */
+static int __attribute__((noinline)) add_record(struct filestat *fs, const struct perf_record *rec)
 {
 	struct type_count *t = rec->type < NR_TYPES ? &fs->types[rec->type] : type_of(fs, rec->type);
 	const struct perf_evattr *a = rec->evattr;
@@ -169,21 +192,14 @@ int filestat__add(struct filestat *fs, const struct perf_record *rec)
 
 	if (!t)
 		return -ENOMEM;
-	t->count++;
-	t->bytes += rec->size + rec->payload_size;
+	count_type(t, rec);
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
 		if (!a) {
 			fs->unknown_samples++;
 			return 0;
 		}
-		if (rec->sample.sample_type & PERF_SAMPLE_TIME) {
-			if (!fs->have_time || rec->sample.time < fs->first_time)
-				fs->first_time = rec->sample.time;
-			if (!fs->have_time || rec->sample.time > fs->last_time)
-				fs->last_time = rec->sample.time;
-			fs->have_time = 1;
-		}
+		note_time(fs, rec);
 		/* a read group's values are samples of their own events, as perf delivers them */
 		return group__deliver(&fs->group, fs->file, (struct perf_record *)rec, count_sample, fs);
 	case PERF_RECORD_LOST:
@@ -204,6 +220,21 @@ int filestat__add(struct filestat *fs, const struct perf_record *rec)
 		break;
 	}
 	return 0;
+}
+
+int filestat__add(struct filestat *fs, const struct perf_record *rec)
+{
+	const struct perf_evattr *a = rec->evattr;
+
+	/* a sample of an event counted before, without read values */
+	if (rec->type == PERF_RECORD_SAMPLE && a && !(rec->sample.sample_type & PERF_SAMPLE_READ) &&
+	    (size_t)a->idx < fs->events.len) {
+		count_type(&fs->types[PERF_RECORD_SAMPLE], rec);
+		note_time(fs, rec);
+		count_into(&ARRAY_AT(&fs->events, struct event_count, a->idx), a, rec);
+		return 0;
+	}
+	return add_record(fs, rec);
 }
 
 static void stat_row(struct csv *c, uint32_t type, const struct type_count *t)
