@@ -1593,6 +1593,9 @@ static const uint8_t *own_copy(struct perf_file *f, const uint8_t *p, size_t siz
 	return f->scratch;
 }
 
+static int decode_failed(struct perf_file *f, struct perf_record *rec, const char *what, int err,
+			 const char *why);
+
 static int decode_record(struct perf_file *f, struct perf_record *rec, const char *what)
 {
 	const char *why = NULL;
@@ -1604,8 +1607,12 @@ static int decode_record(struct perf_file *f, struct perf_record *rec, const cha
 			return fault(f, what, rec->offset, "%s", why ? why : "cannot swap");
 	}
 	err = perf_record__decode(rec, &f->evlist, &why);
-	if (!err)
-		return 0;
+	return err ? decode_failed(f, rec, what, err, why) : 0;
+}
+
+/* a decode's error: a fault, or 0 for a sample of an unknown id (skipped: rec->undecoded) */
+static int decode_failed(struct perf_file *f, struct perf_record *rec, const char *what, int err, const char *why)
+{
 	if (err != -EINVAL)
 		return err;
 	if (rec->type == PERF_RECORD_SAMPLE && !rec->evattr) {
@@ -1908,21 +1915,30 @@ static int apply_user_record(struct perf_file *f, const struct perf_record *rec)
 	}
 }
 
-int perf_file__next(struct perf_file *f, struct perf_record *rec)
+/* perf_file__next()'s end with r < 0 (a fault) or 0 (the end) */
+static int next_failed(struct perf_file *f, int r)
 {
-	int r;
+	if (r < 0)
+		f->err = r;
+	if (r < 0 && r != -EINVAL && r != -ENOMEM && r != -EINTR)
+		log_msg(flog(f), LOG_ERR, "%s: read error at offset %#" PRIx64 ": %s", f->name, f->pos,
+			strerror(-r));
+	return r;
+}
 
-	if (f->err)
-		return f->err;
-	/* the rest of *rec is filled by perf_record__decode() */
-	rec->compressed = 0;
-	rec->undecoded = 0;
-	rec->payload = NULL;
-	rec->payload_size = 0;
-	rec->evattr = NULL;
-	r = next_plain(f, rec);
-	if (r == 0)
-		r = next_inner(f, rec);
+/* perf_file__next()'s end for a record decoded with r: what it means for the stream, or its fault */
+static int __attribute__((noinline)) next_done(struct perf_file *f, struct perf_record *rec, int r)
+{
+	if (!r && rec->type >= PERF_RECORD_USER_TYPE_START)
+		r = apply_user_record(f, rec);
+	return r ? next_failed(f, r) : 1;
+}
+
+/* every record next_plain() does not take, and the end.  Out of line, as next_done() */
+static int __attribute__((noinline)) next_slow(struct perf_file *f, struct perf_record *rec)
+{
+	int r = next_inner(f, rec);
+
 	if (r == 0)
 		r = next_outer(f, rec);
 	if (r == 0 && f->zout_len > f->zout_start)
@@ -1933,20 +1949,32 @@ int perf_file__next(struct perf_file *f, struct perf_record *rec)
 	if (r == 0 && f->deferred)
 		r = f->deferred;
 	if (r <= 0)
-		goto out;
+		return next_failed(f, r);
 	rec->nr = f->nr++;
-	r = decode_record(f, rec, rec->compressed ? "compressed record" : "record");
-	if (!r && rec->type >= PERF_RECORD_USER_TYPE_START)
-		r = apply_user_record(f, rec);
-	if (!r)
+	return next_done(f, rec, decode_record(f, rec, rec->compressed ? "compressed record" : "record"));
+}
+
+int perf_file__next(struct perf_file *f, struct perf_record *rec)
+{
+	const char *why = NULL;
+	int err;
+
+	if (f->err)
+		return f->err;
+	/* the rest of *rec is filled by perf_record__decode() */
+	rec->compressed = 0;
+	rec->undecoded = 0;
+	rec->payload = NULL;
+	rec->payload_size = 0;
+	rec->evattr = NULL;
+	if (!next_plain(f, rec))
+		return next_slow(f, rec);
+	/* in host order (next_plain()): decode_record() without the swap */
+	rec->nr = f->nr++;
+	err = perf_record__decode(rec, &f->evlist, &why);
+	if (!err && rec->type < PERF_RECORD_USER_TYPE_START)
 		return 1;
-out:
-	if (r < 0)
-		f->err = r;
-	if (r < 0 && r != -EINVAL && r != -ENOMEM && r != -EINTR)
-		log_msg(flog(f), LOG_ERR, "%s: read error at offset %#" PRIx64 ": %s", f->name, f->pos,
-			strerror(-r));
-	return r;
+	return next_done(f, rec, err ? decode_failed(f, rec, "record", err, why) : 0);
 }
 
 int perf_file__decode(const struct perf_file *f, const void *data, size_t size,

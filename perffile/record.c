@@ -481,6 +481,17 @@ static void prepare_fixed(struct perf_evattr *a)
 	a->fixed_size = (uint16_t)(HDR + 8 * a->nr_fixed);
 }
 
+/* a sample of an attr with fixed_size, at least that long */
+static inline void decode_fixed(struct perf_record *rec, const struct perf_evattr *ea)
+{
+	const uint8_t *p = rec->data + HDR;
+	uint8_t k;
+
+	rec->sample.sample_type = ea->attr.sample_type;
+	for (k = 0; k < ea->nr_fixed; k++)
+		memcpy((char *)&rec->sample + ea->fixed_dst[k], p + 8 * (size_t)k, 8);
+}
+
 static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, const char **why)
 {
 	const struct perf_event_attr *attr = &ea->attr;
@@ -496,10 +507,7 @@ static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, 
 	 * samples of gen-perf --samples, --reports stat,events,results)
 	 */
 	if (ea->fixed_size && rec->size >= ea->fixed_size) {
-		uint8_t k;
-
-		for (k = 0; k < ea->nr_fixed; k++)
-			memcpy((char *)s + ea->fixed_dst[k], p + 8 * (size_t)k, 8);
+		decode_fixed(rec, ea);
 		return 0;
 	}
 	if (type & ~(uint64_t)RP_SAMPLE_KNOWN)
@@ -670,7 +678,9 @@ static int decode_body(struct perf_record *rec, size_t size, const struct perf_e
 	return t->decode ? t->decode(rec, b, size, ea, why) : 0;
 }
 
-int perf_record__decode(struct perf_record *rec, const struct perf_evlist *evlist, const char **why)
+/* perf_record__decode() of any record.  Out of line, so that the common sample saves no registers */
+static int __attribute__((noinline)) decode_any(struct perf_record *rec, const struct perf_evlist *evlist,
+						const char **why)
 {
 	const struct perf_evattr *ea;
 	size_t body_end;
@@ -725,6 +735,21 @@ int perf_record__decode(struct perf_record *rec, const struct perf_evlist *evlis
 			return err;
 	}
 	return decode_body(rec, body_end, ea, why);
+}
+
+int perf_record__decode(struct perf_record *rec, const struct perf_evlist *evlist, const char **why)
+{
+	const struct perf_evattr *ea;
+
+	/* the common sample: of the one attr, of fixed_size, the record's tail still zero */
+	if (rec->type == PERF_RECORD_SAMPLE && evlist && evlist->nr == 1 && rec->zero_tail == &rec->sample &&
+	    (ea = &evlist->attrs[0])->fixed_size && rec->size >= ea->fixed_size) {
+		memset(&rec->sample, 0, offsetof(struct perf_sample, read));
+		rec->evattr = ea;
+		decode_fixed(rec, ea);
+		return 0;
+	}
+	return decode_any(rec, evlist, why);
 }
 
 /* ------------------------------------------------------------------- swap */

@@ -1958,7 +1958,8 @@ static void test_decode_reused_record(void **state)
  * of each u64 to its place (perf_evattr.fixed_dst): for every one of the 512
  * sets of those nine fields, and records from the header alone to two u64
  * past the fields, the copy gives what the field-by-field decode gives (the
- * attr with fixed_size 0 takes that path), faults and their words included.
+ * attr with fixed_size 0 takes that path), faults and their words included,
+ * into a new record and into one decoded into before.
  */
 static void test_decode_fixed_layout(void **state)
 {
@@ -2008,6 +2009,11 @@ static void test_decode_fixed_layout(void **state)
 			assert_int_equal(err1, len < 8 + 8 * nr ? -EINVAL : 0);
 			if (err1)
 				assert_string_equal(why1, why2);
+			assert_memory_equal(&r1.sample, &r2.sample, sizeof(r1.sample));
+			/* again into r1, its tail now known zero: perf_record__decode()'s own path for one attr */
+			assert_ptr_equal(r1.zero_tail, &r1.sample);
+			assert_int_equal(perf_record__decode(&r1, &fx.evlist, &why1), err2);
+			assert_true(r1.evattr == fx.attrs && r2.evattr == slow.attrs);
 			assert_memory_equal(&r1.sample, &r2.sample, sizeof(r1.sample));
 			/* by hand: the time is the u64 after the identifier, ip and tid that come before it */
 			if (!err1 && (type & PERF_SAMPLE_TIME)) {
