@@ -44,13 +44,13 @@ struct perf_evattr {
 	size_t trailer_size;	/* bytes of the sample_id_all trailer of non-sample records */
 	/*
 	 * A sample whose fields all come before PERF_SAMPLE_READ has them at
-	 * fixed places: fixed_size bytes (0: the type has later fields), the
-	 * k-th u64 after the header going to byte fixed_dst[k] of struct
-	 * perf_sample
+	 * fixed places: fixed_size bytes (0: the type has later fields, or
+	 * both ids), the k-th u64 after the header going to byte fixed_dst[k]
+	 * of struct perf_sample
 	 */
 	uint16_t fixed_size;
 	uint8_t nr_fixed;
-	uint8_t fixed_dst[10];
+	uint8_t fixed_dst[8];
 };
 
 /* The attrs of a file, with the id -> attr map. */

@@ -466,6 +466,10 @@ _Static_assert(offsetof(struct perf_sample, tid) == offsetof(struct perf_sample,
 	       offsetof(struct perf_sample, cpu_res) == offsetof(struct perf_sample, cpu) + 4,
 	       "a u32 pair of a sample is one u64 of struct perf_sample");
 
+/* nine fields, of which the two ids not both: eight places at most */
+_Static_assert(sizeof(fixed_fields) / sizeof(fixed_fields[0]) == 9 &&
+	       sizeof(((struct perf_evattr *)0)->fixed_dst) == 8, "a fixed layout has at most eight u64");
+
 static void prepare_fixed(struct perf_evattr *a)
 {
 	uint64_t t = a->attr.sample_type;
@@ -473,7 +477,9 @@ static void prepare_fixed(struct perf_evattr *a)
 
 	a->fixed_size = 0;
 	a->nr_fixed = 0;
-	if (t & (SAMPLE_AFTER_PERIOD | ~(uint64_t)RP_SAMPLE_KNOWN))
+	/* the identifier and the id both (perf sets one or the other) go to one field: the long way */
+	if ((t & (SAMPLE_AFTER_PERIOD | ~(uint64_t)RP_SAMPLE_KNOWN)) ||
+	    (t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID)) == (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID))
 		return;
 	for (i = 0; i < sizeof(fixed_fields) / sizeof(fixed_fields[0]); i++)
 		if (t & fixed_fields[i].bit)
@@ -484,12 +490,39 @@ static void prepare_fixed(struct perf_evattr *a)
 /* a sample of an attr with fixed_size, at least that long */
 static inline void decode_fixed(struct perf_record *rec, const struct perf_evattr *ea)
 {
-	const uint8_t *p = rec->data + HDR;
-	uint8_t k;
+	const uint8_t *p = rec->data + HDR, *dst = ea->fixed_dst;
+	char *s = (char *)&rec->sample;
 
 	rec->sample.sample_type = ea->attr.sample_type;
-	for (k = 0; k < ea->nr_fixed; k++)
-		memcpy((char *)&rec->sample + ea->fixed_dst[k], p + 8 * (size_t)k, 8);
+	/* no two fields go to one place (prepare_fixed()): in any order, without a loop */
+	switch (ea->nr_fixed) {
+	case 8:
+		memcpy(s + dst[7], p + 56, 8);
+		/* fall through */
+	case 7:
+		memcpy(s + dst[6], p + 48, 8);
+		/* fall through */
+	case 6:
+		memcpy(s + dst[5], p + 40, 8);
+		/* fall through */
+	case 5:
+		memcpy(s + dst[4], p + 32, 8);
+		/* fall through */
+	case 4:
+		memcpy(s + dst[3], p + 24, 8);
+		/* fall through */
+	case 3:
+		memcpy(s + dst[2], p + 16, 8);
+		/* fall through */
+	case 2:
+		memcpy(s + dst[1], p + 8, 8);
+		/* fall through */
+	case 1:
+		memcpy(s + dst[0], p, 8);
+		/* fall through */
+	default:
+		break;
+	}
 }
 
 static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, const char **why)
