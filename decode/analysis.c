@@ -425,13 +425,28 @@ static struct ipent *resolve_new(struct analysis *a, uint32_t event, const struc
  * The cache entry of (event, map, ip).  need_line: the source line too
  * (self addresses); callchain addresses take the fast path.
  */
+/* resolve() past its direct-mapped cache.  Out of line, so that a hit saves no registers */
+static struct ipent *__attribute__((noinline)) resolve_miss(struct analysis *a, uint32_t event,
+							    const struct target *t, uint64_t ip, int need_line,
+							    const struct ip_key *key, struct ipfast *fast)
+{
+	void **slot = hashmap__find(&a->ipcache, key, sizeof(*key));
+	struct ipent *e = slot ? *slot : NULL;
+
+	if (e) {
+		fast->key = *key;
+		fast->e = e;
+		if (!need_line || e->l)
+			return e;
+	}
+	return resolve_new(a, event, t, ip, need_line, e, key, fast);
+}
+
 static struct ipent *resolve(struct analysis *a, uint32_t event, const struct target *t,
 			     uint64_t ip, int need_line)
 {
 	struct ip_key key;
-	struct ipent *e;
 	struct ipfast *fast;
-	void **slot;
 	uint64_t h;
 
 	if (!t->dso && !a->opts.unknown_addresses)
@@ -445,21 +460,10 @@ static struct ipent *resolve(struct analysis *a, uint32_t event, const struct ta
 	/* a direct-mapped cache in front of the hash map: most lookups end here */
 	h = (ip ^ key.dso ^ (t->start >> 12) ^ ((uint64_t)event << 40)) * 0x9e3779b97f4a7c15ULL;
 	fast = &a->ipfast[h >> (64 - IPFAST_BITS)];
-	if (fast->e && !memcmp(&fast->key, &key, sizeof(key))) {
-		e = fast->e;
-		if (!need_line || e->l)
-			return e;
-	} else {
-		slot = hashmap__find(&a->ipcache, &key, sizeof(key));
-		e = slot ? *slot : NULL;
-		if (e) {
-			fast->key = key;
-			fast->e = e;
-			if (!need_line || e->l)
-				return e;
-		}
-	}
-	return resolve_new(a, event, t, ip, need_line, e, &key, fast);
+	/* a hit without the line asked for finds the same entry in the map (every fast one is there) */
+	if (fast->e && !memcmp(&fast->key, &key, sizeof(key)) && (!need_line || fast->e->l))
+		return fast->e;
+	return resolve_miss(a, event, t, ip, need_line, &key, fast);
 }
 
 /* the map of ip for a cpumode; t->dso NULL when none */
@@ -662,21 +666,27 @@ static int lookup_inlines(struct analysis *a, uint32_t event, const struct targe
  * the frames of one address (caller: a return address in a callchain): with
  * --inline its inlined functions (innermost first) before its own
  */
-static int push_frames(struct analysis *a, uint32_t event, const struct target *t, uint64_t ip,
-		       struct ipent *e, unsigned cpumode, int caller)
+/* push_frames() with --inline: the inlined functions first.  Out of line, so that the other saves no registers */
+static int __attribute__((noinline)) push_inlined(struct analysis *a, uint32_t event, const struct target *t,
+						  uint64_t ip, struct ipent *e, unsigned cpumode, int caller)
 {
 	const struct inl_list *l = &e->inl[caller];
 	uint32_t i;
-	int err;
+	int err = lookup_inlines(a, event, t, ip, e, caller);
 
-	if (a->opts.inline_frames && cpumode == PERF_RECORD_MISC_USER) {
-		err = lookup_inlines(a, event, t, ip, e, caller);
-		if (err)
-			return err;
-		for (i = 0; i < l->n; i++)
-			if (push_frame(a, l->f[i], cpumode, ip))
-				return -ENOMEM;
-	}
+	if (err)
+		return err;
+	for (i = 0; i < l->n; i++)
+		if (push_frame(a, l->f[i], cpumode, ip))
+			return -ENOMEM;
+	return push_frame(a, e->f, cpumode, ip);
+}
+
+static int push_frames(struct analysis *a, uint32_t event, const struct target *t, uint64_t ip,
+		       struct ipent *e, unsigned cpumode, int caller)
+{
+	if (a->opts.inline_frames && cpumode == PERF_RECORD_MISC_USER)
+		return push_inlined(a, event, t, ip, e, cpumode, caller);
 	return push_frame(a, e->f, cpumode, ip);
 }
 
@@ -1378,14 +1388,12 @@ static int record_filtered(struct analysis *a, const struct perf_record *rec, ui
 	return !pass_pid_filters(a, pid, tid, o->nr_comms ? machine__findnew_thread(a->m, pid, tid) : NULL);
 }
 
-static int process_record(struct analysis *a, struct perf_record *rec)
+/* a record other than a sample.  Out of line, so that process_record() saves no registers for it */
+static int __attribute__((noinline)) process_other(struct analysis *a, struct perf_record *rec)
 {
 	struct rrecord rr;
 	size_t i;
 	int err;
-
-	if (rec->type == PERF_RECORD_SAMPLE)
-		return group__deliver(&a->group, a->f, rec, process_sample_cb, a);
 
 	memset(&rr, 0, sizeof(rr));
 	rr.rec = rec;
@@ -1416,6 +1424,13 @@ static int process_record(struct analysis *a, struct perf_record *rec)
 			return err;
 	}
 	return 0;
+}
+
+static int process_record(struct analysis *a, struct perf_record *rec)
+{
+	if (rec->type == PERF_RECORD_SAMPLE)
+		return group__deliver(&a->group, a->f, rec, process_sample_cb, a);
+	return process_other(a, rec);
 }
 
 /*

@@ -545,10 +545,11 @@ static struct mthread *new_thread(struct machine *m, struct process *p, uint32_t
 	return t;
 }
 
+static struct mthread *findnew_thread(struct machine *m, uint32_t pid, uint32_t tid);
+
 struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_t tid)
 {
 	struct mthread *t = m->last;
-	struct process *p;
 
 	/*
 	 * perf finds threads by tid alone (____machine__findnew_thread): a
@@ -561,7 +562,15 @@ struct mthread *machine__findnew_thread(struct machine *m, uint32_t pid, uint32_
 		m->last = t;
 		return t;
 	}
-	t = thread_of(m, tid);
+	return findnew_thread(m, pid, tid);
+}
+
+/* machine__findnew_thread() past its caches.  Out of line, so that a hit saves no registers */
+static struct mthread *__attribute__((noinline)) findnew_thread(struct machine *m, uint32_t pid, uint32_t tid)
+{
+	struct mthread *t = thread_of(m, tid);
+	struct process *p;
+
 	if (t && !t->proc->retired) {
 		m->last = t;
 		m->tcache[tid % TCACHE] = t;
