@@ -72,24 +72,33 @@ static struct oq_block *block_of(const void *copy)
 }
 
 /*
- * 24 bytes: the copies of a full queue are about a million.  Three words,
- * so that a copy is written a word at a time (stream__copy()).
+ * 16 bytes: the copies of a full queue are about a million, and the 40-byte
+ * samples of the bench's 1 GiB file take 56 bytes each (they went to memory
+ * at 64 with a 24-byte header).  Two words, so that a copy is written a word
+ * at a time (stream__copy()).
  */
 struct oq_rec {
 	uint64_t offset;
-	uint64_t nr;		/* the record's number: the key's second half */
-	uint64_t meta;		/* header.size << 32, compressed << 48 */
+	uint64_t meta;		/* the record's number (the key's second half) << 17, compressed << 16, header.size */
 	/* size record bytes follow, 8-byte aligned */
 };
 
+/* the most records a queue takes: 2^47, over a petabyte of input */
+#define OQ_NR_MAX (UINT64_MAX >> 17)
+
 static uint16_t rec_size(const struct oq_rec *r)
 {
-	return (uint16_t)(r->meta >> 32);
+	return (uint16_t)r->meta;
 }
 
 static int rec_compressed(const struct oq_rec *r)
 {
-	return (int)(r->meta >> 48);
+	return (int)(r->meta >> 16) & 1;
+}
+
+static uint64_t rec_nr(const struct oq_rec *r)
+{
+	return r->meta >> 17;
 }
 
 
@@ -142,7 +151,7 @@ static uint16_t ent_size(const struct oq_ent *e)
 #endif
 
 /* the copies take what they took when the key was in the index: the bound is met at the same record */
-_Static_assert(sizeof(struct oq_rec) == 24 && sizeof(struct oq_ent) == 16, "copy header 24 bytes, index entry 16");
+_Static_assert(sizeof(struct oq_rec) == 16 && sizeof(struct oq_ent) == 16, "copy header 16 bytes, index entry 16");
 _Static_assert(offsetof(struct oq_block, data) % 8 == 0, "copies 8-byte aligned in a block");
 _Static_assert((OQ_BLOCK_SIZE & (OQ_BLOCK_SIZE - 1)) == 0 && OQ_BLOCK_DATA >= sizeof(struct oq_rec) + 65535 + 7,
 	       "a block is found from a copy's address, and holds any record's copy");
@@ -338,7 +347,7 @@ static void release_rec(struct ordered_queue *q, struct oq_rec *r)
 
 static int ent_before(const struct oq_ent *a, const struct oq_ent *b)
 {
-	return a->time < b->time || (a->time == b->time && ent_rec(a)->nr < ent_rec(b)->nr);
+	return a->time < b->time || (a->time == b->time && rec_nr(ent_rec(a)) < rec_nr(ent_rec(b)));
 }
 
 static int ent_cmp(const void *pa, const void *pb)
@@ -347,8 +356,8 @@ static int ent_cmp(const void *pa, const void *pb)
 
 	if (a->time != b->time)
 		return a->time < b->time ? -1 : 1;
-	if (ent_rec(a)->nr != ent_rec(b)->nr)
-		return ent_rec(a)->nr < ent_rec(b)->nr ? -1 : 1;
+	if (rec_nr(ent_rec(a)) != rec_nr(ent_rec(b)))
+		return rec_nr(ent_rec(a)) < rec_nr(ent_rec(b)) ? -1 : 1;
 	return 0;
 }
 
@@ -435,9 +444,9 @@ static size_t copy_size(const struct perf_record *rec)
 static struct oq_rec *put_copy(unsigned char *at, const struct perf_record *rec, int streamed)
 {
 	struct oq_rec *r = (struct oq_rec *)(void *)at;
-	uint64_t head[3] = { rec->offset, rec->nr, (uint64_t)rec->size << 32 | (uint64_t)!!rec->compressed << 48 };
+	uint64_t head[2] = { rec->offset, rec->nr << 17 | (uint64_t)!!rec->compressed << 16 | rec->size };
 
-	_Static_assert(sizeof(head) == sizeof(*r), "the copy's header is three words");
+	_Static_assert(sizeof(head) == sizeof(*r), "the copy's header is two words");
 	if (streamed) {
 		stream__copy(r, head, sizeof(head));
 		stream__copy(r + 1, rec->data, rec->size);
@@ -644,7 +653,7 @@ static int decode_copy(const struct perf_file *f, struct oq_fault *fault, const 
 	const struct oq_rec *r = ent_rec(e);
 	const char *why = NULL;
 
-	rec->nr = r->nr;
+	rec->nr = rec_nr(r);
 	rec->offset = r->offset;
 	rec->compressed = rec_compressed(r);
 	if (!perf_file__decode(f, r + 1, rec_size(r), rec, &why))
@@ -1044,6 +1053,8 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_record *rec)
 {
 	uint64_t time = 0;
 
+	if (rec->nr > OQ_NR_MAX)
+		return -EOVERFLOW;	/* its number does not fit its copy's header */
 	return record_time(rec, &time) ? queue_rec(q, rec, time) : push_untimed(q, rec);
 }
 

@@ -500,6 +500,56 @@ static void test_worker_same(void **state)
  * 5000th call fails, no call follows, and a later push or the flush
  * returns the error (with the worker, also every sync after).
  */
+/*
+ * A record's number goes with its copy (in 47 bits of the copy's header):
+ * numbers just under 2^47 come out as they went in, in the order of the
+ * same records numbered from 0; 2^47 is refused (EOVERFLOW), not cut.
+ */
+static void test_record_numbers(void **state)
+{
+	const uint64_t base = (UINT64_C(1) << 47) - (UINT64_C(1) << 21);
+	int worker, pass;
+
+	(void)state;
+	for (worker = 0; worker < 2; worker++) {
+		struct seen s[2];
+
+		memset(s, 0, sizeof(s));
+		for (pass = 0; pass < 2; pass++) {
+			struct perf_file *f;
+			struct ordered_queue *q;
+			struct perf_record rec = { 0 };
+			uint8_t *buf;
+			size_t len, i;
+			int ret;
+
+			buf = rounds_file(2000, 600, &len);
+			assert_int_equal(perf_file__open_mem(&f, buf, len, NULL), 0);
+			assert_int_equal(ordered_queue__new(&q, f, record_cb, &s[pass]), 0);
+			if (worker)
+				assert_int_equal(ordered_queue__start_worker(q), 0);
+			while ((ret = perf_file__next(f, &rec)) == 1) {
+				assert_true(rec.nr < (UINT64_C(1) << 21));
+				rec.nr += pass ? base : 0;
+				assert_int_equal(ordered_queue__push(q, &rec), 0);
+			}
+			assert_int_equal(ret, 0);
+			rec.nr = UINT64_C(1) << 47;
+			assert_int_equal(ordered_queue__push(q, &rec), -EOVERFLOW);
+			assert_int_equal(ordered_queue__flush(q), 0);
+			ordered_queue__delete(q);
+			perf_file__delete(f);
+			free(buf);
+			if (pass) {
+				assert_int_equal(s[1].count, s[0].count);
+				assert_int_equal(s[1].n, s[0].n);
+				for (i = 0; i < s[0].n; i++)
+					assert_int_equal(s[1].nr[i], s[0].nr[i] + base);
+			}
+		}
+	}
+}
+
 static void test_worker_error(void **state)
 {
 	int worker;
@@ -548,6 +598,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_memory_bound, worker_on, worker_off),
 		cmocka_unit_test(test_worker_same),
 		cmocka_unit_test(test_worker_error),
+		cmocka_unit_test(test_record_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
