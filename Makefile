@@ -8,7 +8,7 @@
 #   make install         the binary and the man page; PREFIX=/usr/local DESTDIR=
 #   make uninstall       removes them
 #   SANITIZE=address,undefined   sanitizer build in build-san/ (binary build-san/readperf)
-#   DEVELOPER=1          -Werror      V=1   show commands
+#   DEVELOPER=1          -Werror      V=1   show commands      LTO=0   no link-time optimization
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -35,6 +35,20 @@ ifdef SANITIZE
 B = build-san
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all -DREADPERF_SANITIZE
 ALL_LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+# The program is linked with link-time optimization where the compiler has it (GCC): a
+# record's way through the reading thread crosses perffile/, decode/ and cli/, and inlined
+# across them it took 4.6% fewer instructions, the analysis thread 3% fewer, and the bench's
+# 1 GiB file 0.69 s instead of 0.72 (medians of 10 alternating runs, AMD EPYC VM,
+# 2026-11-28).  The objects carry both forms, so the tests link them as they are.  LTO=0:
+# without; sanitizer builds have none.
+ifndef SANITIZE
+LTO ?= $(shell $(CC) -flto=auto -ffat-lto-objects -x c -c -o /dev/null /dev/null > /dev/null 2>&1 && echo 1)
+endif
+ifeq ($(LTO),1)
+ALL_CFLAGS += -flto=auto -ffat-lto-objects
+PROG_LDFLAGS = -flto=auto $(CFLAGS)
 endif
 
 ifeq ($(V),1)
@@ -145,7 +159,7 @@ $(LIB): $(LIB_OBJS)
 
 $(PROG): $(CLI_OBJS) $(LIB)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) $(PROG_LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LIBS)
 
 $(B)/tests/unit/%: $(B)/tests/unit/%.o $(TEST_LIB_OBJS) $(LIB)
 	@$(if $(Q),echo "  LINK    $@")

@@ -382,7 +382,7 @@ if want 11; then
 	if [ ! -s "$dir/cu.data" ] || [ ! -x "$cu/readperf" ]; then
 		echo "bench: building readperf with -O2 -g in $cu" >&2
 		rm -f "$dir/cu.data"
-		MAKEFLAGS= make -s -j2 B="$cu" CFLAGS="-O2 -g" "$cu/readperf" > /dev/null
+		MAKEFLAGS= make -s -j2 B="$cu" CFLAGS="-O2 -g" LTO=0 "$cu/readperf" > /dev/null
 		record "$dir/cu-input.data" "${BENCH_CU_SCALE:-28}" "-g"
 		cuopts=(-q -o "$dir/cu-out" --symbol-cache "$dir/cu-cache" "$dir/cu-input.data")
 		"$cu/readperf" "${cuopts[@]}"	# its symbol cache
