@@ -94,6 +94,7 @@ struct perf_file {
 
 	/* zstd: compressed records' content, decompressed into zout */
 	ZSTD_DStream *zds;
+	int plain_ok;		/* host order, read through the window, no zstd stream: next_plain() may take records */
 	uint8_t *zin;
 	size_t zin_len, zin_pos, zin_cap;
 	uint8_t *zout;
@@ -1404,6 +1405,8 @@ static int file_start(struct perf_file *f)
 	if (!err && f->kind == INPUT_GZ && f->seekable && f->info.format != PERF_FORMAT_PIPE &&
 	    f->in_pos >= f->info.data_offset && f->in_pos - f->info.data_offset >= f->info.data_size)
 		err = gz_check_end(f);
+	/* next_plain() from here on, until a compressed record opens a zstd stream */
+	f->plain_ok = !f->info.swapped && f->kind != INPUT_MEM && !f->zds;
 	return err;
 }
 
@@ -1648,6 +1651,7 @@ static int zstd_feed(struct perf_file *f, const struct perf_record *rec)
 
 	if (!f->zds) {
 		f->zds = ZSTD_createDStream();
+		f->plain_ok = 0;
 		if (!f->zds)
 			return -ENOMEM;
 		ZSTD_initDStream(f->zds);
@@ -1855,7 +1859,7 @@ static inline int next_plain(struct perf_file *f, struct perf_record *rec)
 	uint64_t off;
 	uint16_t size;
 
-	if (f->zds || f->info.swapped || f->kind == INPUT_MEM || f->pos >= f->end || f->pos < f->win_off)
+	if (!f->plain_ok || f->pos >= f->end || f->pos < f->win_off)
 		return 0;
 	off = f->pos - f->win_off;
 	if (off + 8 > f->win_len)

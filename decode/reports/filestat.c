@@ -71,6 +71,7 @@ int filestat__new(struct filestat **out, const struct perf_file *f)
 	if (!fs)
 		return -ENOMEM;
 	fs->file = f;
+	fs->first_time = UINT64_MAX;
 	array__init(&fs->other, sizeof(struct other_type));
 	array__init(&fs->events, sizeof(struct event_count));
 	group__init(&fs->group);
@@ -172,12 +173,13 @@ static void count_type(struct type_count *t, const struct perf_record *rec)
 	t->bytes += rec->size + rec->payload_size;
 }
 
+/* first_time starts at UINT64_MAX and last_time at 0: the first time is both */
 static void note_time(struct filestat *fs, const struct perf_record *rec)
 {
 	if (rec->sample.sample_type & PERF_SAMPLE_TIME) {
-		if (!fs->have_time || rec->sample.time < fs->first_time)
+		if (rec->sample.time < fs->first_time)
 			fs->first_time = rec->sample.time;
-		if (!fs->have_time || rec->sample.time > fs->last_time)
+		if (rec->sample.time > fs->last_time)
 			fs->last_time = rec->sample.time;
 		fs->have_time = 1;
 	}
