@@ -18,8 +18,11 @@ pass=0 fail=0 skip=0
 log=$(mktemp -d)
 trap 'rm -rf "$log" "$XDG_CACHE_HOME"' EXIT
 
-count() {	# name, output file, exit status, kind
-	local name=$1 out=$2 rc=$3 kind=$4 p f s
+# seconds since start (ns), to one decimal
+since() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }'; }
+
+count() {	# name, output file, exit status, kind, start (date +%s%N)
+	local name=$1 out=$2 rc=$3 kind=$4 t=$(since "$5") p f s
 	if [ "$kind" = unit ]; then
 		# cmocka's summary: "[  PASSED  ] N test(s)." "[  FAILED  ] N test(s), listed below:" ...
 		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\..*/\1/p' "$out" | tail -1)
@@ -37,26 +40,29 @@ count() {	# name, output file, exit status, kind
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	if [ "$f" -ne 0 ]; then
-		echo "FAIL $name ($p passed, $f failed, $s skipped)"
+		echo "FAIL $name ($p passed, $f failed, $s skipped, $t s)"
 		grep -E '^not ok - |^\[  (FAILED|ERROR) +\]|rror|Assert|Sanitizer|runtime error' "$out" | head -40 | sed 's/^/    /'
 	else
-		echo "PASS $name ($p passed, $s skipped)"
+		echo "PASS $name ($p passed, $s skipped, $t s)"
 	fi
 	grep -E '^skip - |^\[  SKIPPED \] ' "$out" | grep -v 'test(s)' | head -5 | sed 's/^/    /'
 }
 
+all=$(date +%s%N)
 for t in "$@"; do
 	name=$(basename "$t")
 	out="$log/$name.out"
+	t0=$(date +%s%N)
 	timeout 600 "$t" > "$out" 2>&1
-	count "$name" "$out" $? unit
+	count "$name" "$out" $? unit "$t0"
 done
 for t in tests/cli/test-*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
 	out="$log/$name.out"
+	t0=$(date +%s%N)
 	timeout 900 bash "$t" > "$out" 2>&1
-	count "$name" "$out" $? cli
+	count "$name" "$out" $? cli "$t0"
 done
-echo "check: $pass passed, $fail failed, $skip skipped"
+echo "check: $pass passed, $fail failed, $skip skipped ($(since "$all") s)"
 [ "$fail" -eq 0 ]
