@@ -495,34 +495,20 @@ static inline void decode_fixed(struct perf_record *rec, const struct perf_evatt
 
 	rec->sample.sample_type = ea->attr.sample_type;
 	/* no two fields go to one place (prepare_fixed()): in any order, without a loop */
+#define FIXED(k) case (k) + 1: memcpy(s + dst[k], p + 8 * (k), 8); __attribute__((fallthrough))
 	switch (ea->nr_fixed) {
-	case 8:
-		memcpy(s + dst[7], p + 56, 8);
-		/* fall through */
-	case 7:
-		memcpy(s + dst[6], p + 48, 8);
-		/* fall through */
-	case 6:
-		memcpy(s + dst[5], p + 40, 8);
-		/* fall through */
-	case 5:
-		memcpy(s + dst[4], p + 32, 8);
-		/* fall through */
-	case 4:
-		memcpy(s + dst[3], p + 24, 8);
-		/* fall through */
-	case 3:
-		memcpy(s + dst[2], p + 16, 8);
-		/* fall through */
-	case 2:
-		memcpy(s + dst[1], p + 8, 8);
-		/* fall through */
-	case 1:
-		memcpy(s + dst[0], p, 8);
-		/* fall through */
+	FIXED(7);
+	FIXED(6);
+	FIXED(5);
+	FIXED(4);
+	FIXED(3);
+	FIXED(2);
+	FIXED(1);
+	FIXED(0);
 	default:
 		break;
 	}
+#undef FIXED
 }
 
 static int decode_sample(struct perf_record *rec, const struct perf_evattr *ea, const char **why)
